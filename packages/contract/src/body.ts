@@ -1,0 +1,34 @@
+// Reading a request body without ever holding more than the contract allows. Used by the apps
+// whose framework has no body-limit facility of its own (the bare apps and Elysia).
+
+import { MAX_BODY_BYTES } from "./spec.ts";
+
+export const TOO_LARGE: unique symbol = Symbol("body too large");
+
+/**
+ * The body as text, or TOO_LARGE as soon as more than `limit` bytes are declared or have
+ * arrived; reading stops there, so a client streaming gigabytes costs at most `limit` bytes.
+ */
+export async function readBodyText(
+  request: Request,
+  limit: number = MAX_BODY_BYTES,
+): Promise<string | typeof TOO_LARGE> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > limit) return TOO_LARGE;
+  const body = request.body;
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      await reader.cancel();
+      return TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, received).toString("utf8");
+}

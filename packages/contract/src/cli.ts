@@ -1,0 +1,82 @@
+#!/usr/bin/env bun
+// A tiny CLI over the contract, so shell scripts never retype a port, a path or an app list.
+// Exit codes: 0 ok, 1 the app violates the contract (verify, hostile), 2 usage error.
+
+import { CASES } from "./cases.ts";
+import { hostile } from "./hostile.ts";
+import { APPS, findApp } from "./registry.ts";
+import { verify } from "./verify.ts";
+
+const USAGE = `usage: bench-contract <command> [args]
+
+  apps                      app names, one per line
+  app <name>                "<name> <runtime> <framework> <port>"
+  port <name>               the app's port
+  registry                  the whole registry as JSON
+  cases                     every contract case as JSON
+  verify <name> [url]       check a running app (default url http://127.0.0.1:<port>);
+                            prints each violation, exit 1 if any
+  hostile <name> [count]    send <count> (default 10000) bad requests, exit 1 if the app
+                            answered 5xx, dropped a request, or stopped serving`;
+
+function usage(message: string): never {
+  console.error(`bench-contract: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function appArg(name: string | undefined) {
+  if (!name) usage("missing app name");
+  const app = findApp(name);
+  if (!app) usage(`unknown app "${name}" (known: ${APPS.map((a) => a.name).join(", ")})`);
+  return app;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "apps":
+      for (const app of APPS) console.log(app.name);
+      return 0;
+    case "app": {
+      const app = appArg(rest[0]);
+      console.log(`${app.name} ${app.runtime} ${app.framework} ${app.port}`);
+      return 0;
+    }
+    case "port":
+      console.log(appArg(rest[0]).port);
+      return 0;
+    case "registry":
+      console.log(JSON.stringify(APPS, null, 2));
+      return 0;
+    case "cases":
+      console.log(JSON.stringify(CASES, null, 2));
+      return 0;
+    case "verify": {
+      const app = appArg(rest[0]);
+      const url = rest[1] ?? `http://127.0.0.1:${app.port}`;
+      const violations = await verify(url, app.name);
+      for (const v of violations) console.log(`${app.name}: ${v.check}: ${v.detail}`);
+      if (violations.length === 0) console.error(`${app.name}: conforms to the contract`);
+      return violations.length === 0 ? 0 : 1;
+    }
+    case "hostile": {
+      const app = appArg(rest[0]);
+      const count = rest[1] === undefined ? 10_000 : Number(rest[1]);
+      if (!Number.isInteger(count) || count < 1) usage(`count must be a positive integer`);
+      const report = await hostile(`http://127.0.0.1:${app.port}`, { count });
+      console.log(JSON.stringify(report, null, 2));
+      return report.aliveAfter && report.serverErrors === 0 && report.failures === 0 ? 0 : 1;
+    }
+    case "-h":
+    case "--help":
+    case "help":
+      console.log(USAGE);
+      return 0;
+    case undefined:
+      return usage("missing command");
+    default:
+      return usage(`unknown command "${command}"`);
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

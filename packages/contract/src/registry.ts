@@ -1,0 +1,40 @@
+// The app registry: the one place that names the apps, their runtime, framework and port.
+// Folder names, package names, result rows and report labels all use `name`.
+
+export type Runtime = "bun" | "node";
+export type Framework = "hono" | "elysia" | "bare";
+
+export interface AppSpec {
+  readonly name: string;
+  readonly runtime: Runtime;
+  readonly framework: Framework;
+  readonly port: number;
+}
+
+export const APPS = [
+  { name: "bun-hono", runtime: "bun", framework: "hono", port: 3000 },
+  { name: "bun-elysia", runtime: "bun", framework: "elysia", port: 3001 },
+  { name: "node-hono", runtime: "node", framework: "hono", port: 3002 },
+  { name: "node-elysia", runtime: "node", framework: "elysia", port: 3003 },
+  { name: "bun-bare", runtime: "bun", framework: "bare", port: 3004 },
+  { name: "node-bare", runtime: "node", framework: "bare", port: 3005 },
+] as const satisfies readonly AppSpec[];
+
+export type AppName = (typeof APPS)[number]["name"];
+
+export function findApp(name: string): AppSpec | undefined {
+  return APPS.find((app) => app.name === name);
+}
+
+export function getApp(name: string): AppSpec {
+  const app = findApp(name);
+  if (!app) {
+    throw new Error(`unknown app "${name}" (known: ${APPS.map((a) => a.name).join(", ")})`);
+  }
+  return app;
+}
+
+/** The no-framework app on the same runtime: what a framework's cost is measured against. */
+export function baselineOf(app: AppSpec): AppSpec {
+  return getApp(`${app.runtime}-bare`);
+}

@@ -1,0 +1,97 @@
+// The endpoints and the exact answers every app must give. Apps build their bodies from these
+// values so that responses are byte-identical across apps for the same request.
+
+import type { Framework } from "./registry.ts";
+import { detectRuntime } from "./runtime.ts";
+
+export const GREETING = "Hello, World!";
+export const API_MESSAGE = "Hello from the benchmark API";
+
+/** Largest request body any app accepts; one byte more is answered 413. */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * Deepest nesting echo accepts. JSON.parse copes with any depth, but JSON.stringify recurses:
+ * 100,000 nested arrays (200 KB, well under the size limit) overflow its stack and crashed
+ * node-bare and hung bun-elysia before this limit existed.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+export const ROUTES = {
+  root: "/",
+  api: "/api/test",
+  echo: "/api/echo",
+} as const;
+
+export const ERRORS = {
+  malformedJson: "Malformed JSON body",
+  notDocument: "Body must be a JSON object or array",
+  tooDeep: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+  notJson: "Content-Type must be application/json",
+  tooLarge: `Body exceeds ${MAX_BODY_BYTES} bytes`,
+  notFound: "Not Found",
+  internal: "Internal Server Error",
+} as const;
+
+export type ErrorMessage = (typeof ERRORS)[keyof typeof ERRORS];
+
+export interface ErrorBody {
+  readonly error: ErrorMessage;
+}
+
+export function errorBody(message: ErrorMessage): ErrorBody {
+  return { error: message };
+}
+
+/** `application/json`, with or without parameters such as `; charset=utf-8`, in any case. */
+export function isJsonContentType(header: string | null | undefined): boolean {
+  if (!header) return false;
+  const semi = header.indexOf(";");
+  const mediaType = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
+  return mediaType === "application/json";
+}
+
+export interface ApiPayload {
+  readonly message: string;
+  readonly runtime: string;
+  readonly version: string;
+  readonly framework: Framework;
+  readonly timestamp: number;
+}
+
+// Read once at startup: the running process cannot change runtime under us.
+const RUNTIME = detectRuntime();
+
+/** The body of GET /api/test; the key order is part of the contract (identical bytes). */
+/**
+ * Why echo refuses a parsed JSON value, or undefined when it accepts it: echo takes a document
+ * (an object or an array, not a bare string or number) nested at most MAX_JSON_DEPTH deep.
+ */
+export function jsonDocumentError(value: unknown): ErrorMessage | undefined {
+  if (typeof value !== "object" || value === null) return ERRORS.notDocument;
+  // Iterative, so that checking depth cannot itself overflow the stack.
+  const pending: unknown[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const node = pending.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > MAX_JSON_DEPTH) return ERRORS.tooDeep;
+    for (const child of Object.values(node)) {
+      if (typeof child === "object" && child !== null) {
+        pending.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return undefined;
+}
+
+export function apiPayload(framework: Framework): ApiPayload {
+  return {
+    message: API_MESSAGE,
+    runtime: RUNTIME.name,
+    version: RUNTIME.version,
+    framework,
+    timestamp: Date.now(),
+  };
+}

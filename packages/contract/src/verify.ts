@@ -1,0 +1,256 @@
+// verify(): does a live app obey the contract? Returns the list of violations, empty when it
+// conforms. The harness refuses to measure an app with any violation.
+
+import { connect } from "node:net";
+import { basename } from "node:path";
+import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
+import { executableOf, pidsListeningOn } from "./proc.ts";
+import { type AppSpec, getApp } from "./registry.ts";
+import { API_MESSAGE, ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
+
+export interface Violation {
+  readonly check: string;
+  readonly detail: string;
+}
+
+/** Anything that turns a Request into a Response: `fetch`, or an app's in-process handler. */
+export type Fetcher = (request: Request) => Response | Promise<Response>;
+
+const API_KEYS = ["message", "runtime", "version", "framework", "timestamp"];
+
+function mediaTypeOf(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+function compare(
+  expect: CaseExpectation,
+  response: Response,
+  text: string,
+  inProcess: boolean,
+): string[] {
+  const problems: string[] = [];
+  if (response.status !== expect.status) {
+    problems.push(`status ${response.status}, expected ${expect.status}`);
+  }
+  let mediaType = mediaTypeOf(response);
+  // Bun's `new Response(string)` carries no Content-Type until Bun.serve writes it out as
+  // text/plain;charset=utf-8 (the fetch spec's default). Only in-process is that gap visible;
+  // over the network the header is checked as sent.
+  if (inProcess && mediaType === "") mediaType = "text/plain";
+  if (mediaType !== expect.mediaType) {
+    problems.push(`content-type "${mediaType}", expected "${expect.mediaType}"`);
+  }
+  if (expect.body !== undefined && text !== expect.body) {
+    problems.push(`body ${preview(text)}, expected ${preview(expect.body)}`);
+  }
+  return problems;
+}
+
+function preview(text: string): string {
+  return text.length > 120
+    ? `${JSON.stringify(text.slice(0, 100))}… (${text.length} chars)`
+    : JSON.stringify(text);
+}
+
+/** Problems with a GET /api/test body for `app`; empty when it is right. */
+export function apiPayloadProblems(text: string, app: AppSpec): string[] {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [`body is not JSON: ${preview(text)}`];
+  }
+  const problems: string[] = [];
+  const keys = Object.keys(body ?? {});
+  if (keys.join() !== API_KEYS.join()) {
+    problems.push(`keys [${keys}], expected [${API_KEYS}] in that order`);
+  }
+  if (body.message !== API_MESSAGE) problems.push(`message ${JSON.stringify(body.message)}`);
+  if (body.runtime !== app.runtime) {
+    problems.push(
+      `runtime identity: ${app.name} must be served by ${app.runtime}, but the process reports ` +
+        `${JSON.stringify(body.runtime)} ${String(body.version)}`,
+    );
+  }
+  if (typeof body.version !== "string" || !/^\d+\.\d+\.\d+/.test(body.version)) {
+    problems.push(`version ${JSON.stringify(body.version)} is not a runtime version`);
+  }
+  if (body.framework !== app.framework) {
+    problems.push(`framework ${JSON.stringify(body.framework)}, expected "${app.framework}"`);
+  }
+  const ts = body.timestamp;
+  if (typeof ts !== "number" || !Number.isInteger(ts) || Math.abs(ts - Date.now()) > 60_000) {
+    problems.push(`timestamp ${JSON.stringify(ts)} is not the current time in milliseconds`);
+  }
+  return problems;
+}
+
+function toRequest(origin: string, testCase: ContractCase): Request {
+  const { method, path, headers, body } = testCase.request;
+  return new Request(new URL(path, origin), {
+    method,
+    headers,
+    body,
+    redirect: "manual",
+  });
+}
+
+async function send(fetcher: Fetcher, request: Request): Promise<[Response, string]> {
+  const response = await fetcher(request);
+  return [response, await response.text()];
+}
+
+/**
+ * Runs every contract case through `fetcher`: the HTTP-level part of verify(), usable in-process.
+ * `origin` only fills in the URL (in-process handlers ignore the host).
+ */
+export async function checkCases(
+  fetcher: Fetcher,
+  app: AppSpec,
+  origin = "http://localhost",
+  inProcess = true,
+): Promise<Violation[]> {
+  const violations: Violation[] = [];
+  for (const testCase of CASES) {
+    try {
+      const [response, text] = await send(fetcher, toRequest(origin, testCase));
+      const problems = compare(testCase.expect, response, text, inProcess);
+      if (testCase.request.path === ROUTES.api && response.status === 200) {
+        problems.push(...apiPayloadProblems(text, app));
+      }
+      for (const detail of problems) violations.push({ check: testCase.name, detail });
+    } catch (error) {
+      violations.push({ check: testCase.name, detail: `request failed: ${describe(error)}` });
+    }
+  }
+  violations.push(...(await checkTimestampMoves(fetcher, origin)));
+  return violations;
+}
+
+async function checkTimestampMoves(fetcher: Fetcher, origin: string): Promise<Violation[]> {
+  const check = "GET /api/test timestamp changes between requests";
+  try {
+    const stamp = async () => {
+      const [, text] = await send(fetcher, new Request(new URL(ROUTES.api, origin)));
+      return (JSON.parse(text) as { timestamp: unknown }).timestamp;
+    };
+    const first = await stamp();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await stamp();
+    if (typeof first !== "number" || typeof second !== "number" || second <= first) {
+      return [{ check, detail: `timestamps ${first} then ${second} (5 ms apart)` }];
+    }
+    return [];
+  } catch (error) {
+    return [{ check, detail: `request failed: ${describe(error)}` }];
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Streams a chunked body one byte past the limit and never finishes it: an app that buffers
+ * the whole body before judging it never answers; one that counts as it reads answers 413.
+ * Nothing is written after the last byte, so a server that hangs up right after its answer
+ * cannot make the answer unreadable (a write after that would fail with EPIPE).
+ */
+export function checkStreamingLimit(
+  host: string,
+  port: number,
+  timeoutMs = 5000,
+): Promise<Violation[]> {
+  const check = "a chunked body over the limit is 413 before it ends";
+  const frame = (bytes: number) =>
+    Buffer.concat([
+      Buffer.from(`${bytes.toString(16)}\r\n`),
+      Buffer.alloc(bytes, "x"),
+      Buffer.from("\r\n"),
+    ]);
+  const chunkSize = 64 * 1024;
+  const frames = [
+    ...Array.from({ length: Math.floor(MAX_BODY_BYTES / chunkSize) }, () => frame(chunkSize)),
+    frame((MAX_BODY_BYTES % chunkSize) + 1),
+  ];
+  return new Promise((resolve) => {
+    let answer = "";
+    let settled = false;
+    const socket = connect({ host, port });
+    const finish = (violations: Violation[]) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(violations);
+    };
+    const timer = setTimeout(
+      () => finish([{ check, detail: `no answer within ${timeoutMs} ms: the body is buffered?` }]),
+      timeoutMs,
+    );
+    socket.on("connect", () => {
+      socket.write(
+        `POST ${ROUTES.echo} HTTP/1.1\r\nHost: ${host}:${port}\r\n` +
+          "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      );
+      for (const f of frames) socket.write(f); // no terminating zero-length chunk
+    });
+    socket.on("data", (data) => {
+      answer += data.toString("latin1");
+      if (!answer.includes("\r\n\r\n")) return;
+      const status = Number(answer.split(" ")[1]);
+      finish(
+        status === 413
+          ? []
+          : [{ check, detail: `status ${status}, expected 413 (${ERRORS.tooLarge})` }],
+      );
+    });
+    socket.on("error", (error) =>
+      finish([{ check, detail: `connection failed: ${error.message}` }]),
+    );
+    socket.on("close", () => finish([{ check, detail: "connection closed without an answer" }]));
+  });
+}
+
+/** Independent of what the app says: the executable of the process listening on its port. */
+export function checkServingExecutable(app: AppSpec): Violation[] {
+  const check = "runtime identity: the process on the port runs the right executable";
+  const pids = pidsListeningOn(app.port);
+  if (pids.length === 0) return []; // not visible (not Linux, or another user's process)
+  const violations: Violation[] = [];
+  for (const pid of pids) {
+    const exe = executableOf(pid);
+    if (exe === undefined) continue;
+    if (!basename(exe).startsWith(app.runtime)) {
+      violations.push({
+        check,
+        detail: `${app.name} must run on ${app.runtime}, but pid ${pid} on port ${app.port} runs ${exe}`,
+      });
+    }
+  }
+  return violations;
+}
+
+export interface VerifyOptions {
+  /** Per-request bound; a request that takes longer is a violation. */
+  readonly timeoutMs?: number;
+}
+
+/** Runs every contract case against a live server and returns the violations (empty: conforms). */
+export async function verify(
+  baseUrl: string,
+  appName: string,
+  options: VerifyOptions = {},
+): Promise<Violation[]> {
+  const app = getApp(appName);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const url = new URL(baseUrl);
+  const fetcher: Fetcher = (request) =>
+    fetch(request, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+  const violations = await checkCases(fetcher, app, url.origin, false);
+  violations.push(...(await checkStreamingLimit(url.hostname, Number(url.port), timeoutMs)));
+  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) && Number(url.port) === app.port) {
+    violations.push(...checkServingExecutable(app));
+  }
+  return violations;
+}

@@ -1,0 +1,179 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  APPS,
+  apiPayloadProblems,
+  baselineOf,
+  CASES,
+  detectRuntime,
+  ECHO_BODY,
+  ERRORS,
+  findApp,
+  getApp,
+  isJsonContentType,
+  jsonDocumentError,
+  jsonOfSize,
+  MAX_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  readBodyText,
+  TOO_LARGE,
+} from "../src/index.ts";
+
+const ROOT = join(import.meta.dir, "../../..");
+
+describe("registry", () => {
+  test("names the six apps with the ports the README promises", () => {
+    expect(APPS.map((a) => [a.name, a.port])).toEqual([
+      ["bun-hono", 3000],
+      ["bun-elysia", 3001],
+      ["node-hono", 3002],
+      ["node-elysia", 3003],
+      ["bun-bare", 3004],
+      ["node-bare", 3005],
+    ]);
+  });
+
+  test("each name is <runtime>-<framework>, an app folder and its package name", () => {
+    for (const app of APPS) {
+      expect(app.name).toBe(`${app.runtime}-${app.framework}`);
+      const manifest = join(ROOT, "apps", app.name, "package.json");
+      expect(existsSync(manifest)).toBe(true);
+      expect(JSON.parse(readFileSync(manifest, "utf8")).name).toBe(app.name);
+    }
+  });
+
+  test("ports are unique", () => {
+    expect(new Set(APPS.map((a) => a.port)).size).toBe(APPS.length);
+  });
+
+  test("look-ups and baselines", () => {
+    expect(findApp("nope")).toBeUndefined();
+    expect(() => getApp("nope")).toThrow(/unknown app "nope"/);
+    expect(baselineOf(getApp("node-elysia")).name).toBe("node-bare");
+    expect(baselineOf(getApp("bun-hono")).name).toBe("bun-bare");
+  });
+});
+
+describe("spec helpers", () => {
+  test("JSON content types", () => {
+    expect(isJsonContentType("application/json")).toBe(true);
+    expect(isJsonContentType("application/json; charset=utf-8")).toBe(true);
+    expect(isJsonContentType(" Application/JSON ;charset=UTF-8")).toBe(true);
+    expect(isJsonContentType("text/plain")).toBe(false);
+    expect(isJsonContentType("application/jsonx")).toBe(false);
+    expect(isJsonContentType("application/json-patch+json")).toBe(false);
+    expect(isJsonContentType(undefined)).toBe(false);
+    expect(isJsonContentType("")).toBe(false);
+  });
+
+  test("echo accepts documents up to the depth limit", () => {
+    expect(jsonDocumentError({ a: [1, { b: 2 }] })).toBeUndefined();
+    expect(jsonDocumentError([])).toBeUndefined();
+    expect(jsonDocumentError("s")).toBe(ERRORS.notDocument);
+    expect(jsonDocumentError(null)).toBe(ERRORS.notDocument);
+    expect(jsonDocumentError(3)).toBe(ERRORS.notDocument);
+    const nest = (depth: number) => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+    expect(jsonDocumentError(nest(MAX_JSON_DEPTH))).toBeUndefined();
+    expect(jsonDocumentError(nest(MAX_JSON_DEPTH + 1))).toBe(ERRORS.tooDeep);
+    expect(jsonDocumentError(nest(200_000))).toBe(ERRORS.tooDeep);
+  });
+
+  test("jsonOfSize is exactly the size asked", () => {
+    for (const size of [10, 11, 1000, MAX_BODY_BYTES, MAX_BODY_BYTES + 1]) {
+      expect(Buffer.byteLength(jsonOfSize(size))).toBe(size);
+    }
+  });
+
+  test("the echo fixture is about 1 KB of JSON", () => {
+    const bytes = Buffer.byteLength(ECHO_BODY);
+    expect(bytes).toBeGreaterThan(900);
+    expect(bytes).toBeLessThan(1200);
+  });
+
+  test("detectRuntime sees Bun under bun test", () => {
+    expect(detectRuntime()).toEqual({ name: "bun", version: Bun.version });
+  });
+
+  test("case names are unique (results and violations name them)", () => {
+    expect(new Set(CASES.map((c) => c.name)).size).toBe(CASES.length);
+  });
+});
+
+describe("apiPayloadProblems", () => {
+  const app = getApp("node-hono");
+  const good = {
+    message: "Hello from the benchmark API",
+    runtime: "node",
+    version: "24.21.0",
+    framework: "hono",
+    timestamp: Date.now(),
+  };
+
+  test("a correct body has none", () => {
+    expect(apiPayloadProblems(JSON.stringify(good), app)).toEqual([]);
+  });
+
+  test("a node app answering as bun is a runtime-identity violation", () => {
+    const problems = apiPayloadProblems(
+      JSON.stringify({ ...good, runtime: "bun", version: "1.4.5" }),
+      app,
+    );
+    expect(problems.join()).toContain("runtime identity: node-hono must be served by node");
+  });
+
+  test("key order, framework, version and timestamp are checked", () => {
+    const { message, ...rest } = good;
+    expect(apiPayloadProblems(JSON.stringify({ ...rest, message }), app).join()).toContain(
+      "in that order",
+    );
+    expect(apiPayloadProblems(JSON.stringify({ ...good, framework: "elysia" }), app)).toHaveLength(
+      1,
+    );
+    expect(apiPayloadProblems(JSON.stringify({ ...good, version: "v?" }), app)).toHaveLength(1);
+    expect(apiPayloadProblems(JSON.stringify({ ...good, timestamp: 1 }), app)).toHaveLength(1);
+    expect(apiPayloadProblems("not json", app).join()).toContain("not JSON");
+  });
+});
+
+describe("readBodyText", () => {
+  const streamOf = (chunks: number[], onPull?: () => void) =>
+    new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          onPull?.();
+          const size = chunks.shift();
+          if (size === undefined) controller.close();
+          else controller.enqueue(new Uint8Array(size).fill(120));
+        },
+      },
+      { highWaterMark: 0 },
+    ); // pull only when read
+
+  test("reads a body within the limit", async () => {
+    const request = new Request("http://x/", { method: "POST", body: streamOf([3, 4]) });
+    expect(await readBodyText(request, 10)).toBe("xxxxxxx");
+  });
+
+  test("refuses a declared length over the limit without reading", async () => {
+    let pulls = 0;
+    const request = new Request("http://x/", {
+      method: "POST",
+      headers: { "content-length": "11" },
+      body: streamOf([11], () => pulls++),
+    });
+    expect(await readBodyText(request, 10)).toBe(TOO_LARGE);
+    expect(pulls).toBe(0);
+  });
+
+  test("stops reading a stream as soon as it passes the limit", async () => {
+    let pulls = 0;
+    const chunks = Array.from({ length: 1000 }, () => 4);
+    const request = new Request("http://x/", {
+      method: "POST",
+      body: streamOf(chunks, () => pulls++),
+    });
+    expect(await readBodyText(request, 10)).toBe(TOO_LARGE);
+    expect(pulls).toBeLessThan(10);
+  });
+});
