@@ -1,0 +1,14 @@
+import { afterAll, expect, test } from "bun:test";
+import { checkCases, getApp } from "@bench/contract";
+import { serveOptions } from "../src/app.ts";
+
+// Bun's route table only exists inside Bun.serve: serve it on a free port in this process.
+const server = Bun.serve({ ...serveOptions, port: 0, hostname: "127.0.0.1" });
+afterAll(() => server.stop(true));
+
+test("bun-bare answers every contract case", async () => {
+  const origin = `http://127.0.0.1:${server.port}`;
+  expect(await checkCases((request) => fetch(request), getApp("bun-bare"), origin, false)).toEqual(
+    [],
+  );
+});

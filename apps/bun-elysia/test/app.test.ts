@@ -1,0 +1,7 @@
+import { expect, test } from "bun:test";
+import { checkCases, getApp } from "@bench/contract";
+import { app } from "../src/app.ts";
+
+test("bun-elysia answers every contract case in-process", async () => {
+  expect(await checkCases((request) => app.handle(request), getApp("bun-elysia"))).toEqual([]);
+});

@@ -1,0 +1,7 @@
+import { expect, test } from "bun:test";
+import { checkCases, getApp } from "@bench/contract";
+import { app } from "../src/app.ts";
+
+test("bun-hono answers every contract case in-process", async () => {
+  expect(await checkCases((request) => app.fetch(request), getApp("bun-hono"))).toEqual([]);
+});
