@@ -1,0 +1,10 @@
+export {
+  isRunning,
+  LaunchError,
+  portHolder,
+  REPO_ROOT,
+  type RunningApp,
+  type StartOptions,
+  type StopReport,
+  startApp,
+} from "./launch.ts";

@@ -1,0 +1,209 @@
+// Starting and stopping an app the way a user does (`bun run start` in its folder), with the
+// guarantees a benchmark needs: its port is free first, readiness is polled with a bound, and
+// stopping leaves no process of its tree behind.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
+import { join, resolve } from "node:path";
+import {
+  type AppSpec,
+  commandLineOf,
+  descendantsOf,
+  pidsListeningOn,
+  ROUTES,
+} from "@bench/contract";
+
+/** The repository root: apps live in <root>/apps/<name>. */
+export const REPO_ROOT = resolve(import.meta.dir, "../../..");
+
+export class LaunchError extends Error {}
+
+export interface StartOptions {
+  /** CPU list for taskset (e.g. "0"); undefined: no pinning. */
+  readonly cpus?: string;
+  readonly readyTimeoutMs?: number;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly root?: string;
+}
+
+export interface StopReport {
+  /** The signal that finally ended the tree: TERM when it obeyed within the grace period. */
+  readonly signal: "SIGTERM" | "SIGKILL" | "none";
+  /** PIDs of the tree still alive after everything (should always be empty). */
+  readonly survivors: number[];
+}
+
+export interface RunningApp {
+  readonly app: AppSpec;
+  /** The `bun run start` process, leader of the app's own process group. */
+  readonly pid: number;
+  /** Resolves with the exit code (or signal name) when the leader exits. */
+  readonly exited: Promise<string>;
+  hasExited(): boolean;
+  /** The last few KB of what the app printed, for error messages. */
+  output(): string;
+  stop(graceMs?: number): Promise<StopReport>;
+}
+
+/** Who holds the port, as precisely as can be told; undefined when it is free. */
+export async function portHolder(port: number): Promise<string | undefined> {
+  const pids = pidsListeningOn(port);
+  if (pids.length > 0) {
+    return pids.map((pid) => `pid ${pid} (${commandLineOf(pid) ?? "unknown command"})`).join(", ");
+  }
+  const open = await new Promise<boolean>((done) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once("error", () => done(false));
+  });
+  return open ? "an unknown process" : undefined;
+}
+
+/** Running, not merely a zombie waiting for its parent to collect its exit status. */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    if (existsSync("/proc/self")) return false; // no /proc entry: gone
+    // Not Linux: signal 0 is the best test there is.
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await sleep(25);
+  }
+  return condition();
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+function runtimeCommand(): string {
+  // Under Bun, run the very Bun that runs us (the project's pinned one when started through
+  // the scripts); otherwise whatever `bun` is on the PATH.
+  return process.versions.bun ? process.execPath : "bun";
+}
+
+export async function startApp(app: AppSpec, options: StartOptions = {}): Promise<RunningApp> {
+  const root = options.root ?? REPO_ROOT;
+  const cwd = join(root, "apps", app.name);
+  if (!existsSync(join(cwd, "package.json"))) {
+    throw new LaunchError(`${app.name}: no app at ${cwd}`);
+  }
+  const holder = await portHolder(app.port);
+  if (holder) {
+    throw new LaunchError(`${app.name}: port ${app.port} is already in use by ${holder}`);
+  }
+
+  const command = [runtimeCommand(), "run", "--silent", "start"];
+  if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
+  const [file, ...args] = command as [string, ...string[]];
+  const child: ChildProcess = spawn(file, args, {
+    cwd,
+    detached: true, // its own process group, so the whole tree can be signalled at once
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...options.env },
+  });
+  let log = "";
+  const collect = (data: Buffer) => {
+    log = (log + data.toString("utf8")).slice(-8192);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  let exitedWith: string | undefined;
+  const exited = new Promise<string>((done) => {
+    child.once("exit", (code, signal) => {
+      exitedWith = signal ?? String(code);
+      done(exitedWith);
+    });
+    child.once("error", (error) => {
+      log += `\n${error.message}`;
+      exitedWith = "spawn-error";
+      done(exitedWith);
+    });
+  });
+  const pid = child.pid;
+  if (pid === undefined) {
+    await exited;
+    throw new LaunchError(`${app.name}: could not start ${command.join(" ")}: ${log.trim()}`);
+  }
+
+  let knownTree: number[] = [];
+  const running: RunningApp = {
+    app,
+    pid,
+    exited,
+    hasExited: () => exitedWith !== undefined,
+    output: () => log,
+    async stop(graceMs = 3000) {
+      // Snapshot the tree while the leader lives: orphans are re-parented and lost to the walk.
+      const tree = new Set([pid, ...knownTree, ...descendantsOf(pid)]);
+      const alive = () => [...tree].filter(isRunning);
+      if (alive().length === 0) return { signal: "none", survivors: [] };
+      signalGroup(pid, "SIGTERM");
+      for (const member of alive()) signalGroup(member, "SIGTERM");
+      if (await waitUntil(() => alive().length === 0, graceMs)) {
+        await exited;
+        return { signal: "SIGTERM", survivors: [] };
+      }
+      signalGroup(pid, "SIGKILL");
+      for (const member of alive()) {
+        try {
+          process.kill(member, "SIGKILL");
+        } catch {
+          // gone meanwhile
+        }
+      }
+      await Promise.race([exited, sleep(2000)]);
+      await waitUntil(() => alive().length === 0, 2000);
+      return { signal: "SIGKILL", survivors: alive() };
+    },
+  };
+
+  const ready = await waitForReady(app, running, options.readyTimeoutMs ?? 15_000);
+  knownTree = descendantsOf(pid);
+  if (!ready) {
+    const why = running.hasExited()
+      ? `exited (${exitedWith}) before serving`
+      : `did not answer on port ${app.port} within ${options.readyTimeoutMs ?? 15_000} ms`;
+    await running.stop();
+    throw new LaunchError(`${app.name}: ${why}. Its output:\n${log.trim()}`);
+  }
+  return running;
+}
+
+async function waitForReady(app: AppSpec, running: RunningApp, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  const url = `http://127.0.0.1:${app.port}${ROUTES.root}`;
+  while (Date.now() < deadline && !running.hasExited()) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      return true;
+    } catch {
+      await sleep(50);
+    }
+  }
+  return false;
+}

@@ -1,0 +1,99 @@
+// End to end: every app as a real process on its real port, started as users start it.
+import { describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { APPS, descendantsOf, getApp, hostile, pidsListeningOn, verify } from "@bench/contract";
+import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
+import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
+
+describe("all six apps", () => {
+  for (const app of APPS) {
+    test(`${app.name} starts, conforms, survives 10,000 hostile requests and stops cleanly`, async () => {
+      const running = await startApp(app);
+      const tree = [running.pid, ...descendantsOf(running.pid)];
+      const url = `http://127.0.0.1:${app.port}`;
+      try {
+        expect(await verify(url, app.name)).toEqual([]);
+        const report = await hostile(url, { count: 10_000 });
+        expect(report.firstFailure).toBeUndefined();
+        expect(report.serverErrors).toBe(0);
+        expect(report.failures).toBe(0);
+        expect(report.aliveAfter).toBe(true);
+        expect(running.hasExited()).toBe(false);
+      } finally {
+        const stopped = await running.stop();
+        expect(stopped.survivors).toEqual([]);
+      }
+      expect(tree.filter(isRunning)).toEqual([]);
+      expect(await portHolder(app.port)).toBeUndefined();
+    }, 90_000);
+  }
+});
+
+describe("runtime identity", () => {
+  test("a node app run by Bun is caught by its own report and by the executable check", async () => {
+    const app = getApp("node-hono");
+    const child = spawn(process.execPath, ["src/index.ts"], {
+      cwd: join(REPO_ROOT, "apps", app.name),
+      stdio: "ignore",
+    });
+    try {
+      const deadline = Date.now() + 10_000;
+      while (pidsListeningOn(app.port).length === 0 && Date.now() < deadline) {
+        await Bun.sleep(50);
+      }
+      const details = (await verify(`http://127.0.0.1:${app.port}`, app.name)).map((v) => v.detail);
+      expect(details.join("\n")).toContain('must be served by node, but the process reports "bun"');
+      expect(details.join("\n")).toMatch(/must run on node, but pid \d+ on port 3002 runs .*bun/);
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise((done) => child.once("exit", done));
+    }
+  }, 30_000);
+});
+
+describe("launcher", () => {
+  test("a deliberately broken app, run as a real process, is reported by verify", async () => {
+    const running = await startApp(getApp("bun-bare"), {
+      root: fakeRoot("bun-bare", WRONG_GREETING),
+    });
+    try {
+      const violations = await verify("http://127.0.0.1:3004", "bun-bare", { timeoutMs: 2000 });
+      expect(violations.find((v) => v.check.startsWith("GET / answers"))?.detail).toContain(
+        'body "Goodbye"',
+      );
+    } finally {
+      expect((await running.stop()).survivors).toEqual([]);
+    }
+  }, 30_000);
+
+  test("a taken port is refused before anything starts, naming who holds it", async () => {
+    const squatter = Bun.serve({ port: 3000, hostname: "127.0.0.1", fetch: () => new Response() });
+    try {
+      const attempt = startApp(getApp("bun-hono"));
+      expect(attempt).rejects.toThrow(LaunchError);
+      expect(attempt).rejects.toThrow(
+        new RegExp(`port 3000 is already in use by pid ${process.pid}`),
+      );
+    } finally {
+      squatter.stop(true);
+    }
+  });
+
+  test("an app that ignores SIGTERM is killed, and nothing of it survives", async () => {
+    const stubborn = `process.on("SIGTERM", () => console.log("ignoring TERM"));\n${WRONG_GREETING}`;
+    const running = await startApp(getApp("bun-bare"), { root: fakeRoot("bun-bare", stubborn) });
+    const tree = [running.pid, ...descendantsOf(running.pid)];
+    const stopped = await running.stop(500);
+    expect(stopped.signal).toBe("SIGKILL");
+    expect(stopped.survivors).toEqual([]);
+    expect(tree.filter(isRunning)).toEqual([]);
+  }, 30_000);
+
+  test("an app that exits before serving is reported with its output", async () => {
+    const root = fakeRoot("bun-bare", 'console.error("boom: no config"); process.exit(3);');
+    expect(startApp(getApp("bun-bare"), { root })).rejects.toThrow(
+      /exited \(3\).*\n.*boom: no config/s,
+    );
+  });
+});
