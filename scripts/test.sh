@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The project's test command (`npm test`): formatting and lint (Biome), shell scripts
+# (shellcheck), types (tsc through Turborepo), then every test (bun test). Works on a fresh
+# machine with only Node.js and npm: scripts/bootstrap.sh brings Bun and the dependencies.
+# Every step runs even when an earlier one failed, so one run shows all that is wrong.
+# Exit codes: 0 all passed, 1 something failed, 2 environment error.
+
+set -o errexit -o nounset -o pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/bootstrap.sh
+source scripts/bootstrap.sh
+bootstrap
+
+failed=0
+step() {
+  local name=$1
+  shift
+  printf '\n== %s\n' "$name" >&2
+  if "$@"; then
+    printf 'check: %s ok\n' "$name"
+  else
+    printf 'check: %s FAILED\n' "$name"
+    failed=1
+  fi
+}
+
+# shellcheck disable=SC2317 # called through step()
+shell_scripts() {
+  git ls-files '*.sh' .ci/run 2>/dev/null || find . -name '*.sh' -not -path './node_modules/*'
+}
+
+# shellcheck disable=SC2317 # called through step()
+run_shellcheck() {
+  if ! command -v shellcheck >/dev/null; then
+    printf 'shellcheck is not installed (Debian/Ubuntu: apt-get install shellcheck; macOS: brew install shellcheck)\n' >&2
+    return 1
+  fi
+  # shellcheck disable=SC2046 # one word per path is what we want
+  shellcheck -x $(shell_scripts)
+}
+
+step "biome (format + lint)" node_modules/.bin/biome check .
+step "shellcheck" run_shellcheck
+step "tsc --noEmit (turbo run typecheck)" node_modules/.bin/turbo run typecheck --output-logs=errors-only
+printf '\n== bun test\n' >&2
+"$BUN" test || failed=1
+exit "$failed"
