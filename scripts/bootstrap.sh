@@ -31,7 +31,7 @@ bootstrap() {
     command -v npm >/dev/null ||
       bootstrap_die "Bun $want is needed and npm is not installed to fetch it: install Node.js (which brings npm), or Bun $want from https://bun.sh"
     printf 'bootstrap: installing Bun %s into .cache/bun (npm install)...\n' "$want" >&2
-    npm install --silent --no-audit --no-fund --allow-scripts=bun --prefix .cache/bun "bun@$want" >&2 ||
+    npm install --silent --no-audit --no-fund --prefix .cache/bun "bun@$want" >&2 ||
       bootstrap_die "npm could not install bun@$want; install Bun $want yourself (npm install -g bun@$want) and run again"
     BUN=$local_bun
   fi
