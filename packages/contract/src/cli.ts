@@ -5,6 +5,7 @@
 import { CASES } from "./cases.ts";
 import { hostile } from "./hostile.ts";
 import { APPS, findApp } from "./registry.ts";
+import { DEFAULT_SCENARIO, SCENARIOS } from "./scenarios.ts";
 import { verify } from "./verify.ts";
 
 const USAGE = `usage: bench-contract <command> [args]
@@ -13,6 +14,8 @@ const USAGE = `usage: bench-contract <command> [args]
   app <name>                "<name> <runtime> <framework> <port>"
   port <name>               the app's port
   registry                  the whole registry as JSON
+  scenarios                 scenario names, one per line
+  scenario-help             one line per scenario: name, description, which is the default
   cases                     every contract case as JSON
   verify <name> [url]       check a running app (default url http://127.0.0.1:<port>);
                             prints each violation, exit 1 if any
@@ -44,6 +47,15 @@ async function main(argv: string[]): Promise<number> {
     }
     case "port":
       console.log(appArg(rest[0]).port);
+      return 0;
+    case "scenarios":
+      for (const s of SCENARIOS) console.log(s.name);
+      return 0;
+    case "scenario-help":
+      for (const s of SCENARIOS) {
+        const mark = s.name === DEFAULT_SCENARIO ? " (default)" : "";
+        console.log(`${s.name.padEnd(10)}${s.description}${mark}`);
+      }
       return 0;
     case "registry":
       console.log(JSON.stringify(APPS, null, 2));

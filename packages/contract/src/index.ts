@@ -21,6 +21,13 @@ export {
 } from "./registry.ts";
 export { detectRuntime, type RuntimeIdentity } from "./runtime.ts";
 export {
+  DEFAULT_SCENARIO,
+  findScenario,
+  SCENARIOS,
+  type Scenario,
+  type ScenarioName,
+} from "./scenarios.ts";
+export {
   API_MESSAGE,
   type ApiPayload,
   apiPayload,
