@@ -1,0 +1,213 @@
+// One result shape for three load generators. Each parser takes the tool's own machine-readable
+// output (oha --output-format json; wrk through tools/wrk.lua's done(); autocannon --json) and
+// converts units: oha reports seconds, wrk microseconds, autocannon milliseconds.
+
+export type ToolName = "oha" | "wrk" | "autocannon";
+
+export interface LatencyMs {
+  readonly mean: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly p999: number;
+  readonly max: number;
+}
+
+export interface LoadResult {
+  /** Responses received (any status). */
+  readonly requests: number;
+  readonly durationSec: number;
+  readonly rps: number;
+  readonly bytesPerSec: number;
+  readonly latencyMs: LatencyMs;
+  /** Responses per status code; wrk only tells 2xx/3xx apart from the rest ("4xx/5xx"). */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** Responses whose status is not 2xx (3xx included, except for wrk, which cannot tell). */
+  readonly non2xx: number;
+  /** Connect, read and write failures and resets: the server or the network failed. */
+  readonly socketErrors: number;
+  readonly timeouts: number;
+  /** Requests cut off by the tool's own deadline (oha without -w): not the server's fault. */
+  readonly aborted: number;
+  /** The tool's own error breakdown, verbatim. */
+  readonly errorDetails: Readonly<Record<string, number>>;
+}
+
+export class ParseError extends Error {}
+
+function num(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new ParseError(`${what} is ${JSON.stringify(value)}, expected a number`);
+  }
+  return value;
+}
+
+/** A latency that is absent because nothing succeeded (oha says null) counts as 0. */
+function maybe(value: unknown, what: string): number {
+  return value === null || value === undefined ? 0 : num(value, what);
+}
+
+function object(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ParseError(`${what} is missing or not an object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function parseJson(text: string, tool: ToolName): Record<string, unknown> {
+  try {
+    return object(JSON.parse(text), `${tool} output`);
+  } catch (error) {
+    if (error instanceof ParseError) throw error;
+    throw new ParseError(`${tool} output is not JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+function sumValues(record: Readonly<Record<string, number>>): number {
+  return Object.values(record).reduce((a, b) => a + b, 0);
+}
+
+function non2xxOf(statuses: Readonly<Record<string, number>>): number {
+  return Object.entries(statuses)
+    .filter(([code]) => !code.startsWith("2"))
+    .reduce((total, [, count]) => total + count, 0);
+}
+
+export function parseOha(text: string): LoadResult {
+  const json = parseJson(text, "oha");
+  const summary = object(json.summary, "oha summary");
+  const percentiles = object(json.latencyPercentiles, "oha latencyPercentiles");
+  const statuses: Record<string, number> = {};
+  for (const [code, count] of Object.entries(
+    object(json.statusCodeDistribution, "oha statusCodeDistribution"),
+  )) {
+    statuses[code] = num(count, `oha status ${code}`);
+  }
+  const errorDetails: Record<string, number> = {};
+  let aborted = 0;
+  let timeouts = 0;
+  let socketErrors = 0;
+  for (const [message, count] of Object.entries(
+    object(json.errorDistribution, "oha errorDistribution"),
+  )) {
+    const n = num(count, `oha error "${message}"`);
+    errorDetails[message] = n;
+    if (message === "aborted due to deadline") aborted += n;
+    else if (/timeout|timed out/i.test(message)) timeouts += n;
+    else socketErrors += n;
+  }
+  const requests = sumValues(statuses);
+  const durationSec = num(summary.total, "oha summary.total");
+  const seconds = (key: string) => maybe(percentiles[key], `oha latencyPercentiles.${key}`) * 1000;
+  return {
+    requests,
+    durationSec,
+    rps: requests / durationSec,
+    bytesPerSec: maybe(summary.totalData, "oha summary.totalData") / durationSec,
+    latencyMs: {
+      mean: maybe(summary.average, "oha summary.average") * 1000,
+      p50: seconds("p50"),
+      p90: seconds("p90"),
+      p99: seconds("p99"),
+      p999: seconds("p99.9"),
+      max: maybe(summary.slowest, "oha summary.slowest") * 1000,
+    },
+    statuses,
+    non2xx: non2xxOf(statuses),
+    socketErrors,
+    timeouts,
+    aborted,
+    errorDetails,
+  };
+}
+
+/** wrk's stderr: whatever else is there, the line tools/wrk.lua printed. */
+export function parseWrk(stderr: string): LoadResult {
+  const line = stderr.split("\n").find((l) => l.startsWith('{"wrkJson":'));
+  if (!line)
+    throw new ParseError(
+      `wrk printed no JSON summary (was tools/wrk.lua used?): ${stderr.slice(0, 200)}`,
+    );
+  const json = parseJson(line, "wrk");
+  const errors = object(json.errors, "wrk errors");
+  const latency = object(json.latency_us, "wrk latency_us");
+  const requests = num(json.requests, "wrk requests");
+  const durationSec = num(json.duration_us, "wrk duration_us") / 1e6;
+  const failedStatus = num(errors.status, "wrk errors.status");
+  const us = (key: string) => num(latency[key], `wrk latency_us.${key}`) / 1000;
+  const errorDetails: Record<string, number> = {};
+  for (const key of ["connect", "read", "write", "timeout", "status"]) {
+    errorDetails[key] = num(errors[key], `wrk errors.${key}`);
+  }
+  const statuses: Record<string, number> = { "2xx/3xx": requests - failedStatus };
+  if (failedStatus > 0) statuses["4xx/5xx"] = failedStatus;
+  return {
+    requests,
+    durationSec,
+    rps: requests / durationSec,
+    bytesPerSec: num(json.bytes, "wrk bytes") / durationSec,
+    latencyMs: {
+      mean: us("mean"),
+      p50: us("p50"),
+      p90: us("p90"),
+      p99: us("p99"),
+      p999: us("p999"),
+      max: us("max"),
+    },
+    statuses,
+    non2xx: failedStatus,
+    socketErrors:
+      (errorDetails.connect ?? 0) + (errorDetails.read ?? 0) + (errorDetails.write ?? 0),
+    timeouts: errorDetails.timeout ?? 0,
+    aborted: 0,
+    errorDetails,
+  };
+}
+
+export function parseAutocannon(text: string): LoadResult {
+  const json = parseJson(text, "autocannon");
+  const latency = object(json.latency, "autocannon latency");
+  const requestStats = object(json.requests, "autocannon requests");
+  const throughput = object(json.throughput, "autocannon throughput");
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(
+    object(json.statusCodeStats, "autocannon statusCodeStats"),
+  )) {
+    statuses[code] = num(
+      object(stat, `autocannon status ${code}`).count,
+      `autocannon status ${code}`,
+    );
+  }
+  const errors = num(json.errors, "autocannon errors");
+  const timeouts = num(json.timeouts, "autocannon timeouts");
+  const requests = num(requestStats.total, "autocannon requests.total");
+  const durationSec = num(json.duration, "autocannon duration");
+  const ms = (key: string) => num(latency[key], `autocannon latency.${key}`);
+  return {
+    requests,
+    durationSec,
+    rps: requests / durationSec,
+    bytesPerSec: num(throughput.total, "autocannon throughput.total") / durationSec,
+    latencyMs: {
+      mean: ms("mean"),
+      p50: ms("p50"),
+      p90: ms("p90"),
+      p99: ms("p99"),
+      p999: ms("p99_9"),
+      max: ms("max"),
+    },
+    statuses,
+    non2xx: num(json.non2xx, "autocannon non2xx"),
+    // autocannon counts timeouts among its errors too.
+    socketErrors: Math.max(0, errors - timeouts),
+    timeouts,
+    aborted: 0,
+    errorDetails: { errors, timeouts, resets: num(json.resets ?? 0, "autocannon resets") },
+  };
+}
+
+export const PARSERS: Readonly<Record<ToolName, (output: string) => LoadResult>> = {
+  oha: parseOha,
+  wrk: parseWrk,
+  autocannon: parseAutocannon,
+};
