@@ -14,7 +14,9 @@ const USAGE = `usage: bench-contract <command> [args]
   app <name>                "<name> <runtime> <framework> <port>"
   port <name>               the app's port
   registry                  the whole registry as JSON
+  registry-help             one line per app: name, port, runtime, framework
   scenarios                 scenario names, one per line
+  default-scenario          the scenario measured when none is named
   scenario-help             one line per scenario: name, description, which is the default
   cases                     every contract case as JSON
   verify <name> [url]       check a running app (default url http://127.0.0.1:<port>);
@@ -51,10 +53,18 @@ async function main(argv: string[]): Promise<number> {
     case "scenarios":
       for (const s of SCENARIOS) console.log(s.name);
       return 0;
+    case "default-scenario":
+      console.log(DEFAULT_SCENARIO);
+      return 0;
     case "scenario-help":
       for (const s of SCENARIOS) {
         const mark = s.name === DEFAULT_SCENARIO ? " (default)" : "";
         console.log(`${s.name.padEnd(10)}${s.description}${mark}`);
+      }
+      return 0;
+    case "registry-help":
+      for (const app of APPS) {
+        console.log(`${app.name.padEnd(12)}port ${app.port}  ${app.runtime} + ${app.framework}`);
       }
       return 0;
     case "registry":

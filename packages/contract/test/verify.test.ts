@@ -1,51 +1,14 @@
 // verify() must catch broken apps, not just pass good ones: each server here breaks one rule.
 import { afterEach, describe, expect, test } from "bun:test";
-import {
-  apiPayload,
-  ERRORS,
-  errorBody,
-  GREETING,
-  getApp,
-  isJsonContentType,
-  jsonDocumentError,
-  ROUTES,
-  readBodyText,
-  TOO_LARGE,
-  verify,
-} from "../src/index.ts";
+import { apiPayload, ERRORS, errorBody, getApp, verify } from "../src/index.ts";
+import { type Handler, referenceHandler } from "./support/reference-server.ts";
 
-type Handler = (req: Request) => Promise<Response> | Response;
-
-/** A minimal conforming server; `breakIt` replaces one route's answer. */
+/** The reference server on a free port; `breakIt` replaces one route's answer. */
 function conforming(breakIt: Record<string, Handler> = {}) {
-  const json = (value: unknown, status = 200) => Response.json(value, { status });
-  const handlers: Record<string, Handler> = {
-    [`GET ${ROUTES.root}`]: () => new Response(GREETING),
-    [`GET ${ROUTES.api}`]: () => json(apiPayload("bare")),
-    [`POST ${ROUTES.echo}`]: async (req) => {
-      if (!isJsonContentType(req.headers.get("content-type"))) {
-        return json(errorBody(ERRORS.notJson), 415);
-      }
-      const text = await readBodyText(req);
-      if (text === TOO_LARGE) return json(errorBody(ERRORS.tooLarge), 413);
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return json(errorBody(ERRORS.malformedJson), 400);
-      }
-      const refused = jsonDocumentError(value);
-      return refused ? json(errorBody(refused), 400) : json(value);
-    },
-    ...breakIt,
-  };
   return Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch(req) {
-      const handler = handlers[`${req.method} ${new URL(req.url).pathname}`];
-      return handler ? handler(req) : json(errorBody(ERRORS.notFound), 404);
-    },
+    fetch: referenceHandler("bare", breakIt),
   });
 }
 

@@ -55,7 +55,7 @@ describe("runtime identity", () => {
 describe("launcher", () => {
   test("a deliberately broken app, run as a real process, is reported by verify", async () => {
     const running = await startApp(getApp("bun-bare"), {
-      root: fakeRoot("bun-bare", WRONG_GREETING),
+      root: fakeRoot({ "bun-bare": WRONG_GREETING }),
     });
     try {
       const violations = await verify("http://127.0.0.1:3004", "bun-bare", { timeoutMs: 2000 });
@@ -82,7 +82,9 @@ describe("launcher", () => {
 
   test("an app that ignores SIGTERM is killed, and nothing of it survives", async () => {
     const stubborn = `process.on("SIGTERM", () => console.log("ignoring TERM"));\n${WRONG_GREETING}`;
-    const running = await startApp(getApp("bun-bare"), { root: fakeRoot("bun-bare", stubborn) });
+    const running = await startApp(getApp("bun-bare"), {
+      root: fakeRoot({ "bun-bare": stubborn }),
+    });
     const tree = [running.pid, ...descendantsOf(running.pid)];
     const stopped = await running.stop(500);
     expect(stopped.signal).toBe("SIGKILL");
@@ -91,7 +93,7 @@ describe("launcher", () => {
   }, 30_000);
 
   test("an app that exits before serving is reported with its output", async () => {
-    const root = fakeRoot("bun-bare", 'console.error("boom: no config"); process.exit(3);');
+    const root = fakeRoot({ "bun-bare": 'console.error("boom: no config"); process.exit(3);' });
     expect(startApp(getApp("bun-bare"), { root })).rejects.toThrow(
       /exited \(3\).*\n.*boom: no config/s,
     );

@@ -1,35 +1,54 @@
-// A throw-away repository root holding one fake app, for testing what the harness does with
-// apps that misbehave (break the contract, ignore SIGTERM, crash) without touching real apps.
+// Throw-away repository roots holding stand-in apps, for testing what the harness does with
+// apps that misbehave (break the contract, ignore SIGTERM, crash under load) without touching
+// the real ones. Each stand-in is started the real way: `bun run start` in apps/<name>.
 
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const CONTRACT = join(import.meta.dir, "../../../contract/src/index.ts");
+const REFERENCE = join(import.meta.dir, "../../../contract/test/support/reference-server.ts");
 
 /**
- * A root whose apps/<name> starts `server` (TypeScript run by Bun) through `bun run start`.
- * The server source can import the contract as CONTRACT.
+ * A root whose apps/<name> runs the given server source through `bun run start`. The source
+ * sees CONTRACT (the contract module), referenceHandler (a conforming fetch handler), APP (the
+ * app's registry entry) and serve(fetch), which listens on the app's port.
  */
-export function fakeRoot(name: string, server: string): string {
+export function fakeRoot(apps: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "bench-fake-"));
-  const dir = join(root, "apps", name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "package.json"),
-    JSON.stringify({ name, private: true, scripts: { start: "bun server.ts" } }),
-  );
-  writeFileSync(
-    join(dir, "server.ts"),
-    `import * as contract from ${JSON.stringify(CONTRACT)};\nconst CONTRACT = contract;\n${server}`,
-  );
+  for (const [name, server] of Object.entries(apps)) {
+    const dir = join(root, "apps", name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name, private: true, scripts: { start: "bun server.ts" } }),
+    );
+    writeFileSync(
+      join(dir, "server.ts"),
+      [
+        `import * as CONTRACT from ${JSON.stringify(CONTRACT)};`,
+        `import { referenceHandler } from ${JSON.stringify(REFERENCE)};`,
+        `const APP = CONTRACT.getApp(${JSON.stringify(name)});`,
+        "const serve = (fetch: (req: Request) => Response | Promise<Response>) =>",
+        '  Bun.serve({ port: APP.port, hostname: "127.0.0.1", fetch });',
+        server,
+      ].join("\n"),
+    );
+  }
   return root;
 }
 
-/** A server that obeys the contract except that GET / answers the wrong text. */
-export const WRONG_GREETING = `
-const port = CONTRACT.getApp(process.env.FAKE_APP ?? "bun-bare").port;
-Bun.serve({ port, hostname: "127.0.0.1", fetch: (req) =>
-  new URL(req.url).pathname === "/" ? new Response("Goodbye") :
-  Response.json(CONTRACT.errorBody(CONTRACT.ERRORS.notFound), { status: 404 }) });
-`;
+/** Obeys the contract. */
+export const CONFORMING = "serve(referenceHandler(APP.framework));";
+
+/** Obeys the contract except that GET / answers the wrong text. */
+export const WRONG_GREETING = `serve(referenceHandler(APP.framework, { "GET /": () => new Response("Goodbye") }));`;
+
+/** Obeys the contract, then exits (code 7) at its 3,000th request: well inside any trial. */
+export const CRASHES_UNDER_LOAD = `
+const handle = referenceHandler(APP.framework);
+let requests = 0;
+serve((req) => {
+  if (++requests > 3000) process.exit(7);
+  return handle(req);
+});`;
