@@ -1,0 +1,69 @@
+// What a reader needs to reproduce a run: the machine, the code and every version involved.
+
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, type as osType, release, totalmem } from "node:os";
+import { join } from "node:path";
+
+/** The packages whose versions decide a result: frameworks, adapters, runtimes, autocannon. */
+export const RECORDED_PACKAGES = [
+  "hono",
+  "@hono/node-server",
+  "elysia",
+  "@elysiajs/node",
+  "node",
+  "bun",
+  "autocannon",
+] as const;
+
+/**
+ * Versions as bun.lock resolves them. The text lockfile is JSON with trailing commas; each
+ * package entry is `"name": ["name@version", ...]`.
+ */
+export function lockfileVersions(root: string): Record<string, string> {
+  const text = readFileSync(join(root, "bun.lock"), "utf8").replace(/,(\s*[}\]])/g, "$1");
+  const packages = (JSON.parse(text) as { packages?: Record<string, unknown> }).packages ?? {};
+  const versions: Record<string, string> = {};
+  for (const name of RECORDED_PACKAGES) {
+    const entry = packages[name];
+    const spec = Array.isArray(entry) ? entry[0] : undefined;
+    if (typeof spec === "string" && spec.startsWith(`${name}@`)) {
+      versions[name] = spec.slice(name.length + 1);
+    }
+  }
+  return versions;
+}
+
+function osName(): string {
+  try {
+    const text = readFileSync("/etc/os-release", "utf8");
+    const pretty = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text)?.[1];
+    if (pretty) return pretty;
+  } catch {
+    // not Linux, or no os-release
+  }
+  return osType();
+}
+
+export function machineInfo() {
+  const list = cpus();
+  return {
+    cpuModel: list[0]?.model.trim() ?? "unknown",
+    cores: list.length,
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    os: osName(),
+    kernel: `${osType()} ${release()}`,
+  };
+}
+
+export function gitInfo(root: string): { commit: string; dirty: boolean } {
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  try {
+    const commit = git("rev-parse", "HEAD").trim();
+    const dirty = git("status", "--porcelain", "--untracked-files=no").trim() !== "";
+    return { commit, dirty };
+  } catch {
+    return { commit: "unknown (not a git checkout)", dirty: false };
+  }
+}
