@@ -37,7 +37,11 @@ bootstrap() {
   fi
   export BUN
 
-  # Fast when nothing changed; --frozen-lockfile refuses to drift from bun.lock.
-  "$BUN" install --frozen-lockfile >&2 ||
+  # Fast when nothing changed; --frozen-lockfile refuses to drift from bun.lock. Quiet unless
+  # it fails: the output of a benchmark run is the benchmark.
+  local out
+  out=$("$BUN" install --frozen-lockfile 2>&1) || {
+    printf '%s\n' "$out" >&2
     bootstrap_die "'bun install --frozen-lockfile' failed (see above)"
+  }
 }

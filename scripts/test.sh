@@ -39,7 +39,7 @@ run_shellcheck() {
   shellcheck -x $(shell_scripts)
 }
 
-step "biome (format + lint)" node_modules/.bin/biome check .
+step "biome (format + lint)" node_modules/.bin/biome check --error-on-warnings .
 step "shellcheck" run_shellcheck
 step "tsc --noEmit (turbo run typecheck)" node_modules/.bin/turbo run typecheck --output-logs=errors-only
 printf '\n== bun test\n' >&2

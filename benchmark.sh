@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# benchmark.sh: Bun vs Node, Hono vs Elysia, measured so the numbers can be trusted.
+#
+# For every app: refuse a taken port, start it, check it against the contract (an app that
+# fails is reported and not measured), warm it up unrecorded, measure it, stop it and make
+# sure nothing of it is left running. Trials are interleaved across apps, the server and the
+# load generator are pinned to separate CPUs, and every trial records both processes' CPU so a
+# result limited by the load generator is flagged as the lower bound it is.
+#
+# This script owns the command line and the environment (flags, Bun and dependencies, which
+# load generator); packages/harness/src/run.ts does the measuring and writes
+# results/<timestamp>/results.json as trials finish, then prints the summary.
+
+set -o errexit -o nounset -o pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly ROOT
+
+usage() {
+  cat <<'USAGE'
+Usage: ./benchmark.sh [options] [app ...]
+
+Benchmarks the apps (default: all six) on one or more scenarios and writes
+results/<UTC timestamp>/results.json and summary.txt; prints the summary at the end.
+
+Options:
+  -a, --apps LIST        comma-separated app names, or "all" (default: all); app names
+                         may also be given as arguments
+  -s, --scenario LIST    comma-separated scenarios, or "all" (default: api)
+  -d, --duration SEC     measured seconds per trial (default: 30)
+  -w, --warmup SEC       unrecorded warm-up before every trial, 0 for none (default: 10)
+  -c, --connections N    concurrent connections, kept open (keep-alive) (default: 400)
+  -n, --trials N         trials per app and scenario; apps interleave (default: 3)
+  -t, --tool NAME        load generator: oha, wrk or autocannon
+                         (default: the best installed, in that order; autocannon is a
+                         project dependency, so there is always one)
+  -o, --output DIR       results directory (default: results/<UTC timestamp>)
+      --no-pin           do not pin the server and the load generator to separate CPUs
+  -q, --quick            smoke-run preset: 2 s trials, 1 s warm-up, 2 trials, 50 connections
+                         (other flags still override it)
+      --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
+                         (for testing the harness with stand-in apps)
+  -h, --help             this text
+
+Exit status: 0 every app measured and every trial valid; 1 an app failed (start, contract,
+crash) or a trial was invalid; 2 bad flags or a missing tool; 130 interrupted (Ctrl-C),
+with the finished trials kept.
+USAGE
+  contract_lists
+}
+
+# The app and scenario lists come from the contract, never retyped here; they need Bun and
+# the dependencies, which the first real run installs.
+contract_lists() {
+  local bun=${BENCH_BUN:-}
+  [[ -n "$bun" ]] || bun=$(command -v bun 2>/dev/null) || bun="$ROOT/.cache/bun/node_modules/.bin/bun"
+  if [[ -x "$bun" && -d "$ROOT/node_modules" ]]; then
+    printf '\nApps:\n'
+    "$bun" "$ROOT/packages/contract/src/cli.ts" registry-help | sed 's/^/  /'
+    printf '\nScenarios:\n'
+    "$bun" "$ROOT/packages/contract/src/cli.ts" scenario-help | sed 's/^/  /'
+  else
+    printf '\n(App and scenario lists: run once so that Bun and the dependencies are installed.)\n'
+  fi
+}
+
+die_usage() {
+  printf 'benchmark.sh: %s\n\n' "$1" >&2
+  usage >&2
+  exit 2
+}
+
+die_env() {
+  printf 'benchmark.sh: %s\n' "$1" >&2
+  exit 2
+}
+
+# Requires a value after a flag: `--duration` at the end of the line is a usage error.
+need_value() {
+  [[ $# -ge 2 && -n "$2" ]] || die_usage "$1 needs a value"
+}
+
+check_int() {
+  local flag=$1 value=$2 min=$3
+  if ! [[ "$value" =~ ^[0-9]{1,9}$ ]] || ((10#$value < min)); then
+    die_usage "$flag must be a whole number >= $min, got '$value'"
+  fi
+}
+
+find_oha() {
+  command -v oha 2>/dev/null && return 0
+  [[ -x "$HOME/.cargo/bin/oha" ]] && printf '%s\n' "$HOME/.cargo/bin/oha" && return 0
+  return 1
+}
+
+find_wrk() {
+  command -v wrk 2>/dev/null
+}
+
+install_hint() {
+  case $1 in
+    oha) printf 'install it with: cargo install --locked oha   (or: brew install oha)' ;;
+    wrk) printf 'install it with: apt-get install wrk   (or: brew install wrk)' ;;
+    autocannon) printf "it is a project dependency: run 'bun install' in %s" "$ROOT" ;;
+  esac
+}
+
+# Prints the chosen tool's name and path; exit 2 if an explicitly chosen tool is missing.
+choose_tool() {
+  local wanted=$1 path
+  if [[ -z "$wanted" || "$wanted" == oha ]]; then
+    if path=$(find_oha); then
+      # oha's JSON output replaced its old -j flag; an oha without it cannot be parsed.
+      if "$path" --help 2>/dev/null | grep -q -- '--output-format'; then
+        printf 'oha %s\n' "$path"
+        return 0
+      fi
+      [[ -z "$wanted" ]] || die_env "oha at $path is too old (no --output-format json); $(install_hint oha)"
+      printf 'benchmark.sh: oha at %s is too old (no --output-format json); trying wrk\n' "$path" >&2
+    elif [[ -n "$wanted" ]]; then
+      die_env "oha is not installed; $(install_hint oha)"
+    fi
+  fi
+  if [[ -z "$wanted" || "$wanted" == wrk ]]; then
+    if path=$(find_wrk); then
+      printf 'wrk %s\n' "$path"
+      return 0
+    fi
+    [[ -z "$wanted" ]] || die_env "wrk is not installed; $(install_hint wrk)"
+  fi
+  path="$ROOT/packages/harness/node_modules/autocannon/autocannon.js"
+  [[ -f "$path" ]] || die_env "autocannon is missing; $(install_hint autocannon)"
+  printf 'autocannon %s\n' "$path"
+}
+
+# Checks each comma-separated name against the contract's list; "all" means the whole list.
+resolve_names() {
+  local kind=$1 given=$2 known=$3 name out=()
+  if [[ "$given" == all ]]; then
+    paste -sd, <<<"$known"
+    return 0
+  fi
+  IFS=, read -r -a names <<<"$given"
+  for name in "${names[@]}"; do
+    [[ -n "$name" ]] || continue
+    grep -qxF -- "$name" <<<"$known" ||
+      die_usage "unknown $kind '$name' (known: $(paste -sd' ' <<<"$known"), all)"
+    out+=("$name")
+  done
+  [[ ${#out[@]} -gt 0 ]] || die_usage "no $kind given"
+  (IFS=,; printf '%s\n' "${out[*]}")
+}
+
+main() {
+  local original_args=("$@")
+  local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
+  local output="" pin=1 quick=0 apps_root="" positional=()
+
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      -h | --help) usage; exit 0 ;;
+      -a | --apps) need_value "$@"; apps=${apps:+$apps,}$2; shift 2 ;;
+      -s | --scenario | --scenarios) need_value "$@"; scenario=$2; shift 2 ;;
+      -d | --duration) need_value "$@"; duration=$2; shift 2 ;;
+      -w | --warmup) need_value "$@"; warmup=$2; shift 2 ;;
+      -c | --connections) need_value "$@"; connections=$2; shift 2 ;;
+      -n | --trials) need_value "$@"; trials=$2; shift 2 ;;
+      -t | --tool) need_value "$@"; tool=$2; shift 2 ;;
+      -o | --output) need_value "$@"; output=$2; shift 2 ;;
+      --apps-root) need_value "$@"; apps_root=$2; shift 2 ;;
+      --no-pin) pin=0; shift ;;
+      -q | --quick) quick=1; shift ;;
+      --) shift; positional+=("$@"); break ;;
+      -*) die_usage "unknown option '$1'" ;;
+      *) positional+=("$1"); shift ;;
+    esac
+  done
+  if [[ ${#positional[@]} -gt 0 ]]; then
+    apps=${apps:+$apps,}$(IFS=,; printf '%s' "${positional[*]}")
+  fi
+
+  if [[ $quick -eq 1 ]]; then
+    : "${duration:=2}" "${warmup:=1}" "${trials:=2}" "${connections:=50}"
+  fi
+  : "${apps:=all}" "${duration:=30}" "${warmup:=10}" "${connections:=400}" "${trials:=3}"
+  check_int --duration "$duration" 1
+  check_int --warmup "$warmup" 0
+  check_int --connections "$connections" 1
+  check_int --trials "$trials" 1
+  case $tool in
+    "" | oha | wrk | autocannon) ;;
+    *) die_usage "--tool must be oha, wrk or autocannon, got '$tool'" ;;
+  esac
+  if [[ -n "$apps_root" && ! -d "$apps_root/apps" ]]; then
+    die_usage "--apps-root $apps_root has no apps/ folder"
+  fi
+
+  cd "$ROOT"
+  # shellcheck source=scripts/bootstrap.sh
+  source scripts/bootstrap.sh
+  bootstrap
+
+  local contract=(packages/contract/src/cli.ts)
+  local known_apps known_scenarios
+  known_apps=$("$BUN" "${contract[@]}" apps)
+  known_scenarios=$("$BUN" "${contract[@]}" scenarios)
+  apps=$(resolve_names app "$apps" "$known_apps")
+  [[ -n "$scenario" ]] || scenario=$("$BUN" "${contract[@]}" default-scenario)
+  scenario=$(resolve_names scenario "$scenario" "$known_scenarios")
+
+  local chosen tool_name tool_path
+  chosen=$(choose_tool "$tool")
+  tool_name=${chosen%% *}
+  tool_path=${chosen#* }
+
+  if [[ -z "$output" ]]; then
+    output="results/$(date -u +%Y-%m-%dT%H-%M-%SZ)"
+  fi
+  if [[ -e "$output/results.json" ]]; then
+    die_env "$output already holds a results.json; choose another --output (nothing was overwritten)"
+  fi
+
+  local run=("$BUN" packages/harness/src/run.ts
+    --apps "$apps" --scenarios "$scenario" --duration "$duration" --warmup "$warmup"
+    --connections "$connections" --trials "$trials" --tool "$tool_name" --tool-path "$tool_path"
+    --out "$output")
+  [[ $pin -eq 1 ]] || run+=(--no-pin)
+  [[ -z "$apps_root" ]] || run+=(--apps-root "$apps_root")
+  # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
+  # finished trials and exits 130; there is nothing left in this shell to clean up.
+  exec "${run[@]}" -- "${original_args[@]}"
+}
+
+main "$@"

@@ -1,0 +1,315 @@
+// ./benchmark.sh run for real: short windows, real apps on real ports, each load generator.
+import { afterAll, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { APPS, pidsListeningOn } from "@bench/contract";
+import { REPO_ROOT } from "../src/index.ts";
+import { type Results, schemaErrors } from "../src/schema.ts";
+import { CONFORMING, CRASHES_UNDER_LOAD, fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
+
+const BENCHMARK = join(REPO_ROOT, "benchmark.sh");
+const outDirs: string[] = [];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  results?: Results;
+  out: string;
+}
+
+function freshOut(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "bench-out-")), "run");
+  outDirs.push(dir);
+  return dir;
+}
+
+/** Starts benchmark.sh; `onStderr` sees progress as it comes (to interrupt at the right time). */
+function start(
+  args: string[],
+  env: Record<string, string> = {},
+  onStderr?: (text: string, pid: number) => void,
+) {
+  const out = freshOut();
+  const child = spawn("bash", [BENCHMARK, "-o", out, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, BENCH_BUN: process.execPath, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+    onStderr?.(stderr, child.pid as number);
+  });
+  const done = new Promise<Run>((resolve) => {
+    child.on("close", (code) => {
+      const path = join(out, "results.json");
+      const results = existsSync(path)
+        ? (JSON.parse(readFileSync(path, "utf8")) as Results)
+        : undefined;
+      resolve({ code, stdout, stderr, out, ...(results ? { results } : {}) });
+    });
+  });
+  return { child, done };
+}
+
+const run = (args: string[], env?: Record<string, string>) => start(args, env).done;
+
+/** Processes still running from an apps folder or as a load generator: there must be none. */
+function leftovers(roots: string[]): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      const inApps = roots.some((root) => cwd.startsWith(join(root, "apps")));
+      if (inApps || /\b(oha|wrk) |autocannon\.js/.test(cmd)) found.push(`${pid}: ${cmd}`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+function expectCleanProcessTable(roots: string[] = [REPO_ROOT]) {
+  expect(leftovers(roots)).toEqual([]);
+  for (const app of APPS) expect(pidsListeningOn(app.port)).toEqual([]);
+}
+
+const has = (tool: string) =>
+  (process.env.PATH ?? "")
+    .split(":")
+    .concat(join(process.env.HOME ?? "", ".cargo/bin"))
+    .some((dir) => existsSync(join(dir, tool)));
+
+afterAll(() => expectCleanProcessTable());
+
+const QUICK = ["--duration", "1", "--warmup", "1", "--trials", "1", "--connections", "32"];
+
+describe("measures with each load generator", () => {
+  for (const tool of ["oha", "wrk", "autocannon"] as const) {
+    // CI installs oha and wrk; elsewhere a missing one is skipped (visibly), not failed.
+    const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
+    test.skipIf(!available)(
+      `${tool}: two apps, GET and POST scenarios, valid trials, schema-conformant results`,
+      async () => {
+        const r = await run([
+          ...QUICK,
+          "--tool",
+          tool,
+          "--scenario",
+          "api,echo",
+          "bun-bare",
+          "node-bare",
+        ]);
+        expect(r.stderr).toContain(`bench: ${tool} `);
+        expect(r.code).toBe(0);
+        const results = r.results as Results;
+        expect(schemaErrors(results)).toEqual([]);
+        expect(results.status).toBe("complete");
+        expect(results.manifest.tool.name).toBe(tool);
+        expect(results.manifest.tool.version).not.toBe("unknown");
+        expect(results.manifest.versions.lockfile.hono).toMatch(/^\d+\.\d+\.\d+/);
+        expect(results.apps.map((a) => [a.name, a.status, a.reportedRuntime?.name])).toEqual([
+          ["bun-bare", "ok", "bun"],
+          ["node-bare", "ok", "node"],
+        ]);
+        expect(results.trials).toHaveLength(4);
+        for (const trial of results.trials) {
+          expect(trial.checks.invalidReasons).toEqual([]);
+          expect(trial.result?.rps).toBeGreaterThan(100);
+          expect(trial.result?.non2xx).toBe(0);
+          expect(trial.command.join(" ")).toContain(tool === "autocannon" ? "autocannon.js" : tool);
+          expect(trial.server.cpuPercent).toBeGreaterThan(5);
+          expect(trial.loadGenerator.cpuPercent).toBeGreaterThan(5);
+          expect(trial.server.peakRssMiB).toBeGreaterThan(5);
+        }
+        const post = results.trials.find((t) => t.scenario === "echo");
+        if (tool === "wrk")
+          expect(post?.command).toContain(join(REPO_ROOT, "packages/harness/src/tools/wrk.lua"));
+        else expect(post?.command.join(" ")).toContain("POST");
+        expect(r.stdout).toContain("== api");
+        expect(r.stdout).toContain("== echo");
+        expect(existsSync(join(r.out, "summary.txt"))).toBe(true);
+        expectCleanProcessTable();
+      },
+      60_000,
+    );
+  }
+});
+
+describe("apps that cannot be measured are reported, and the run goes on", () => {
+  test("a taken port: that app fails naming the holder, the other is measured", async () => {
+    const squatter = Bun.serve({
+      port: 3000,
+      hostname: "127.0.0.1",
+      fetch: () => new Response("mine"),
+    });
+    try {
+      const r = await run([...QUICK, "--tool", "autocannon", "bun-hono", "bun-bare"]);
+      expect(r.code).toBe(1);
+      const apps = r.results?.apps ?? [];
+      expect(apps.find((a) => a.name === "bun-hono")?.failure).toContain(
+        `port 3000 is already in use by pid ${process.pid}`,
+      );
+      expect(apps.find((a) => a.name === "bun-bare")?.status).toBe("ok");
+      expect(r.results?.trials.map((t) => t.app)).toEqual(["bun-bare"]);
+      expect(r.stdout).toContain("FAILED: bun-hono: port 3000 is already in use");
+    } finally {
+      squatter.stop(true);
+    }
+  }, 60_000);
+
+  test("an app that fails verify is not measured; the next one is", async () => {
+    const root = fakeRoot({ "bun-hono": WRONG_GREETING, "bun-bare": CONFORMING });
+    const r = await run([
+      ...QUICK,
+      "--tool",
+      "autocannon",
+      "--apps-root",
+      root,
+      "bun-hono",
+      "bun-bare",
+    ]);
+    expect(r.code).toBe(1);
+    const hono = r.results?.apps.find((a) => a.name === "bun-hono");
+    expect(hono?.status).toBe("failed");
+    expect(hono?.failure).toContain("violates the contract");
+    expect(hono?.violations?.[0]?.detail).toContain('body "Goodbye"');
+    expect(r.results?.trials.map((t) => [t.app, t.checks.valid])).toEqual([["bun-bare", true]]);
+    expectCleanProcessTable([root]);
+  }, 60_000);
+
+  test("an app that dies mid-run is marked failed, its trial invalid, and the run continues", async () => {
+    const root = fakeRoot({ "bun-bare": CRASHES_UNDER_LOAD, "bun-hono": CONFORMING });
+    const r = await run([
+      ...QUICK,
+      "--warmup",
+      "0",
+      "--trials",
+      "2",
+      "--tool",
+      "autocannon",
+      "--apps-root",
+      root,
+      "bun-bare",
+      "bun-hono",
+    ]);
+    expect(r.code).toBe(1);
+    expect(schemaErrors(r.results)).toEqual([]);
+    const bare = r.results?.apps.find((a) => a.name === "bun-bare");
+    expect(bare?.status).toBe("failed");
+    expect(bare?.failure).toContain("the app exited (7) during the trial");
+    const trials = r.results?.trials ?? [];
+    // bun-bare: one invalid trial, then skipped in round 2; bun-hono: both rounds measured.
+    expect(trials.filter((t) => t.app === "bun-bare").map((t) => t.checks.valid)).toEqual([false]);
+    expect(trials.filter((t) => t.app === "bun-hono").map((t) => t.checks.valid)).toEqual([
+      true,
+      true,
+    ]);
+    expectCleanProcessTable([root]);
+  }, 60_000);
+});
+
+describe("Ctrl-C", () => {
+  test("SIGINT mid-run stops the app, keeps finished trials, exits 130, leaves nothing", async () => {
+    let signalled = false;
+    const { done } = start(
+      [
+        "--duration",
+        "2",
+        "--warmup",
+        "0",
+        "--trials",
+        "3",
+        "--tool",
+        "autocannon",
+        "bun-bare",
+        "node-bare",
+      ],
+      {},
+      (stderr, pid) => {
+        // Interrupt during the second trial, with the first one written.
+        if (!signalled && (stderr.match(/: trial /g) ?? []).length >= 2) {
+          signalled = true;
+          process.kill(pid, "SIGINT");
+        }
+      },
+    );
+    const r = await done;
+    expect(signalled).toBe(true);
+    expect(r.code).toBe(130);
+    expect(r.results?.status).toBe("interrupted");
+    expect(schemaErrors(r.results)).toEqual([]);
+    expect(r.results?.trials.length).toBeGreaterThanOrEqual(1);
+    expect(r.results?.trials.length).toBeLessThan(6);
+    expect(r.stdout).toContain("INTERRUPTED");
+    expectCleanProcessTable();
+  }, 60_000);
+});
+
+describe("command line", () => {
+  test("an unknown flag: usage on stderr, exit 2, nothing started", async () => {
+    const r = await run(["--frobnicate"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--frobnicate'");
+    expect(r.stderr).toContain("Usage: ./benchmark.sh");
+    expect(r.results).toBeUndefined();
+  });
+
+  test("bad values and unknown names: exit 2", async () => {
+    for (const args of [
+      ["--duration", "0"],
+      ["--connections", "many"],
+      ["--tool", "ab"],
+      ["deno-oak"],
+      ["--scenario", "nope"],
+      ["--trials"],
+    ]) {
+      const r = await run(args);
+      expect(r.code).toBe(2);
+      expect(r.results).toBeUndefined();
+    }
+  });
+
+  test("--help documents every flag the script accepts", async () => {
+    const r = await run(["--help"]);
+    expect(r.code).toBe(0);
+    const script = readFileSync(BENCHMARK, "utf8");
+    const accepted = [...script.matchAll(/^\s+(-\w \| )?(--[\w-]+)\)/gm)].map((m) => m[2]);
+    expect(accepted.length).toBeGreaterThan(8);
+    for (const flag of accepted) expect(r.stdout).toContain(flag as string);
+    for (const app of APPS) expect(r.stdout).toContain(app.name);
+  });
+
+  test("an explicitly chosen tool that is missing: how to install it, exit 2", async () => {
+    const path = (process.env.PATH ?? "")
+      .split(":")
+      .filter((d) => !existsSync(join(d, "oha")))
+      .join(":");
+    const r = await run(["--tool", "oha", "bun-bare"], {
+      PATH: path,
+      HOME: mkdtempSync(join(tmpdir(), "home-")),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("oha is not installed; install it with: cargo install --locked oha");
+  });
+
+  test("an existing results.json is never overwritten", async () => {
+    const first = await run(["--help"]);
+    expect(first.code).toBe(0);
+    const r = await run([...QUICK, "--tool", "autocannon", "bun-bare"]);
+    expect(r.code).toBe(0);
+    const again = spawn("bash", [BENCHMARK, "-o", r.out, "bun-bare"], {
+      env: { ...process.env, BENCH_BUN: process.execPath },
+    });
+    const code = await new Promise((done) => again.on("close", done));
+    expect(code).toBe(2);
+  }, 60_000);
+});
