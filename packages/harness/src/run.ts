@@ -3,7 +3,7 @@
 // verify it, then per scenario warm up and measure one trial; stop it, leaving nothing behind.
 // results.json is rewritten after every trial, so an interrupted run keeps what it finished.
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
@@ -177,6 +177,12 @@ export async function main(argv: string[]): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   const resultsPath = join(outDir, "results.json");
   const pinning = pinningPlan(options.pin);
+  if (pinning.enabled && pinning.loadCpus) {
+    // The harness samples /proc while a trial runs: keep it off the server's CPU too.
+    execFileSync("taskset", ["-a", "-p", "-c", pinning.loadCpus, String(process.pid)], {
+      stdio: "ignore",
+    });
+  }
 
   // Bodies go next to the results: what was sent is part of what was measured.
   const bodyFiles = new Map<string, string>();
@@ -284,9 +290,11 @@ export async function main(argv: string[]): Promise<number> {
       cores: pinning.loadCores,
     });
     const [file, ...args] = cmd.argv as [string, ...string[]];
-    const serverTicks0 = treeCpuTicks(serverTree());
+    // Servers do not fork under load: find the tree once, so sampling reads a few files only.
+    const tree = serverTree();
+    const serverTicks0 = treeCpuTicks(tree);
     const loadTicks0 = reapedChildrenTicks();
-    const sampler = new RssSampler(serverTree);
+    const sampler = new RssSampler(() => tree);
     const started = performance.now();
     const child = spawn(file, args, {
       env: { ...process.env, ...cmd.env },
@@ -317,7 +325,7 @@ export async function main(argv: string[]): Promise<number> {
     const wallSec = (performance.now() - started) / 1000;
     const peakRss = sampler.stop();
     // A server that died mid-trial takes its ticks with it: count none rather than negative.
-    const serverTicks = Math.max(0, treeCpuTicks(serverTree()) - serverTicks0);
+    const serverTicks = Math.max(0, treeCpuTicks(tree) - serverTicks0);
     const loadTicks = reapedChildrenTicks() - loadTicks0;
     let result: LoadResult | null = null;
     let problem: string | undefined;
@@ -391,94 +399,100 @@ export async function main(argv: string[]): Promise<number> {
     }
     current = running;
     try {
-      const url = `http://127.0.0.1:${app.port}`;
-      const violations = await verify(url, app.name);
-      if (violations.length > 0) {
-        Object.assign(record(app.name), { violations });
-        fail(
-          app.name,
-          `violates the contract (${violations.length}): ${violations[0]?.check}: ${violations[0]?.detail}`,
-        );
-        return;
-      }
-      const identity = (await (await fetch(`${url}${ROUTES.api}`)).json()) as {
-        runtime: string;
-        version: string;
-      };
-      const serverPid = pidsListeningOn(app.port)[0] ?? running.pid;
-      const serverTree = () => [serverPid, ...descendantsOf(serverPid)];
-      const exe = executableOf(serverPid);
-      Object.assign(record(app.name), {
-        status: "ok",
-        reportedRuntime: { name: identity.runtime, version: identity.version },
-        ...(exe ? { executable: exe } : {}),
-      });
-      save();
-
-      for (const scenario of scenarios) {
-        if (interrupted) return;
-        if (options.warmupSec > 0) {
-          log(`  ${app.name} · ${scenario.name}: warm-up ${options.warmupSec} s (not recorded)`);
-          const warm = await runLoad(app, scenario, options.warmupSec, serverTree);
-          if (interrupted) return;
-          if (running.hasExited()) {
-            fail(app.name, `exited (${await running.exited}) during warm-up of ${scenario.name}`);
-            return;
-          }
-          if (warm.problem)
-            log(`  ${app.name} · ${scenario.name}: warm-up problem: ${warm.problem}`);
-        }
-        log(
-          `  ${app.name} · ${scenario.name}: trial ${round}/${options.trials}, ${options.durationSec} s`,
-        );
-        const startedAt = new Date().toISOString();
-        const run = await runLoad(app, scenario, options.durationSec, serverTree);
-        if (interrupted) return; // a trial cut short is no trial
-        slotsDone++;
-        const died = running.hasExited()
-          ? `the app exited (${await running.exited}) during the trial`
-          : undefined;
-        const checks = judge(run, died);
-        const trial: Trial = {
-          app: app.name,
-          scenario: scenario.name,
-          round,
-          startedAt,
-          command: run.command,
-          result: run.result,
-          server: {
-            pid: serverPid,
-            cpuPercent: percentOfOneCore(run.serverTicks, run.wallSec),
-            peakRssMiB: run.peakRss / 2 ** 20,
-          },
-          loadGenerator: {
-            cpuPercent: percentOfOneCore(run.loadTicks, run.wallSec),
-            capacityCores: run.capacityCores,
-          },
-          checks,
-        };
-        results.trials.push(trial);
-        save();
-        const r = run.result;
-        log(
-          `  ${app.name} · ${scenario.name}: ` +
-            (r
-              ? `${Math.round(r.rps).toLocaleString("en-US")} req/s, p99 ${r.latencyMs.p99.toFixed(2)} ms`
-              : "no result") +
-            `, server ${trial.server.cpuPercent.toFixed(0)}% CPU, ${tool.name} ${trial.loadGenerator.cpuPercent.toFixed(0)}% CPU` +
-            (checks.valid ? "" : ` · INVALID: ${checks.invalidReasons.join("; ")}`) +
-            (checks.loadGeneratorBound ? " · LOAD-GENERATOR BOUND" : ""),
-        );
-        if (died) {
-          fail(app.name, died);
-          return;
-        }
-      }
+      await measureApp(app, round, running);
+    } catch (error) {
+      // Anything unforeseen costs this app, not the run.
+      fail(app.name, `harness error: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       const stopped = await running.stop();
       current = undefined;
       if (stopped.survivors.length > 0) {
         fail(app.name, `processes left running after KILL: ${stopped.survivors.join(", ")}`);
+      }
+    }
+  }
+
+  async function measureApp(app: AppSpec, round: number, running: RunningApp): Promise<void> {
+    const url = `http://127.0.0.1:${app.port}`;
+    const violations = await verify(url, app.name);
+    if (violations.length > 0) {
+      Object.assign(record(app.name), { violations });
+      fail(
+        app.name,
+        `violates the contract (${violations.length}): ${violations[0]?.check}: ${violations[0]?.detail}`,
+      );
+      return;
+    }
+    const identity = (await (await fetch(`${url}${ROUTES.api}`)).json()) as {
+      runtime: string;
+      version: string;
+    };
+    const serverPid = pidsListeningOn(app.port)[0] ?? running.pid;
+    const serverTree = () => [serverPid, ...descendantsOf(serverPid)];
+    const exe = executableOf(serverPid);
+    Object.assign(record(app.name), {
+      status: "ok",
+      reportedRuntime: { name: identity.runtime, version: identity.version },
+      ...(exe ? { executable: exe } : {}),
+    });
+    save();
+
+    for (const scenario of scenarios) {
+      if (interrupted) return;
+      if (options.warmupSec > 0) {
+        log(`  ${app.name} · ${scenario.name}: warm-up ${options.warmupSec} s (not recorded)`);
+        const warm = await runLoad(app, scenario, options.warmupSec, serverTree);
+        if (interrupted) return;
+        if (running.hasExited()) {
+          fail(app.name, `exited (${await running.exited}) during warm-up of ${scenario.name}`);
+          return;
+        }
+        if (warm.problem) log(`  ${app.name} · ${scenario.name}: warm-up problem: ${warm.problem}`);
+      }
+      log(
+        `  ${app.name} · ${scenario.name}: trial ${round}/${options.trials}, ${options.durationSec} s`,
+      );
+      const startedAt = new Date().toISOString();
+      const run = await runLoad(app, scenario, options.durationSec, serverTree);
+      if (interrupted) return; // a trial cut short is no trial
+      slotsDone++;
+      const died = running.hasExited()
+        ? `the app exited (${await running.exited}) during the trial`
+        : undefined;
+      const checks = judge(run, died);
+      const trial: Trial = {
+        app: app.name,
+        scenario: scenario.name,
+        round,
+        startedAt,
+        command: run.command,
+        result: run.result,
+        server: {
+          pid: serverPid,
+          cpuPercent: percentOfOneCore(run.serverTicks, run.wallSec),
+          peakRssMiB: run.peakRss / 2 ** 20,
+        },
+        loadGenerator: {
+          cpuPercent: percentOfOneCore(run.loadTicks, run.wallSec),
+          capacityCores: run.capacityCores,
+        },
+        checks,
+      };
+      results.trials.push(trial);
+      save();
+      const r = run.result;
+      log(
+        `  ${app.name} · ${scenario.name}: ` +
+          (r
+            ? `${Math.round(r.rps).toLocaleString("en-US")} req/s, p99 ${r.latencyMs.p99.toFixed(2)} ms`
+            : "no result") +
+          `, server ${trial.server.cpuPercent.toFixed(0)}% CPU, ${tool.name} ${trial.loadGenerator.cpuPercent.toFixed(0)}% CPU` +
+          (checks.valid ? "" : ` · INVALID: ${checks.invalidReasons.join("; ")}`) +
+          (checks.loadGeneratorBound ? " · LOAD-GENERATOR BOUND" : ""),
+      );
+      if (died) {
+        fail(app.name, died);
+        return;
       }
     }
   }

@@ -54,7 +54,8 @@ function rowFor(
   if (little > 0) flags.push(`LITTLE'S LAW ${little}/${valid.length}`);
   const rps = spread(valid.map((t) => t.result.rps));
   const failed = record?.status === "failed";
-  if (failed) flags.unshift(`FAILED: ${record?.failure ?? "unknown"}`);
+  // The first line says what happened; results.json keeps the app's whole output.
+  if (failed) flags.unshift(`FAILED: ${(record?.failure ?? "unknown").split("\n")[0]}`);
   if (rps.n === 1) flags.push("1 valid trial: no spread");
   if (!failed && rps.n === 0 && trials.length === 0) flags.push("not measured");
   return {
@@ -65,10 +66,10 @@ function rowFor(
     validTrials: valid.length,
     trials: trials.length,
     rps,
-    ...(rps.n > 0 ? { verdict: verdict(rps.cov) } : {}),
+    ...(rps.n > 1 ? { verdict: verdict(rps.cov) } : {}),
     p50Ms: mean(valid.map((t) => t.result.latencyMs.p50)),
     p99Ms: mean(valid.map((t) => t.result.latencyMs.p99)),
-    peakRssMiB: Math.max(0, ...valid.map((t) => t.server.peakRssMiB)),
+    peakRssMiB: valid.length > 0 ? Math.max(...valid.map((t) => t.server.peakRssMiB)) : Number.NaN,
     serverCpuPercent: mean(valid.map((t) => t.server.cpuPercent)),
     loadCpuPercent: mean(valid.map((t) => t.loadGenerator.cpuPercent)),
     flags,
@@ -136,7 +137,7 @@ export function formatSummary(results: Results): string {
     const body = rows.map((r) => [
       r.app,
       r.rps.n > 0 ? `${fmt(r.rps.mean)} ± ${fmt(r.rps.stddev)}` : "—",
-      r.rps.n > 0 ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
+      r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
       fmt(r.p99Ms, 2),
       fmt(r.peakRssMiB, 1),
       fmt(r.serverCpuPercent),
