@@ -1,8 +1,25 @@
 // Every request the contract defines, with the exact answer expected. verify() sends them over
 // the network; app tests send them in-process; the hostile-input check reuses the bad ones.
 
+import {
+  buildItems,
+  ITEMS_MAX,
+  NAME_MAX,
+  selectUserFields,
+  USER_UPDATE_FIXTURE,
+  userById,
+} from "./data.ts";
 import { ECHO_BODY } from "./fixtures.ts";
-import { ERRORS, GREETING, MAX_BODY_BYTES, MAX_JSON_DEPTH, ROUTES } from "./spec.ts";
+import {
+  ERRORS,
+  GREETING,
+  invalidFieldError,
+  MAX_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  ROUTES,
+  unknownFieldError,
+  userPath,
+} from "./spec.ts";
 
 export interface CaseRequest {
   readonly method: string;
@@ -16,6 +33,8 @@ export interface CaseExpectation {
   readonly mediaType: "application/json" | "text/plain";
   /** Exact body text; undefined when the body is dynamic and checked separately. */
   readonly body?: string;
+  /** A body that changes per request, checked by a function of verify.ts instead. */
+  readonly dynamic?: "api" | "userUpdate";
 }
 
 export interface ContractCase {
@@ -53,6 +72,139 @@ export function nestedArrays(depth: number): string {
 
 const nestedValue = JSON.stringify([1, "two", { three: [3, 3.5, -3e-7] }, null, true, false, ""]);
 
+const json = (value: unknown): CaseExpectation => ({
+  status: 200,
+  mediaType: "application/json",
+  body: JSON.stringify(value),
+});
+
+function paramsCases(): ContractCase[] {
+  const get = (name: string, path: string, expect: CaseExpectation, bad = false): ContractCase => ({
+    name,
+    bad,
+    request: { method: "GET", path },
+    expect,
+  });
+  return [
+    get(
+      "GET /api/users/42?fields=name,email selects fields",
+      `${userPath(42)}?fields=name,email`,
+      json(selectUserFields(userById(42), ["name", "email"])),
+    ),
+    get("GET /api/users/7 without fields returns all", userPath(7), json(userById(7))),
+    get(
+      "fields come back in the contract's order, not the query's",
+      `${userPath(1234567)}?fields=age,name,age`,
+      json(selectUserFields(userById(1234567), ["name", "age"])),
+    ),
+    ...["abc", "1.5", "0", "-3", "1e3", "99999999999", "2147483648"].map((id) =>
+      get(`a user id of "${id}" is 400`, userPath(id), error(400, ERRORS.badUserId), true),
+    ),
+    get(
+      "an unknown field is 400 naming it",
+      `${userPath(42)}?fields=name,password`,
+      error(400, unknownFieldError("password")),
+      true,
+    ),
+    get("GET /api/users without an id is 404", "/api/users", error(404, ERRORS.notFound), true),
+    get("a path below a user is 404", `${userPath(42)}/extra`, error(404, ERRORS.notFound), true),
+  ];
+}
+
+function validateCases(): ContractCase[] {
+  const fixture = USER_UPDATE_FIXTURE;
+  const post = (
+    name: string,
+    body: unknown,
+    expect: CaseExpectation,
+    id: string | number = 42,
+  ) => ({
+    name,
+    bad: expect.status !== 200,
+    request: {
+      method: "POST",
+      path: userPath(id),
+      headers: JSON_HEADERS,
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    },
+    expect,
+  });
+  const { name: _name, ...noName } = fixture;
+  const { lastUpdate: _lastUpdate, ...noDate } = fixture;
+  const updated: CaseExpectation = {
+    status: 200,
+    mediaType: "application/json",
+    dynamic: "userUpdate",
+  };
+  return [
+    post("POST /api/users/42 validates and returns the user, lastUpdate now", fixture, updated),
+    post("unknown properties of a user update are dropped", { ...fixture, admin: true }, updated),
+    post("a missing name is 400 naming it", noName, error(400, invalidFieldError("name"))),
+    post("an empty name is 400", { ...fixture, name: "" }, error(400, invalidFieldError("name"))),
+    post(
+      `a name over ${NAME_MAX} characters is 400`,
+      { ...fixture, name: "x".repeat(NAME_MAX + 1) },
+      error(400, invalidFieldError("name")),
+    ),
+    post(
+      "a numeric surname is 400",
+      { ...fixture, surname: 7 },
+      error(400, invalidFieldError("surname")),
+    ),
+    post("a missing lastUpdate is 400", noDate, error(400, invalidFieldError("lastUpdate"))),
+    post(
+      "a lastUpdate that is no date is 400",
+      { ...fixture, lastUpdate: "yesterday" },
+      error(400, invalidFieldError("lastUpdate")),
+    ),
+    post(
+      "an id given as a string is 400",
+      { ...fixture, id: "42" },
+      error(400, invalidFieldError("id")),
+    ),
+    post(
+      "an id unlike the path's is 400",
+      { ...fixture, id: 43 },
+      error(400, invalidFieldError("id")),
+    ),
+    post("a user update that is an array is 400", [fixture], error(400, ERRORS.notObject)),
+    post("a user update with a bad path id is 400", fixture, error(400, ERRORS.badUserId), "x1"),
+    post("malformed JSON on a user update is 400", '{"id": 42,', error(400, ERRORS.malformedJson)),
+    {
+      name: "text/plain on a user update is 415",
+      bad: true,
+      request: {
+        method: "POST",
+        path: userPath(42),
+        headers: { "content-type": "text/plain" },
+        body: JSON.stringify(fixture),
+      },
+      expect: error(415, ERRORS.notJson),
+    },
+  ];
+}
+
+function largeCases(): ContractCase[] {
+  const get = (name: string, query: string, expect: CaseExpectation): ContractCase => ({
+    name,
+    bad: expect.status !== 200,
+    request: { method: "GET", path: `${ROUTES.items}${query}` },
+    expect,
+  });
+  return [
+    get("GET /api/items returns 100 items", "", json(buildItems(100))),
+    get("GET /api/items?count=3 returns 3 items", "?count=3", json(buildItems(3))),
+    get(
+      `GET /api/items?count=${ITEMS_MAX} returns the most`,
+      `?count=${ITEMS_MAX}`,
+      json(buildItems(ITEMS_MAX)),
+    ),
+    ...[String(ITEMS_MAX + 1), "0", "abc", "-1", "1.5", ""].map((count) =>
+      get(`a count of "${count}" is 400`, `?count=${count}`, error(400, ERRORS.badCount)),
+    ),
+  ];
+}
+
 export const CASES: readonly ContractCase[] = [
   {
     name: "GET / answers the greeting as text/plain",
@@ -64,7 +216,7 @@ export const CASES: readonly ContractCase[] = [
     name: "GET /api/test answers the runtime identity as JSON",
     bad: false,
     request: { method: "GET", path: ROUTES.api },
-    expect: { status: 200, mediaType: "application/json" },
+    expect: { status: 200, mediaType: "application/json", dynamic: "api" },
   },
   {
     name: "POST /api/echo returns the fixture unchanged",
@@ -209,4 +361,7 @@ export const CASES: readonly ContractCase[] = [
     request: { method: "POST", path: ROUTES.root, headers: JSON_HEADERS, body: "{}" },
     expect: error(404, ERRORS.notFound),
   },
+  ...paramsCases(),
+  ...validateCases(),
+  ...largeCases(),
 ];

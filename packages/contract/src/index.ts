@@ -6,6 +6,26 @@ export {
   type ContractCase,
   jsonOfSize,
 } from "./cases.ts";
+export {
+  buildItems,
+  ITEMS_DEFAULT,
+  ITEMS_MAX,
+  type Item,
+  MAX_USER_ID,
+  NAME_MAX,
+  parseItemCount,
+  parseUserFields,
+  parseUserId,
+  selectUserFields,
+  USER_FIELDS,
+  USER_UPDATE_FIXTURE,
+  USER_UPDATE_RULES,
+  type User,
+  type UserField,
+  type UserUpdate,
+  updatedUser,
+  userById,
+} from "./data.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
 export { type HostileOptions, type HostileReport, hostile } from "./hostile.ts";
 export { commandLineOf, descendantsOf, executableOf, pidsListeningOn } from "./proc.ts";
@@ -36,18 +56,23 @@ export {
   type ErrorMessage,
   errorBody,
   GREETING,
+  invalidFieldError,
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
   ROUTES,
+  unknownFieldError,
+  userPath,
 } from "./spec.ts";
+export { validateUserUpdate } from "./validate.ts";
 export {
   apiPayloadProblems,
   checkCases,
   checkServingExecutable,
   checkStreamingLimit,
   type Fetcher,
+  userUpdateProblems,
   type VerifyOptions,
   type Violation,
   verify,

@@ -2,8 +2,9 @@
 // The request of a scenario is also a contract case, so verify() has checked its answer
 // before any load is applied.
 
+import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
 import { ECHO_BODY } from "./fixtures.ts";
-import { ROUTES } from "./spec.ts";
+import { ROUTES, userPath } from "./spec.ts";
 
 export interface Scenario {
   readonly name: string;
@@ -34,6 +35,28 @@ export const SCENARIOS = [
     path: ROUTES.echo,
     contentType: "application/json",
     body: ECHO_BODY,
+  },
+  {
+    name: "params",
+    description:
+      "GET /api/users/42?fields=name,email — path parameter, query string, field selection",
+    method: "GET",
+    path: `${userPath(42)}?fields=name,email`,
+  },
+  {
+    name: "validate",
+    description:
+      "POST /api/users/42 — ~100-byte user validated by the framework's schema validator",
+    method: "POST",
+    path: userPath(USER_UPDATE_FIXTURE.id),
+    contentType: "application/json",
+    body: JSON.stringify(USER_UPDATE_FIXTURE),
+  },
+  {
+    name: "large",
+    description: `GET /api/items?count=${ITEMS_DEFAULT} — serialize a ~22 KB JSON array`,
+    method: "GET",
+    path: `${ROUTES.items}?count=${ITEMS_DEFAULT}`,
   },
 ] as const satisfies readonly Scenario[];
 

@@ -1,6 +1,7 @@
 // The endpoints and the exact answers every app must give. Apps build their bodies from these
 // values so that responses are byte-identical across apps for the same request.
 
+import { ITEMS_MAX, MAX_USER_ID } from "./data.ts";
 import type { Framework } from "./registry.ts";
 import { detectRuntime } from "./runtime.ts";
 
@@ -21,11 +22,20 @@ export const ROUTES = {
   root: "/",
   api: "/api/test",
   echo: "/api/echo",
+  /** GET: a user, `?fields=` selects fields; POST: validate an update of that user. */
+  user: "/api/users/:id",
+  items: "/api/items",
 } as const;
+
+/** ROUTES.user with a concrete id. */
+export const userPath = (id: number | string) => ROUTES.user.replace(":id", String(id));
 
 export const ERRORS = {
   malformedJson: "Malformed JSON body",
   notDocument: "Body must be a JSON object or array",
+  notObject: "Body must be a JSON object",
+  badUserId: `id must be an integer from 1 to ${MAX_USER_ID}`,
+  badCount: `count must be an integer from 1 to ${ITEMS_MAX}`,
   tooDeep: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
   notJson: "Content-Type must be application/json",
   tooLarge: `Body exceeds ${MAX_BODY_BYTES} bytes`,
@@ -33,7 +43,13 @@ export const ERRORS = {
   internal: "Internal Server Error",
 } as const;
 
-export type ErrorMessage = (typeof ERRORS)[keyof typeof ERRORS];
+/** `?fields=` named a field users do not have. */
+export const unknownFieldError = (field: string) => `Unknown field: ${field}`;
+
+/** A user update broke the rule for this field (the first such field, in USER_UPDATE_RULES order). */
+export const invalidFieldError = (field: string) => `Invalid field: ${field}`;
+
+export type ErrorMessage = string;
 
 export interface ErrorBody {
   readonly error: ErrorMessage;

@@ -4,6 +4,7 @@
 import { connect } from "node:net";
 import { basename } from "node:path";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
+import type { UserUpdate } from "./data.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
 import { type AppSpec, getApp } from "./registry.ts";
 import { API_MESSAGE, ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
@@ -17,6 +18,7 @@ export interface Violation {
 export type Fetcher = (request: Request) => Response | Promise<Response>;
 
 const API_KEYS = ["message", "runtime", "version", "framework", "timestamp"];
+const USER_KEYS = ["id", "name", "surname", "lastUpdate"];
 
 function mediaTypeOf(response: Response): string {
   return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -85,6 +87,33 @@ export function apiPayloadProblems(text: string, app: AppSpec): string[] {
   return problems;
 }
 
+/** Problems with a POST /api/users/:id answer to `sent`; empty when it is right. */
+export function userUpdateProblems(text: string, sent: string): string[] {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [`body is not JSON: ${preview(text)}`];
+  }
+  const { id, name, surname } = JSON.parse(sent) as UserUpdate;
+  const problems: string[] = [];
+  const keys = Object.keys(body ?? {});
+  if (keys.join() !== USER_KEYS.join())
+    problems.push(`keys [${keys}], expected [${USER_KEYS}] in that order`);
+  if (body.id !== id || body.name !== name || body.surname !== surname) {
+    problems.push(`id/name/surname ${preview(text)} differ from what was sent`);
+  }
+  const stamp = body.lastUpdate;
+  if (
+    typeof stamp !== "string" ||
+    !stamp.endsWith("Z") ||
+    Math.abs(Date.parse(stamp) - Date.now()) > 60_000
+  ) {
+    problems.push(`lastUpdate ${JSON.stringify(stamp)} is not now as an ISO date-time (UTC)`);
+  }
+  return problems;
+}
+
 function toRequest(origin: string, testCase: ContractCase): Request {
   const { method, path, headers, body } = testCase.request;
   return new Request(new URL(path, origin), {
@@ -115,8 +144,11 @@ export async function checkCases(
     try {
       const [response, text] = await send(fetcher, toRequest(origin, testCase));
       const problems = compare(testCase.expect, response, text, inProcess);
-      if (testCase.request.path === ROUTES.api && response.status === 200) {
-        problems.push(...apiPayloadProblems(text, app));
+      if (response.status === testCase.expect.status) {
+        if (testCase.expect.dynamic === "api") problems.push(...apiPayloadProblems(text, app));
+        if (testCase.expect.dynamic === "userUpdate") {
+          problems.push(...userUpdateProblems(text, testCase.request.body ?? ""));
+        }
       }
       for (const detail of problems) violations.push({ check: testCase.name, detail });
     } catch (error) {
