@@ -3,39 +3,74 @@
 
 import {
   apiPayload,
+  buildItems,
   ERRORS,
   errorBody,
   GREETING,
+  invalidFieldError,
   isJsonContentType,
   jsonDocumentError,
+  parseItemCount,
+  parseUserFields,
+  parseUserId,
   ROUTES,
   readBodyText,
+  selectUserFields,
   TOO_LARGE,
+  unknownFieldError,
+  updatedUser,
+  userById,
+  validateUserUpdate,
 } from "@bench/contract";
+import type { BunRequest } from "bun";
 
-const notFound = () => Response.json(errorBody(ERRORS.notFound), { status: 404 });
+const fail = (status: number, message: string, headers?: Record<string, string>) =>
+  Response.json(errorBody(message), { status, ...(headers ? { headers } : {}) });
 
-async function echo(request: Request): Promise<Response> {
+/** The parsed JSON body, or the refusal to send: media type, then size, then syntax. */
+async function readJson(request: Request): Promise<{ value: unknown } | { refusal: Response }> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
-    return Response.json(errorBody(ERRORS.notJson), { status: 415 });
+    return { refusal: fail(415, ERRORS.notJson) };
   }
   const text = await readBodyText(request);
-  if (text === TOO_LARGE) {
-    // The rest of the body is left unread: this connection cannot carry another request.
-    return Response.json(errorBody(ERRORS.tooLarge), {
-      status: 413,
-      headers: { connection: "close" },
-    });
-  }
-  let value: unknown;
+  // The rest of the body is left unread: this connection cannot carry another request.
+  if (text === TOO_LARGE) return { refusal: fail(413, ERRORS.tooLarge, { connection: "close" }) };
   try {
-    value = JSON.parse(text);
+    return { value: JSON.parse(text) };
   } catch {
-    return Response.json(errorBody(ERRORS.malformedJson), { status: 400 });
+    return { refusal: fail(400, ERRORS.malformedJson) };
   }
-  const refused = jsonDocumentError(value);
-  if (refused) return Response.json(errorBody(refused), { status: 400 });
-  return Response.json(value);
+}
+
+async function echo(request: Request): Promise<Response> {
+  const read = await readJson(request);
+  if ("refusal" in read) return read.refusal;
+  const refused = jsonDocumentError(read.value);
+  return refused ? fail(400, refused) : Response.json(read.value);
+}
+
+function getUser(request: BunRequest<typeof ROUTES.user>): Response {
+  const id = parseUserId(request.params.id);
+  if (id === undefined) return fail(400, ERRORS.badUserId);
+  const selected = parseUserFields(new URL(request.url).searchParams.get("fields"));
+  if ("unknown" in selected) return fail(400, unknownFieldError(selected.unknown));
+  return Response.json(selectUserFields(userById(id), selected.fields));
+}
+
+async function updateUser(request: BunRequest<typeof ROUTES.user>): Promise<Response> {
+  const read = await readJson(request);
+  if ("refusal" in read) return read.refusal;
+  const checked = validateUserUpdate(read.value);
+  if ("error" in checked) return fail(400, checked.error);
+  const id = parseUserId(request.params.id);
+  if (id === undefined) return fail(400, ERRORS.badUserId);
+  if (checked.update.id !== id) return fail(400, invalidFieldError("id"));
+  return Response.json(updatedUser(checked.update));
+}
+
+function items(request: Request): Response {
+  const count = parseItemCount(new URL(request.url).searchParams.get("count"));
+  return count === undefined ? fail(400, ERRORS.badCount) : Response.json(buildItems(count));
 }
 
 /** Everything Bun.serve needs except where to listen. */
@@ -44,11 +79,13 @@ export const serveOptions = {
     [ROUTES.root]: { GET: () => new Response(GREETING) },
     [ROUTES.api]: { GET: () => Response.json(apiPayload("bare")) },
     [ROUTES.echo]: { POST: echo },
+    [ROUTES.user]: { GET: getUser, POST: updateUser },
+    [ROUTES.items]: { GET: items },
   },
   // Unmatched paths, and known paths with another method, fall through to here.
-  fetch: notFound,
+  fetch: () => fail(404, ERRORS.notFound),
   error(error: Error) {
     console.error(error);
-    return Response.json(errorBody(ERRORS.internal), { status: 500 });
+    return fail(500, ERRORS.internal);
   },
 };

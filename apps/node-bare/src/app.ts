@@ -3,14 +3,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import {
   apiPayload,
+  buildItems,
   ERRORS,
   type ErrorMessage,
   errorBody,
   GREETING,
+  invalidFieldError,
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
+  parseItemCount,
+  parseUserFields,
+  parseUserId,
   ROUTES,
+  selectUserFields,
+  unknownFieldError,
+  updatedUser,
+  userById,
+  validateUserUpdate,
 } from "@bench/contract";
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -33,7 +43,15 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
 }
 
-function echo(req: IncomingMessage, res: ServerResponse): void {
+/**
+ * Reads a JSON body and hands the parsed value on, or answers the refusal itself: media type,
+ * then size (counted as it arrives, never past the limit), then syntax.
+ */
+function readJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  onValue: (value: unknown) => void,
+): void {
   if (!isJsonContentType(req.headers["content-type"])) {
     sendError(res, 415, ERRORS.notJson);
     return;
@@ -62,21 +80,51 @@ function echo(req: IncomingMessage, res: ServerResponse): void {
       sendError(res, 400, ERRORS.malformedJson);
       return;
     }
-    const refused = jsonDocumentError(value);
-    if (refused) {
-      sendError(res, 400, refused);
-      return;
-    }
-    sendJson(res, 200, value);
+    onValue(value);
   };
   req.on("data", onData);
   req.on("end", () => guard(res, onEnd));
 }
 
+function echo(req: IncomingMessage, res: ServerResponse): void {
+  readJson(req, res, (value) => {
+    const refused = jsonDocumentError(value);
+    if (refused) sendError(res, 400, refused);
+    else sendJson(res, 200, value);
+  });
+}
+
+function getUser(res: ServerResponse, rawId: string, query: URLSearchParams): void {
+  const id = parseUserId(rawId);
+  const selected = parseUserFields(query.get("fields"));
+  if (id === undefined) sendError(res, 400, ERRORS.badUserId);
+  else if ("unknown" in selected) sendError(res, 400, unknownFieldError(selected.unknown));
+  else sendJson(res, 200, selectUserFields(userById(id), selected.fields));
+}
+
+function updateUser(req: IncomingMessage, res: ServerResponse, rawId: string): void {
+  readJson(req, res, (value) => {
+    const checked = validateUserUpdate(value);
+    const id = parseUserId(rawId);
+    if ("error" in checked) sendError(res, 400, checked.error);
+    else if (id === undefined) sendError(res, 400, ERRORS.badUserId);
+    else if (checked.update.id !== id) sendError(res, 400, invalidFieldError("id"));
+    else sendJson(res, 200, updatedUser(checked.update));
+  });
+}
+
+const USERS_PREFIX = ROUTES.user.slice(0, ROUTES.user.indexOf(":id"));
+
 export function handle(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? "/";
-  const query = url.indexOf("?");
-  const path = query === -1 ? url : url.slice(0, query);
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  const query = () => new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+  // "/api/users/<id>" with exactly one segment after the prefix.
+  const userId =
+    path.startsWith(USERS_PREFIX) && !path.includes("/", USERS_PREFIX.length)
+      ? path.slice(USERS_PREFIX.length)
+      : undefined;
   if (path === ROUTES.root && req.method === "GET") {
     res.writeHead(200, {
       "content-type": "text/plain; charset=utf-8",
@@ -87,6 +135,14 @@ export function handle(req: IncomingMessage, res: ServerResponse): void {
     sendJson(res, 200, apiPayload("bare"));
   } else if (path === ROUTES.echo && req.method === "POST") {
     echo(req, res);
+  } else if (userId && req.method === "GET") {
+    getUser(res, userId, query());
+  } else if (userId && req.method === "POST") {
+    updateUser(req, res, userId);
+  } else if (path === ROUTES.items && req.method === "GET") {
+    const count = parseItemCount(query().get("count"));
+    if (count === undefined) sendError(res, 400, ERRORS.badCount);
+    else sendJson(res, 200, buildItems(count));
   } else {
     sendError(res, 404, ERRORS.notFound);
   }

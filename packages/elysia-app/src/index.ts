@@ -4,52 +4,129 @@
 
 import {
   apiPayload,
+  buildItems,
   ERRORS,
   errorBody,
   GREETING,
+  invalidFieldError,
   isJsonContentType,
   jsonDocumentError,
+  NAME_MAX,
+  parseItemCount,
+  parseUserFields,
+  parseUserId,
   ROUTES,
   readBodyText,
+  selectUserFields,
   TOO_LARGE,
+  unknownFieldError,
+  updatedUser,
+  userById,
 } from "@bench/contract";
-import { type Context, Elysia, type ElysiaConfig, status } from "elysia";
+import {
+  type Context,
+  Elysia,
+  type ElysiaConfig,
+  ElysiaCustomStatusResponse,
+  status,
+  t,
+} from "elysia";
 
 /**
- * Elysia's own JSON parser accepts text/plain bodies and has no size limit, so the echo route
- * skips it (`parse: "none"`) and reads the raw request: media type first, then at most the
- * contract's limit, then JSON.
+ * Elysia's own JSON parser accepts text/plain bodies and has no size limit, so JSON routes read
+ * the raw request themselves: media type first, then at most the contract's limit, then JSON.
+ * A refusal comes back as the status response to send.
  */
-async function echo(request: Request, set: Context["set"]) {
+async function readJson(request: Request, set: Context["set"]) {
   if (!isJsonContentType(request.headers.get("content-type"))) {
-    return status(415, errorBody(ERRORS.notJson));
+    return { refusal: status(415, errorBody(ERRORS.notJson)) };
   }
   const text = await readBodyText(request);
   if (text === TOO_LARGE) {
     // The rest of the body is left unread: this connection cannot carry another request.
     set.headers.connection = "close";
-    return status(413, errorBody(ERRORS.tooLarge));
+    return { refusal: status(413, errorBody(ERRORS.tooLarge)) };
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { value: JSON.parse(text) as unknown };
   } catch {
-    return status(400, errorBody(ERRORS.malformedJson));
+    return { refusal: status(400, errorBody(ERRORS.malformedJson)) };
   }
-  const refused = jsonDocumentError(value);
-  if (refused) return status(400, errorBody(refused));
-  return value;
 }
 
+async function echo(request: Request, set: Context["set"]) {
+  const read = await readJson(request, set);
+  if ("refusal" in read) return read.refusal;
+  const refused = jsonDocumentError(read.value);
+  return refused ? status(400, errorBody(refused)) : read.value;
+}
+
+/** Elysia's schema for a user update: the contract's rules in TypeBox (`t`). */
+const userUpdate = t.Object({
+  // Elysia's t.Integer() also accepts numeric strings ("42"); a JSON number that is whole is
+  // what the contract asks for.
+  id: t.Number({ multipleOf: 1 }),
+  name: t.String({ minLength: 1, maxLength: NAME_MAX }),
+  surname: t.String({ minLength: 1, maxLength: NAME_MAX }),
+  lastUpdate: t.String({ format: "date-time" }),
+});
+
 export function createApp(config: ElysiaConfig<""> = {}) {
-  return new Elysia(config)
-    .onError(({ code, error }) => {
-      // Elysia answers an unmatched method with NOT_FOUND too, which is what the contract asks.
-      if (code === "NOT_FOUND") return status(404, errorBody(ERRORS.notFound));
-      console.error(error);
-      return status(500, errorBody(ERRORS.internal));
-    })
-    .get(ROUTES.root, () => GREETING)
-    .get(ROUTES.api, () => apiPayload("elysia"))
-    .post(ROUTES.echo, ({ request, set }) => echo(request, set), { parse: "none" });
+  return (
+    new Elysia(config)
+      .onError(({ code, error }) => {
+        // Elysia answers an unmatched method with NOT_FOUND too, which is what the contract asks.
+        if (code === "NOT_FOUND") return status(404, errorBody(ERRORS.notFound));
+        // A refusal thrown by a route's parser arrives wrapped as the parse error's cause.
+        if (code === "PARSE" && error.cause instanceof ElysiaCustomStatusResponse) {
+          return error.cause;
+        }
+        if (code === "VALIDATION") {
+          // The first failing field, in schema order, as the contract words it.
+          const field = error.valueError?.path.split("/")[1] ?? "body";
+          return status(400, errorBody(invalidFieldError(field)));
+        }
+        console.error(error);
+        return status(500, errorBody(ERRORS.internal));
+      })
+      .get(ROUTES.root, () => GREETING)
+      .get(ROUTES.api, () => apiPayload("elysia"))
+      .post(ROUTES.echo, ({ request, set }) => echo(request, set), { parse: "none" })
+      // Path ids follow the contract's own parser, so every app refuses exactly the same ids.
+      .get(ROUTES.user, ({ params, query }) => {
+        const id = parseUserId(params.id);
+        if (id === undefined) return status(400, errorBody(ERRORS.badUserId));
+        const selected = parseUserFields(query.fields);
+        if ("unknown" in selected) {
+          return status(400, errorBody(unknownFieldError(selected.unknown)));
+        }
+        return selectUserFields(userById(id), selected.fields);
+      })
+      .post(
+        ROUTES.user,
+        ({ params, body }) => {
+          const id = parseUserId(params.id);
+          if (id === undefined) return status(400, errorBody(ERRORS.badUserId));
+          if (body.id !== id) return status(400, errorBody(invalidFieldError("id")));
+          return updatedUser(body);
+        },
+        {
+          body: userUpdate,
+          async parse({ request, set }) {
+            const read = await readJson(request, set);
+            if ("refusal" in read) throw read.refusal;
+            // Elysia turns a non-object body into {} before validating it: refuse it here.
+            const value = read.value;
+            if (typeof value !== "object" || value === null || Array.isArray(value)) {
+              throw status(400, errorBody(ERRORS.notObject));
+            }
+            return value;
+          },
+        },
+      )
+      .get(ROUTES.items, ({ query }) => {
+        const count = parseItemCount(query.count);
+        return count === undefined ? status(400, errorBody(ERRORS.badCount)) : buildItems(count);
+      })
+  );
 }

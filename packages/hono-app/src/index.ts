@@ -3,18 +3,31 @@
 
 import {
   apiPayload,
+  buildItems,
   ERRORS,
   errorBody,
   GREETING,
+  invalidFieldError,
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
+  NAME_MAX,
+  parseItemCount,
+  parseUserFields,
+  parseUserId,
   ROUTES,
+  selectUserFields,
+  unknownFieldError,
+  updatedUser,
+  userById,
 } from "@bench/contract";
+import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
+import { HTTPException } from "hono/http-exception";
 import type { JSONValue } from "hono/utils/types";
+import { z } from "zod";
 
 const requireJson = createMiddleware(async (c, next) => {
   if (!isJsonContentType(c.req.header("content-type"))) {
@@ -31,6 +44,30 @@ const limitBody = bodyLimit({
     c.header("connection", "close");
     return c.json(errorBody(ERRORS.tooLarge), 413);
   },
+});
+
+const userUpdate = z.object({
+  id: z.number().int(),
+  name: z.string().min(1).max(NAME_MAX),
+  surname: z.string().min(1).max(NAME_MAX),
+  lastUpdate: z.iso.datetime({ offset: true }),
+});
+
+/** The first failing field, in schema order, as the contract words it. */
+const validateUserUpdate = zValidator("json", userUpdate, (result, c) => {
+  if (result.success) return;
+  const field = result.error.issues[0]?.path[0];
+  const message = field === undefined ? ERRORS.notObject : invalidFieldError(String(field));
+  return c.json(errorBody(message), 400);
+});
+
+type UserEnv = { Variables: { userId: number } };
+
+const requireUserId = createMiddleware<UserEnv>(async (c, next) => {
+  const id = parseUserId(c.req.param("id"));
+  if (id === undefined) return c.json(errorBody(ERRORS.badUserId), 400);
+  c.set("userId", id);
+  await next();
 });
 
 export function createApp(): Hono {
@@ -52,10 +89,32 @@ export function createApp(): Hono {
     return c.json(body as JSONValue);
   });
 
+  app.get(ROUTES.user, requireUserId, (c) => {
+    const selected = parseUserFields(c.req.query("fields"));
+    if ("unknown" in selected) return c.json(errorBody(unknownFieldError(selected.unknown)), 400);
+    return c.json(selectUserFields(userById(c.var.userId), selected.fields));
+  });
+
+  app.post(ROUTES.user, requireJson, limitBody, validateUserUpdate, requireUserId, (c) => {
+    const update = c.req.valid("json");
+    if (update.id !== c.var.userId) return c.json(errorBody(invalidFieldError("id")), 400);
+    return c.json(updatedUser(update));
+  });
+
+  app.get(ROUTES.items, (c) => {
+    const count = parseItemCount(c.req.query("count"));
+    if (count === undefined) return c.json(errorBody(ERRORS.badCount), 400);
+    return c.json(buildItems(count));
+  });
+
   // Hono answers an unmatched method with 404 too, which is what the contract asks.
   app.notFound((c) => c.json(errorBody(ERRORS.notFound), 404));
 
   app.onError((error, c) => {
+    // The json validator's answer to a body that does not parse.
+    if (error instanceof HTTPException && error.status === 400) {
+      return c.json(errorBody(ERRORS.malformedJson), 400);
+    }
     console.error(error);
     return c.json(errorBody(ERRORS.internal), 500);
   });
