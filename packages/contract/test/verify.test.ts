@@ -1,16 +1,10 @@
 // verify() must catch broken apps, not just pass good ones: each server here breaks one rule.
 import { afterEach, describe, expect, test } from "bun:test";
 import { apiPayload, ERRORS, errorBody, getApp, verify } from "../src/index.ts";
-import { type Handler, referenceHandler } from "./support/reference-server.ts";
+import { type Overrides, referenceServe } from "./support/reference-server.ts";
 
-/** The reference server on a free port; `breakIt` replaces one route's answer. */
-function conforming(breakIt: Record<string, Handler> = {}) {
-  return Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: referenceHandler("bare", breakIt),
-  });
-}
+/** The reference server on a free port; `breakIt` replaces routes. */
+const conforming = (breakIt: Overrides = {}) => referenceServe("bare", 0, breakIt);
 
 let server: ReturnType<typeof Bun.serve> | undefined;
 afterEach(() => {
@@ -29,7 +23,7 @@ describe("verify", () => {
   });
 
   test("a wrong greeting is reported", async () => {
-    const violations = await run(conforming({ "GET /": () => new Response("Hello!") }));
+    const violations = await run(conforming({ "/": { GET: () => new Response("Hello!") } }));
     expect(violations).toHaveLength(1);
     expect(violations[0]?.check).toBe("GET / answers the greeting as text/plain");
     expect(violations[0]?.detail).toContain('body "Hello!"');
@@ -37,27 +31,29 @@ describe("verify", () => {
 
   test("JSON served as text is reported", async () => {
     const violations = await run(
-      conforming({ "GET /api/test": () => new Response(JSON.stringify(apiPayload("bare"))) }),
+      conforming({
+        "/api/test": { GET: () => new Response(JSON.stringify(apiPayload("bare"))) },
+      }),
     );
     expect(violations.map((v) => v.detail).join()).toContain('content-type "text/plain"');
   });
 
   test("a frozen timestamp is reported", async () => {
     const frozen = { ...apiPayload("bare"), timestamp: Date.now() };
-    const violations = await run(conforming({ "GET /api/test": () => Response.json(frozen) }));
+    const violations = await run(conforming({ "/api/test": { GET: () => Response.json(frozen) } }));
     expect(violations.map((v) => v.check)).toEqual([
       "GET /api/test timestamp changes between requests",
     ]);
   });
 
   test("a bun app that claims another framework is reported", async () => {
-    server = conforming({ "GET /api/test": () => Response.json(apiPayload("hono")) });
+    server = conforming({ "/api/test": { GET: () => Response.json(apiPayload("hono")) } });
     const violations = await verify(`http://127.0.0.1:${server.port}`, "bun-bare");
     expect(violations.map((v) => v.detail).join()).toContain('framework "hono"');
   });
 
   test("a node-labelled app served by Bun is a runtime-identity violation", async () => {
-    server = conforming({ "GET /api/test": () => Response.json(apiPayload("bare")) });
+    server = conforming();
     const violations = await verify(`http://127.0.0.1:${server.port}`, "node-bare");
     expect(violations.map((v) => v.detail).join()).toContain(
       "runtime identity: node-bare must be served by node",
@@ -67,11 +63,13 @@ describe("verify", () => {
   test("a server that buffers the whole body before checking its size is reported", async () => {
     const violations = await run(
       conforming({
-        "POST /api/echo": async (req) => {
-          const text = await req.text(); // unbounded: waits for the end of the body
-          return Response.json(errorBody(ERRORS.tooLarge), {
-            status: text.length > 10 ? 413 : 400,
-          });
+        "/api/echo": {
+          POST: async (req) => {
+            const text = await req.text(); // unbounded: waits for the end of the body
+            return Response.json(errorBody(ERRORS.tooLarge), {
+              status: text.length > 10 ? 413 : 400,
+            });
+          },
         },
       }),
     );
@@ -86,12 +84,14 @@ describe("verify", () => {
   test("a 500 on malformed JSON is reported", async () => {
     const violations = await run(
       conforming({
-        "POST /api/echo": async (req) => {
-          try {
-            return Response.json(JSON.parse(await req.text()));
-          } catch {
-            return Response.json(errorBody(ERRORS.internal), { status: 500 });
-          }
+        "/api/echo": {
+          POST: async (req) => {
+            try {
+              return Response.json(JSON.parse(await req.text()));
+            } catch {
+              return Response.json(errorBody(ERRORS.internal), { status: 500 });
+            }
+          },
         },
       }),
     );

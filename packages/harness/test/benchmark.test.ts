@@ -4,9 +4,10 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APPS, pidsListeningOn } from "@bench/contract";
+import { APPS, pidsListeningOn, SCENARIOS } from "@bench/contract";
 import { REPO_ROOT } from "../src/index.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
+import { WRK_SCRIPT } from "../src/tools.ts";
 import { CONFORMING, CRASHES_UNDER_LOAD, fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
 
 const BENCHMARK = join(REPO_ROOT, "benchmark.sh");
@@ -97,14 +98,16 @@ describe("measures with each load generator", () => {
     // CI installs oha and wrk; elsewhere a missing one is skipped (visibly), not failed.
     const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
     test.skipIf(!available)(
-      `${tool}: two apps, GET and POST scenarios, valid trials, schema-conformant results`,
+      `${tool}: two apps, every scenario, valid trials, schema-conformant results`,
       async () => {
         const r = await run([
           ...QUICK,
+          "--warmup",
+          "0",
           "--tool",
           tool,
           "--scenario",
-          "api,echo",
+          "all",
           "bun-bare",
           "node-bare",
         ]);
@@ -120,7 +123,8 @@ describe("measures with each load generator", () => {
           ["bun-bare", "ok", "bun"],
           ["node-bare", "ok", "node"],
         ]);
-        expect(results.trials).toHaveLength(4);
+        expect(results.manifest.settings.scenarios).toEqual(SCENARIOS.map((sc) => sc.name));
+        expect(results.trials).toHaveLength(2 * SCENARIOS.length);
         for (const trial of results.trials) {
           expect(trial.checks.invalidReasons).toEqual([]);
           expect(trial.result?.rps).toBeGreaterThan(100);
@@ -130,12 +134,13 @@ describe("measures with each load generator", () => {
           expect(trial.loadGenerator.cpuPercent).toBeGreaterThan(5);
           expect(trial.server.peakRssMiB).toBeGreaterThan(5);
         }
-        const post = results.trials.find((t) => t.scenario === "echo");
-        if (tool === "wrk")
-          expect(post?.command).toContain(join(REPO_ROOT, "packages/harness/src/tools/wrk.lua"));
-        else expect(post?.command.join(" ")).toContain("POST");
-        expect(r.stdout).toContain("== api");
-        expect(r.stdout).toContain("== echo");
+        const posts = results.trials.filter((t) => ["echo", "validate"].includes(t.scenario));
+        expect(posts).toHaveLength(4);
+        for (const post of posts) {
+          if (tool === "wrk") expect(post.command).toContain(WRK_SCRIPT);
+          else expect(post.command.join(" ")).toContain("POST");
+        }
+        for (const scenario of SCENARIOS) expect(r.stdout).toContain(`== ${scenario.name}`);
         expect(existsSync(join(r.out, "summary.txt"))).toBe(true);
         expectCleanProcessTable();
       },

@@ -1,50 +1,24 @@
-// A minimal server that obeys the contract, for tests: the verifier's tests break one route at
-// a time, and the harness's tests run it as stand-in apps that misbehave on purpose.
+// A server that obeys the contract, for tests: bun-bare's own routes (the baseline app, which
+// the end-to-end tests verify), answering GET /api/test as any framework's app would. The
+// verifier's tests break one route at a time; the harness's tests run it as stand-in apps.
 
-import {
-  apiPayload,
-  ERRORS,
-  errorBody,
-  type Framework,
-  GREETING,
-  isJsonContentType,
-  jsonDocumentError,
-  ROUTES,
-  readBodyText,
-  TOO_LARGE,
-} from "../../src/index.ts";
+import { serveOptions } from "../../../../apps/bun-bare/src/app.ts";
+import { apiPayload, type Framework, ROUTES } from "../../src/index.ts";
 
 export type Handler = (req: Request) => Promise<Response> | Response;
 
-const json = (value: unknown, status = 200) => Response.json(value, { status });
+/** Routes to replace, as Bun.serve's table: { "/": { GET: () => new Response("...") } }. */
+export type Overrides = Record<string, Record<string, Handler>>;
 
-/** A fetch handler for `framework`'s app; `overrides` replace routes ("GET /", ...). */
-export function referenceHandler(
-  framework: Framework,
-  overrides: Record<string, Handler> = {},
-): (req: Request) => Promise<Response> | Response {
-  const handlers: Record<string, Handler> = {
-    [`GET ${ROUTES.root}`]: () => new Response(GREETING),
-    [`GET ${ROUTES.api}`]: () => json(apiPayload(framework)),
-    [`POST ${ROUTES.echo}`]: async (req) => {
-      if (!isJsonContentType(req.headers.get("content-type"))) {
-        return json(errorBody(ERRORS.notJson), 415);
-      }
-      const text = await readBodyText(req);
-      if (text === TOO_LARGE) return json(errorBody(ERRORS.tooLarge), 413);
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return json(errorBody(ERRORS.malformedJson), 400);
-      }
-      const refused = jsonDocumentError(value);
-      return refused ? json(errorBody(refused), 400) : json(value);
+export function referenceServe(framework: Framework, port: number, overrides: Overrides = {}) {
+  return Bun.serve({
+    ...serveOptions,
+    port,
+    hostname: "127.0.0.1",
+    routes: {
+      ...serveOptions.routes,
+      [ROUTES.api]: { GET: () => Response.json(apiPayload(framework)) },
+      ...overrides,
     },
-    ...overrides,
-  };
-  return (req) => {
-    const handler = handlers[`${req.method} ${new URL(req.url).pathname}`];
-    return handler ? handler(req) : json(errorBody(ERRORS.notFound), 404);
-  };
+  });
 }

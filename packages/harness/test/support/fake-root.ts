@@ -11,8 +11,8 @@ const REFERENCE = join(import.meta.dir, "../../../contract/test/support/referenc
 
 /**
  * A root whose apps/<name> runs the given server source through `bun run start`. The source
- * sees CONTRACT (the contract module), referenceHandler (a conforming fetch handler), APP (the
- * app's registry entry) and serve(fetch), which listens on the app's port.
+ * sees CONTRACT (the contract module), APP (the app's registry entry) and serve(overrides),
+ * which serves the reference (conforming) routes on the app's port, some replaced.
  */
 export function fakeRoot(apps: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "bench-fake-"));
@@ -27,10 +27,9 @@ export function fakeRoot(apps: Record<string, string>): string {
       join(dir, "server.ts"),
       [
         `import * as CONTRACT from ${JSON.stringify(CONTRACT)};`,
-        `import { referenceHandler } from ${JSON.stringify(REFERENCE)};`,
+        `import { referenceServe, type Overrides } from ${JSON.stringify(REFERENCE)};`,
         `const APP = CONTRACT.getApp(${JSON.stringify(name)});`,
-        "const serve = (fetch: (req: Request) => Response | Promise<Response>) =>",
-        '  Bun.serve({ port: APP.port, hostname: "127.0.0.1", fetch });',
+        "const serve = (overrides: Overrides = {}) => referenceServe(APP.framework, APP.port, overrides);",
         server,
       ].join("\n"),
     );
@@ -39,16 +38,19 @@ export function fakeRoot(apps: Record<string, string>): string {
 }
 
 /** Obeys the contract. */
-export const CONFORMING = "serve(referenceHandler(APP.framework));";
+export const CONFORMING = "serve();";
 
 /** Obeys the contract except that GET / answers the wrong text. */
-export const WRONG_GREETING = `serve(referenceHandler(APP.framework, { "GET /": () => new Response("Goodbye") }));`;
+export const WRONG_GREETING = `serve({ "/": { GET: () => new Response("Goodbye") } });`;
 
-/** Obeys the contract, then exits (code 7) at its 3,000th request: well inside any trial. */
+/** Obeys the contract, then exits (code 7) at its 3,000th GET /api/test: inside any trial. */
 export const CRASHES_UNDER_LOAD = `
-const handle = referenceHandler(APP.framework);
 let requests = 0;
-serve((req) => {
-  if (++requests > 3000) process.exit(7);
-  return handle(req);
+serve({
+  "/api/test": {
+    GET: () => {
+      if (++requests > 3000) process.exit(7);
+      return Response.json(CONTRACT.apiPayload(APP.framework));
+    },
+  },
 });`;
