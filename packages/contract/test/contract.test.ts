@@ -155,6 +155,15 @@ describe("readBodyText", () => {
     expect(await readBodyText(request, 10)).toBe("xxxxxxx");
   });
 
+  test("a declared length within the limit is read in one go", async () => {
+    const request = new Request("http://x/", {
+      method: "POST",
+      headers: { "content-length": "5" },
+      body: "hello",
+    });
+    expect(await readBodyText(request, 5)).toBe("hello");
+  });
+
   test("refuses a declared length over the limit without reading", async () => {
     let pulls = 0;
     const request = new Request("http://x/", {
