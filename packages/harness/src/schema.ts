@@ -67,6 +67,9 @@ export const TrialSchema = T.Object({
       inFlight: T.Number(),
       /** inFlight / connections; ~1 for a closed-loop load generator that keeps every connection busy. */
       ratio: T.Number(),
+      /** false when the tool's latency resolution is too coarse for the check (autocannon < 10 ms) */
+      checked: T.Boolean(),
+      /** within 0.5–1.5 (or not checked) */
       ok: T.Boolean(),
     }),
   }),

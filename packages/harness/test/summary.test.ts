@@ -52,7 +52,7 @@ function trial(app: string, rps: number, overrides: Partial<Trial["checks"]> = {
       valid: true,
       invalidReasons: [],
       loadGeneratorBound: false,
-      littlesLaw: { inFlight: 50, ratio: 1, ok: true },
+      littlesLaw: { inFlight: 50, ratio: 1, checked: true, ok: true },
       ...overrides,
     },
   };
