@@ -42,9 +42,19 @@ Options:
                          (for testing the harness with stand-in apps)
   -h, --help             this text
 
+Reports (every run writes report.md and report.html next to its results.json):
+      --report FILE      regenerate report.md and report.html from a results.json
+      --compare BASE NEW compare two results.json files: req/s and p99 per app and
+                         scenario; exit 1 if any app is slower by more than the threshold
+                         with Welch's t-test p < 0.05 over the trials
+      --threshold PCT    regression threshold for --compare, in percent (default: 5)
+      --update-readme FILE
+                         replace README.md's results section with this run's report and
+                         Mermaid charts
+
 Exit status: 0 every app measured and every trial valid; 1 an app failed (start, contract,
-crash) or a trial was invalid; 2 bad flags or a missing tool; 130 interrupted (Ctrl-C),
-with the finished trials kept.
+crash) or a trial was invalid (or --compare found a regression); 2 bad flags, a missing tool
+or an unreadable results.json; 130 interrupted (Ctrl-C), with the finished trials kept.
 USAGE
   contract_lists
 }
@@ -73,6 +83,11 @@ die_usage() {
 die_env() {
   printf 'benchmark.sh: %s\n' "$1" >&2
   exit 2
+}
+
+# Paths given on the command line are relative to where the user is, not to this script.
+abspath() {
+  if [[ "$1" == /* ]]; then printf '%s\n' "$1"; else printf '%s/%s\n' "$PWD" "$1"; fi
 }
 
 # Requires a value after a flag: `--duration` at the end of the line is a usage error.
@@ -155,6 +170,7 @@ main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
   local output="" pin=1 quick=0 apps_root="" positional=()
+  local report_cmd=() threshold=""
 
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -166,9 +182,17 @@ main() {
       -c | --connections) need_value "$@"; connections=$2; shift 2 ;;
       -n | --trials) need_value "$@"; trials=$2; shift 2 ;;
       -t | --tool) need_value "$@"; tool=$2; shift 2 ;;
-      -o | --output) need_value "$@"; output=$2; shift 2 ;;
-      --apps-root) need_value "$@"; apps_root=$2; shift 2 ;;
+      -o | --output) need_value "$@"; output=$(abspath "$2"); shift 2 ;;
+      --apps-root) need_value "$@"; apps_root=$(abspath "$2"); shift 2 ;;
       --no-pin) pin=0; shift ;;
+      --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
+      --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
+      --compare)
+        [[ $# -ge 3 && -n "$2" && -n "$3" ]] || die_usage "--compare needs two files: BASE NEW"
+        report_cmd=(compare "$(abspath "$2")" "$(abspath "$3")")
+        shift 3
+        ;;
+      --threshold) need_value "$@"; threshold=$2; shift 2 ;;
       -q | --quick) quick=1; shift ;;
       --) shift; positional+=("$@"); break ;;
       -*) die_usage "unknown option '$1'" ;;
@@ -177,6 +201,19 @@ main() {
   done
   if [[ ${#positional[@]} -gt 0 ]]; then
     apps=${apps:+$apps,}$(IFS=,; printf '%s' "${positional[*]}")
+  fi
+
+  if [[ -n "$threshold" ]]; then
+    [[ "$threshold" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die_usage "--threshold must be a percentage, got '$threshold'"
+    [[ "${report_cmd[0]:-}" == compare ]] || die_usage "--threshold goes with --compare"
+    report_cmd+=(--threshold "$threshold")
+  fi
+  if [[ ${#report_cmd[@]} -gt 0 ]]; then
+    cd "$ROOT"
+    # shellcheck source=scripts/bootstrap.sh
+    source scripts/bootstrap.sh
+    bootstrap
+    exec "$BUN" packages/harness/src/report/cli.ts "${report_cmd[@]}"
   fi
 
   if [[ $quick -eq 1 ]]; then

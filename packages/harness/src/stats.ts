@@ -27,3 +27,89 @@ export function verdict(cov: number): Verdict {
   if (cov <= 0.1) return "noisy";
   return "unreliable";
 }
+
+/** ln Γ(x), Lanczos approximation (g = 7, n = 9): p-values come out right to about 1e-8. */
+function logGamma(x: number): number {
+  const c = [
+    0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531,
+    -176.61503916999186, 12.507343278686905, -0.13857109526572012, 9.984369578019572e-6,
+    1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let a = c[0] as number;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += (c[i] as number) / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Continued fraction for the incomplete beta function (Numerical Recipes' betacf). */
+function betaContinuedFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-12) break;
+  }
+  return h;
+}
+
+/** The regularized incomplete beta function I_x(a, b). */
+export function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(
+    logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x),
+  );
+  return x < (a + 1) / (a + b + 2)
+    ? (front * betaContinuedFraction(a, b, x)) / a
+    : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
+}
+
+export interface WelchResult {
+  readonly t: number;
+  readonly df: number;
+  /** Two-sided p-value: how likely a difference this large is if the two means are equal. */
+  readonly p: number;
+}
+
+/**
+ * Welch's t-test (unequal variances) on two samples of trials; undefined with fewer than two
+ * values on either side, where there is no variance to test against.
+ */
+export function welch(a: readonly number[], b: readonly number[]): WelchResult | undefined {
+  const sa = spread(a);
+  const sb = spread(b);
+  if (sa.n < 2 || sb.n < 2) return undefined;
+  const va = sa.stddev ** 2 / sa.n;
+  const vb = sb.stddev ** 2 / sb.n;
+  const diff = sb.mean - sa.mean;
+  if (va + vb === 0)
+    return {
+      t: diff === 0 ? 0 : Math.sign(diff) * Infinity,
+      df: sa.n + sb.n - 2,
+      p: diff === 0 ? 1 : 0,
+    };
+  const t = diff / Math.sqrt(va + vb);
+  const df = (va + vb) ** 2 / (va ** 2 / (sa.n - 1) + vb ** 2 / (sb.n - 1));
+  return { t, df, p: incompleteBeta(df / (df + t * t), df / 2, 0.5) };
+}

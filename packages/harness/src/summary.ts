@@ -2,6 +2,7 @@
 // the spread, the comparison to the fastest and to the runtime's bare baseline, and every flag.
 
 import { baselineOf, findApp } from "@bench/contract";
+import { fmt } from "./report/format.ts";
 import type { Results, Trial } from "./schema.ts";
 import { type Spread, spread, type Verdict, verdict } from "./stats.ts";
 
@@ -15,8 +16,13 @@ export interface SummaryRow {
   readonly trials: number;
   readonly rps: Spread;
   readonly verdict?: Verdict;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
+  /** Means over the valid trials of each trial's percentile. */
+  readonly latencyMs: {
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly p999: number;
+  };
   readonly peakRssMiB: number;
   readonly serverCpuPercent: number;
   readonly loadCpuPercent: number;
@@ -67,8 +73,12 @@ function rowFor(
     trials: trials.length,
     rps,
     ...(rps.n > 1 ? { verdict: verdict(rps.cov) } : {}),
-    p50Ms: mean(valid.map((t) => t.result.latencyMs.p50)),
-    p99Ms: mean(valid.map((t) => t.result.latencyMs.p99)),
+    latencyMs: {
+      p50: mean(valid.map((t) => t.result.latencyMs.p50)),
+      p90: mean(valid.map((t) => t.result.latencyMs.p90)),
+      p99: mean(valid.map((t) => t.result.latencyMs.p99)),
+      p999: mean(valid.map((t) => t.result.latencyMs.p999)),
+    },
     peakRssMiB: valid.length > 0 ? Math.max(...valid.map((t) => t.server.peakRssMiB)) : Number.NaN,
     serverCpuPercent: mean(valid.map((t) => t.server.cpuPercent)),
     loadCpuPercent: mean(valid.map((t) => t.loadGenerator.cpuPercent)),
@@ -101,14 +111,6 @@ export function summarize(results: Results): Map<string, SummaryRow[]> {
   return byScenario;
 }
 
-const fmt = (value: number, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString("en-US", {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : "—";
-
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) =>
@@ -118,13 +120,18 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
+export function pinningText(results: Results): string {
+  const p = results.manifest.pinning;
+  return p.enabled
+    ? `server on CPU ${p.serverCpus}, load generator on CPU ${p.loadCpus}`
+    : `not pinned${p.note ? ` (${p.note})` : ""}`;
+}
+
 /** The terminal summary: one table per scenario, then every flag next to its app. */
 export function formatSummary(results: Results): string {
   const m = results.manifest;
   const out: string[] = [];
-  const pin = m.pinning.enabled
-    ? `server on CPU ${m.pinning.serverCpus}, load generator on CPU ${m.pinning.loadCpus}`
-    : `not pinned${m.pinning.note ? ` (${m.pinning.note})` : ""}`;
+  const pin = pinningText(results);
   out.push(
     `${m.tool.name} ${m.tool.version} · ${m.settings.connections} connections · ` +
       `${m.settings.durationSec} s trials × ${m.settings.trials} (+${m.settings.warmupSec} s warm-up) · ${pin}`,
@@ -138,7 +145,7 @@ export function formatSummary(results: Results): string {
       r.app,
       r.rps.n > 0 ? `${fmt(r.rps.mean)} ± ${fmt(r.rps.stddev)}` : "—",
       r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
-      fmt(r.p99Ms, 2),
+      fmt(r.latencyMs.p99, 2),
       fmt(r.peakRssMiB, 1),
       fmt(r.serverCpuPercent),
       fmt(r.loadCpuPercent),

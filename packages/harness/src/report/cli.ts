@@ -1,0 +1,67 @@
+// Reports from results.json files: regenerate them, compare two runs, update the README.
+// benchmark.sh calls this for --report, --compare and --update-readme (and run.ts writes the
+// reports itself at the end of every run). Exit: 0 ok, 1 regression found, 2 usage or input.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { compareRuns, DEFAULT_COMPARE, formatComparison } from "./compare.ts";
+import { InputError, loadResults, writeReports } from "./files.ts";
+import { updateReadme } from "./readme.ts";
+
+function main(argv: string[]): number {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      threshold: { type: "string" },
+      alpha: { type: "string" },
+      readme: { type: "string" },
+    },
+  });
+  switch (command) {
+    case "report": {
+      const [path] = positionals;
+      if (!path) throw new InputError("report needs a results.json");
+      for (const written of writeReports(path, loadResults(path))) console.log(written);
+      return 0;
+    }
+    case "compare": {
+      const [basePath, newPath] = positionals;
+      if (!basePath || !newPath)
+        throw new InputError("compare needs two results.json files: base, new");
+      const threshold =
+        values.threshold === undefined ? DEFAULT_COMPARE.threshold : Number(values.threshold) / 100;
+      const alpha = values.alpha === undefined ? DEFAULT_COMPARE.alpha : Number(values.alpha);
+      if (!(threshold > 0 && threshold < 1))
+        throw new InputError("--threshold is a percentage between 0 and 100");
+      if (!(alpha > 0 && alpha < 1))
+        throw new InputError("--alpha is a probability between 0 and 1");
+      const options = { threshold, alpha };
+      const rows = compareRuns(loadResults(basePath), loadResults(newPath), options);
+      console.log(formatComparison(rows, options));
+      return rows.some((r) => r.verdict === "regression") ? 1 : 0;
+    }
+    case "readme": {
+      const [path] = positionals;
+      if (!path) throw new InputError("readme needs a results.json");
+      const readmePath =
+        values.readme ?? join(import.meta.dir, "..", "..", "..", "..", "README.md");
+      writeFileSync(readmePath, updateReadme(readFileSync(readmePath, "utf8"), loadResults(path)));
+      console.log(`${readmePath}: results section updated from ${path}`);
+      return 0;
+    }
+    default:
+      throw new InputError(`unknown command ${JSON.stringify(command)} (report, compare, readme)`);
+  }
+}
+
+if (import.meta.main) {
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (error) {
+    console.error(`report: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 2;
+  }
+}

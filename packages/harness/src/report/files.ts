@@ -1,0 +1,36 @@
+// Reading a results.json (checked against the schema) and writing the reports beside it.
+
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Results, schemaErrors } from "../schema.ts";
+import { htmlReport } from "./html.ts";
+import { markdownReport } from "./markdown.ts";
+
+export class InputError extends Error {}
+
+export function loadResults(path: string): Results {
+  if (!existsSync(path)) throw new InputError(`${path}: no such file`);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    throw new InputError(`${path}: not JSON`);
+  }
+  const errors = schemaErrors(value);
+  if (errors.length > 0) {
+    throw new InputError(
+      `${path}: not a results.json of this version:\n  ${errors.slice(0, 5).join("\n  ")}`,
+    );
+  }
+  return value as Results;
+}
+
+/** Writes report.md and report.html next to results.json; returns their paths. */
+export function writeReports(resultsPath: string, results: Results): string[] {
+  const dir = dirname(resultsPath);
+  const md = join(dir, "report.md");
+  const html = join(dir, "report.html");
+  writeFileSync(md, markdownReport(results));
+  writeFileSync(html, htmlReport(results));
+  return [md, html];
+}

@@ -1,0 +1,17 @@
+// Number formatting shared by the terminal summary and the reports.
+
+/** Grouped thousands, fixed decimals; "—" for a number that is not there (NaN). */
+export const fmt = (value: number, digits = 0): string =>
+  Number.isFinite(value)
+    ? value.toLocaleString("en-US", {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      })
+    : "—";
+
+export const pct = (value: number | undefined, digits = 0): string =>
+  value === undefined || !Number.isFinite(value) ? "—" : `${fmt(value, digits)}%`;
+
+/** A signed percentage change, "+3.1%" / "−20.0%". */
+export const change = (ratio: number): string =>
+  Number.isFinite(ratio) ? `${ratio >= 0 ? "+" : "−"}${fmt(Math.abs(ratio) * 100, 1)}%` : "—";

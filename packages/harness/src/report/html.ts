@@ -1,0 +1,218 @@
+// The HTML report: one self-contained file (Chart.js inlined, no network) with the tables of
+// the Markdown report and charts of req/s (± sd), latency percentiles and peak memory. After
+// drawing, the page writes what it drew into <pre id="render-check"> so a headless browser
+// test can check that the charts hold the right apps and values.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { findScenario } from "@bench/contract";
+import type { Results } from "../schema.ts";
+import { type SummaryRow, summarize } from "../summary.ts";
+import { pct } from "./format.ts";
+import { headerLines, SCENARIO_HEADER, scenarioRow } from "./markdown.ts";
+
+const CHART_JS = join(
+  import.meta.dir,
+  "..",
+  "..",
+  "node_modules",
+  "chart.js",
+  "dist",
+  "chart.umd.js",
+);
+
+const escapeHtml = (text: string) =>
+  text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
+
+/** JSON safe inside <script>: no "</script>" can close the element early. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
+
+const COLORS: Record<string, string> = {
+  "bun-hono": "#f4a261",
+  "bun-elysia": "#e76f51",
+  "bun-bare": "#c9a227",
+  "node-hono": "#2a9d8f",
+  "node-elysia": "#264653",
+  "node-bare": "#6a994e",
+};
+
+export interface ChartData {
+  readonly id: string;
+  readonly title: string;
+  readonly type: "bar";
+  readonly labels: string[];
+  readonly datasets: {
+    label: string;
+    data: (number | null)[];
+    errors?: (number | null)[];
+    colors?: string[];
+  }[];
+  readonly yTitle: string;
+  readonly logarithmic?: boolean;
+}
+
+const num = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : null);
+
+/** What the page draws, computed here so tests can compare it with results.json. */
+export function chartData(results: Results): ChartData[] {
+  const summary = summarize(results);
+  const charts: ChartData[] = [];
+  for (const [scenario, rows] of summary) {
+    charts.push({
+      id: `rps-${scenario}`,
+      title: `${scenario}: requests per second (mean ± sd of valid trials)`,
+      type: "bar",
+      labels: rows.map((r) => label(r)),
+      datasets: [
+        {
+          label: "req/s",
+          data: rows.map((r) => (r.rps.n > 0 ? num(r.rps.mean) : null)),
+          errors: rows.map((r) => (r.rps.n > 1 ? num(r.rps.stddev) : null)),
+          colors: rows.map((r) => COLORS[r.app] ?? "#888"),
+        },
+      ],
+      yTitle: "req/s",
+    });
+    charts.push({
+      id: `latency-${scenario}`,
+      title: `${scenario}: latency percentiles (ms, log scale)`,
+      type: "bar",
+      labels: rows.map((r) => label(r)),
+      datasets: (["p50", "p90", "p99", "p999"] as const).map((p) => ({
+        label: p === "p999" ? "p99.9" : p,
+        data: rows.map((r) => (r.rps.n > 0 ? num(r.latencyMs[p]) : null)),
+      })),
+      yTitle: "ms",
+      logarithmic: true,
+    });
+  }
+  const apps = results.manifest.settings.apps;
+  charts.push({
+    id: "memory",
+    title: "Peak server memory (RSS, MiB) per scenario",
+    type: "bar",
+    labels: apps,
+    datasets: [...summary].map(([scenario, rows]) => ({
+      label: scenario,
+      data: apps.map((app) => {
+        const row = rows.find((r) => r.app === app);
+        return row && row.rps.n > 0 ? num(row.peakRssMiB) : null;
+      }),
+    })),
+    yTitle: "MiB",
+  });
+  return charts;
+}
+
+/** An app's label on a chart carries its flag, so a bar is never read without it. */
+function label(row: SummaryRow): string {
+  if (row.status === "failed") return `${row.app} (failed)`;
+  if (row.flags.some((f) => f.startsWith("LOAD-GENERATOR BOUND")))
+    return `${row.app} (lower bound)`;
+  return row.app;
+}
+
+function htmlTable(header: string[], rows: string[][]): string {
+  const th = header.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
+  const trs = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join("")}</tr>`);
+  return `<table><thead><tr>${th}</tr></thead><tbody>${trs.join("")}</tbody></table>`;
+}
+
+function scenarioTables(scenario: string, rows: SummaryRow[]): string {
+  const description = findScenario(scenario)?.description ?? "";
+  const main = htmlTable(SCENARIO_HEADER, rows.map(scenarioRow));
+  const taxed = rows.filter((r) => r.pctOfBaseline !== undefined);
+  const tax = taxed.length
+    ? `<p>Framework tax: ${taxed.map((r) => `${escapeHtml(r.app)} ${pct(r.pctOfBaseline)} of bare`).join(" · ")}</p>`
+    : "";
+  return `<section><h2>${escapeHtml(scenario)}</h2><p class="desc">${escapeHtml(description)}</p>${main}${tax}
+<div class="charts"><div class="chart"><canvas id="rps-${scenario}"></canvas></div><div class="chart"><canvas id="latency-${scenario}"></canvas></div></div></section>`;
+}
+
+const PAGE_SCRIPT = `
+const errorBars = {
+  id: "errorBars",
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    chart.data.datasets.forEach((ds, i) => {
+      if (!ds.errors) return;
+      chart.getDatasetMeta(i).data.forEach((bar, j) => {
+        const sd = ds.errors[j], mean = ds.data[j];
+        if (sd == null || mean == null) return;
+        const y = chart.scales.y, top = y.getPixelForValue(mean + sd), bottom = y.getPixelForValue(mean - sd);
+        ctx.save(); ctx.strokeStyle = "#111"; ctx.lineWidth = 1.5; ctx.beginPath();
+        ctx.moveTo(bar.x, top); ctx.lineTo(bar.x, bottom);
+        ctx.moveTo(bar.x - 6, top); ctx.lineTo(bar.x + 6, top);
+        ctx.moveTo(bar.x - 6, bottom); ctx.lineTo(bar.x + 6, bottom);
+        ctx.stroke(); ctx.restore();
+      });
+    });
+  },
+};
+Chart.defaults.animation = false;
+Chart.defaults.responsive = true;
+Chart.defaults.maintainAspectRatio = false;
+const drawn = [];
+for (const spec of CHARTS) {
+  const canvas = document.getElementById(spec.id);
+  const chart = new Chart(canvas, {
+    type: spec.type,
+    data: {
+      labels: spec.labels,
+      datasets: spec.datasets.map((d) => ({ ...d, backgroundColor: d.colors, borderWidth: 0 })),
+    },
+    options: {
+      plugins: { title: { display: true, text: spec.title }, legend: { display: spec.datasets.length > 1 } },
+      scales: { y: { type: spec.logarithmic ? "logarithmic" : "linear", beginAtZero: !spec.logarithmic, title: { display: true, text: spec.yTitle } } },
+    },
+    plugins: [errorBars],
+  });
+  const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  let painted = 0;
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) painted++;
+  drawn.push({
+    id: spec.id,
+    labels: chart.data.labels,
+    datasets: chart.data.datasets.map((d) => ({ label: d.label, data: d.data })),
+    bars: chart.getDatasetMeta(0).data.length,
+    painted,
+  });
+}
+document.getElementById("render-check").textContent = JSON.stringify(drawn);
+`;
+
+export function htmlReport(results: Results): string {
+  const chartJs = readFileSync(CHART_JS, "utf8").replaceAll("</script", "<\\/script");
+  const summary = summarize(results);
+  const header = htmlTable(["", ""], headerLines(results));
+  const sections = [...summary]
+    .map(([scenario, rows]) => scenarioTables(scenario, rows))
+    .join("\n");
+  const interrupted =
+    results.status === "interrupted"
+      ? '<p class="warn">Interrupted: only the trials that finished are included.</p>'
+      : "";
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Benchmark results ${escapeHtml(results.startedAt)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d1d1f}
+table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:top}
+th{background:#f5f5f7}.charts{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.chart{height:320px}
+.wide{height:360px}.desc{color:#555}.warn{color:#a00;font-weight:600}
+</style></head><body>
+<h1>Benchmark results</h1>${header}${interrupted}
+<p>Only valid trials count. CoV verdict: &lt; 3% excellent, 3–5% acceptable, 5–10% noisy, &gt; 10% unreliable.
+"Lower bound": the load generator was saturated and the server was not.</p>
+${sections}
+<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
+<pre id="render-check" hidden></pre>
+<script>${chartJs}</script>
+<script>const CHARTS = ${scriptJson(chartData(results))};${PAGE_SCRIPT}</script>
+</body></html>
+`;
+}
