@@ -25,11 +25,13 @@ const APPS = ["bun-hono", "bun-bare"];
 
 const bench = runBenchmark;
 
+// wrk where there is one: autocannon saturates first, and a load-generator-bound run is noisier.
+const TOOL = existsSync("/usr/bin/wrk") ? "wrk" : "autocannon";
 const RUN = [
   "--tool",
-  "autocannon",
+  TOOL,
   "-d",
-  "1",
+  "2",
   "-w",
   "1",
   "-n",
@@ -67,7 +69,7 @@ function measured(app: string, scenario: string) {
 describe("Markdown report", () => {
   test("every run writes report.md whose numbers are results.json's", () => {
     const md = readFileSync(join(dirA, "report.md"), "utf8");
-    expect(md).toContain(`autocannon ${results.manifest.tool.version}`);
+    expect(md).toContain(`${TOOL} ${results.manifest.tool.version}`);
     expect(md).toContain(results.manifest.git.commit.slice(0, 12));
     for (const scenario of ["api", "echo"]) {
       expect(md).toContain(`## ${scenario} — `);
@@ -78,11 +80,20 @@ describe("Markdown report", () => {
       }
       const hono = measured("bun-hono", scenario).mean;
       const bare = measured("bun-bare", scenario).mean;
-      // relative matrix and framework tax
+      // framework tax
       expect(md).toContain(
         `| bun-hono | ${pct((hono / bare) * 100)} | ${pct(100 - (hono / bare) * 100)} |`,
       );
-      expect(md).toMatch(new RegExp(`\\| bun-bare \\|[^\\n]*\\| ${pct((bare / hono) * 100)} \\|`));
+      // relative matrix: columns fastest first, each row as % of each column
+      const order = [...APPS].sort(
+        (x, y) => measured(y, scenario).mean - measured(x, scenario).mean,
+      );
+      for (const row of APPS) {
+        const cells = order.map((col) =>
+          pct((measured(row, scenario).mean / measured(col, scenario).mean) * 100),
+        );
+        expect(md).toContain(`| ${row} | ${cells.join(" | ")} |`);
+      }
     }
   });
 
@@ -172,9 +183,17 @@ describe("HTML report in headless Chromium", () => {
   );
 });
 
+// 2-second trials on a shared 2-core machine drift by several percent from run to run: the
+// tests use a 10% threshold, and show that a planted 20% slowdown still stands out at it.
 describe("compare", () => {
   test("two runs of the same build: no regression, exit 0", async () => {
-    const r = await bench(["--compare", join(dirA, "results.json"), join(dirB, "results.json")]);
+    const r = await bench([
+      "--compare",
+      join(dirA, "results.json"),
+      join(dirB, "results.json"),
+      "--threshold",
+      "10",
+    ]);
     expect(r.stdout).toContain("no regression");
     expect(r.code).toBe(0);
   });
@@ -189,7 +208,7 @@ describe("compare", () => {
     }
     const path = join(dirB, "planted.json");
     writeFileSync(path, JSON.stringify(planted));
-    const r = await bench(["--compare", join(dirB, "results.json"), path]);
+    const r = await bench(["--compare", join(dirB, "results.json"), path, "--threshold", "10"]);
     expect(r.code).toBe(1);
     const lines = r.stdout.split("\n");
     const regressions = lines.filter((l) => l.includes("REGRESSION"));

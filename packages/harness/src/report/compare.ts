@@ -9,7 +9,11 @@ import { change, fmt } from "./format.ts";
 export interface CompareOptions {
   /** A slowdown beyond this fraction of req/s (0.05 = 5%) is a regression... */
   readonly threshold: number;
-  /** ...when Welch's t-test gives p below this (or cannot be run: fewer than 2 trials a side). */
+  /**
+   * ...when Welch's t-test gives p below this divided by the number of comparisons (Bonferroni:
+   * twelve app × scenario pairs at 0.05 each would raise a false alarm every other run), or
+   * cannot be run (fewer than 2 trials a side).
+   */
   readonly alpha: number;
 }
 
@@ -44,6 +48,14 @@ export function compareRuns(
   options: CompareOptions = DEFAULT_COMPARE,
 ): ComparisonRow[] {
   const rows: ComparisonRow[] = [];
+  const pairs = next.manifest.settings.scenarios.flatMap((scenario) =>
+    next.manifest.settings.apps.map((app) => ({ app, scenario })),
+  );
+  const comparable = pairs.filter(
+    ({ app, scenario }) =>
+      validTrials(base, app, scenario).length > 0 && validTrials(next, app, scenario).length > 0,
+  ).length;
+  const alphaEach = options.alpha / Math.max(1, comparable);
   for (const scenario of next.manifest.settings.scenarios) {
     for (const app of next.manifest.settings.apps) {
       const a = validTrials(base, app, scenario);
@@ -69,7 +81,7 @@ export function compareRuns(
         b.map((t) => t.result.rps),
       );
       // Without two trials a side there is no noise estimate: the threshold alone decides.
-      const significant = test === undefined || test.p < options.alpha;
+      const significant = test === undefined || test.p < alphaEach;
       let verdict: Verdict = "within noise";
       if (significant && rpsChange <= -options.threshold) verdict = "regression";
       else if (significant && rpsChange >= options.threshold) verdict = "improvement";
@@ -87,6 +99,7 @@ export function compareRuns(
 }
 
 export function formatComparison(rows: readonly ComparisonRow[], options: CompareOptions): string {
+  const comparable = rows.filter((r) => r.verdict !== "not comparable").length;
   const header = [
     "scenario",
     "app",
@@ -119,7 +132,8 @@ export function formatComparison(rows: readonly ComparisonRow[], options: Compar
       .trimEnd();
   const regressions = rows.filter((r) => r.verdict === "regression").length;
   return [
-    `Regression: req/s down by more than ${fmt(options.threshold * 100, 1)}% with Welch's t-test p < ${options.alpha} over the trials.`,
+    `Regression: req/s down by more than ${fmt(options.threshold * 100, 1)}% and Welch's t-test over the trials ` +
+      `p < ${options.alpha}/${comparable} (Bonferroni over ${comparable} comparisons).`,
     "",
     line(header),
     line(widths.map((w) => "-".repeat(w))),
