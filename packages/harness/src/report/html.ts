@@ -116,10 +116,18 @@ function label(row: SummaryRow): string {
   return row.app;
 }
 
-function htmlTable(header: string[], rows: string[][]): string {
-  const th = header.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
-  const trs = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join("")}</tr>`);
-  return `<table><thead><tr>${th}</tr></thead><tbody>${trs.join("")}</tbody></table>`;
+/** A table; with no header, the first column is the row's heading (key/value tables). */
+function htmlTable(header: string[] | undefined, rows: string[][]): string {
+  const head = header
+    ? `<thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`
+    : "";
+  const cells = (r: string[]) =>
+    r
+      .map((c, i) =>
+        !header && i === 0 ? `<th>${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`,
+      )
+      .join("");
+  return `<table>${head}<tbody>${rows.map((r) => `<tr>${cells(r)}</tr>`).join("")}</tbody></table>`;
 }
 
 function scenarioTables(scenario: string, rows: SummaryRow[]): string {
@@ -188,7 +196,7 @@ document.getElementById("render-check").textContent = JSON.stringify(drawn);
 export function htmlReport(results: Results): string {
   const chartJs = readFileSync(CHART_JS, "utf8").replaceAll("</script", "<\\/script");
   const summary = summarize(results);
-  const header = htmlTable(["", ""], headerLines(results));
+  const header = htmlTable(undefined, headerLines(results));
   const sections = [...summary]
     .map(([scenario, rows]) => scenarioTables(scenario, rows))
     .join("\n");
