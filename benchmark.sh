@@ -46,7 +46,8 @@ Reports (every run writes report.md and report.html next to its results.json):
       --report FILE      regenerate report.md and report.html from a results.json
       --compare BASE NEW compare two results.json files: req/s and p99 per app and
                          scenario; exit 1 if any app is slower by more than the threshold
-                         with Welch's t-test p < 0.05 over the trials
+                         and Welch's t-test over the trials gives p < 0.05 / (number of
+                         app x scenario pairs compared)
       --threshold PCT    regression threshold for --compare, in percent (default: 5)
       --update-readme FILE
                          replace README.md's results section with this run's report and
