@@ -3,20 +3,19 @@
 
 import {
   apiPayload,
+  type BodyRefusal,
   buildItems,
   ERRORS,
   errorBody,
   GREETING,
   invalidFieldError,
-  isJsonContentType,
   jsonDocumentError,
   parseItemCount,
   parseUserFields,
   parseUserId,
   ROUTES,
-  readBodyText,
+  readJsonBody,
   selectUserFields,
-  TOO_LARGE,
   unknownFieldError,
   updatedUser,
   userById,
@@ -27,24 +26,16 @@ import type { BunRequest } from "bun";
 const fail = (status: number, message: string, headers?: Record<string, string>) =>
   Response.json(errorBody(message), { status, ...(headers ? { headers } : {}) });
 
-/** The parsed JSON body, or the refusal to send: media type, then size, then syntax. */
-async function readJson(request: Request): Promise<{ value: unknown } | { refusal: Response }> {
-  if (!isJsonContentType(request.headers.get("content-type"))) {
-    return { refusal: fail(415, ERRORS.notJson) };
-  }
-  const text = await readBodyText(request);
-  // The rest of the body is left unread: this connection cannot carry another request.
-  if (text === TOO_LARGE) return { refusal: fail(413, ERRORS.tooLarge, { connection: "close" }) };
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return { refusal: fail(400, ERRORS.malformedJson) };
-  }
-}
+const refuse = (refusal: BodyRefusal) =>
+  fail(
+    refusal.status,
+    refusal.message,
+    refusal.closeConnection ? { connection: "close" } : undefined,
+  );
 
 async function echo(request: Request): Promise<Response> {
-  const read = await readJson(request);
-  if ("refusal" in read) return read.refusal;
+  const read = await readJsonBody(request);
+  if ("refusal" in read) return refuse(read.refusal);
   const refused = jsonDocumentError(read.value);
   return refused ? fail(400, refused) : Response.json(read.value);
 }
@@ -58,8 +49,8 @@ function getUser(request: BunRequest<typeof ROUTES.user>): Response {
 }
 
 async function updateUser(request: BunRequest<typeof ROUTES.user>): Promise<Response> {
-  const read = await readJson(request);
-  if ("refusal" in read) return read.refusal;
+  const read = await readJsonBody(request);
+  if ("refusal" in read) return refuse(read.refusal);
   const checked = validateUserUpdate(read.value);
   if ("error" in checked) return fail(400, checked.error);
   const id = parseUserId(request.params.id);

@@ -1,7 +1,7 @@
 // Reading a request body without ever holding more than the contract allows. Used by the apps
 // whose framework has no body-limit facility of its own (the bare apps and Elysia).
 
-import { MAX_BODY_BYTES } from "./spec.ts";
+import { ERRORS, isJsonContentType, MAX_BODY_BYTES } from "./spec.ts";
 
 export const TOO_LARGE: unique symbol = Symbol("body too large");
 
@@ -39,4 +39,30 @@ export async function readBodyText(
     chunks.push(value);
   }
   return Buffer.concat(chunks, received).toString("utf8");
+}
+
+/** Why a JSON body was refused, in the contract's words; each app turns it into its response. */
+export interface BodyRefusal {
+  readonly status: 400 | 413 | 415;
+  readonly message: string;
+  /** The rest of the body was left unread: the connection cannot carry another request. */
+  readonly closeConnection: boolean;
+}
+
+/** A JSON body, checked in the contract's order: media type (415), size (413), syntax (400). */
+export async function readJsonBody(
+  request: Request,
+): Promise<{ readonly value: unknown } | { readonly refusal: BodyRefusal }> {
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    return { refusal: { status: 415, message: ERRORS.notJson, closeConnection: false } };
+  }
+  const text = await readBodyText(request);
+  if (text === TOO_LARGE) {
+    return { refusal: { status: 413, message: ERRORS.tooLarge, closeConnection: true } };
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { refusal: { status: 400, message: ERRORS.malformedJson, closeConnection: false } };
+  }
 }

@@ -1,4 +1,4 @@
-export { readBodyText, TOO_LARGE } from "./body.ts";
+export { type BodyRefusal, readBodyText, readJsonBody, TOO_LARGE } from "./body.ts";
 export {
   CASES,
   type CaseExpectation,

@@ -9,16 +9,14 @@ import {
   errorBody,
   GREETING,
   invalidFieldError,
-  isJsonContentType,
   jsonDocumentError,
   NAME_MAX,
   parseItemCount,
   parseUserFields,
   parseUserId,
   ROUTES,
-  readBodyText,
+  readJsonBody,
   selectUserFields,
-  TOO_LARGE,
   unknownFieldError,
   updatedUser,
   userById,
@@ -34,24 +32,15 @@ import {
 
 /**
  * Elysia's own JSON parser accepts text/plain bodies and has no size limit, so JSON routes read
- * the raw request themselves: media type first, then at most the contract's limit, then JSON.
- * A refusal comes back as the status response to send.
+ * the raw request with the contract's reader (media type, then at most the limit, then JSON)
+ * and turn its refusal into Elysia's status response.
  */
 async function readJson(request: Request, set: Context["set"]) {
-  if (!isJsonContentType(request.headers.get("content-type"))) {
-    return { refusal: status(415, errorBody(ERRORS.notJson)) };
-  }
-  const text = await readBodyText(request);
-  if (text === TOO_LARGE) {
-    // The rest of the body is left unread: this connection cannot carry another request.
-    set.headers.connection = "close";
-    return { refusal: status(413, errorBody(ERRORS.tooLarge)) };
-  }
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch {
-    return { refusal: status(400, errorBody(ERRORS.malformedJson)) };
-  }
+  const read = await readJsonBody(request);
+  if (!("refusal" in read)) return read;
+  const { status: code, message, closeConnection } = read.refusal;
+  if (closeConnection) set.headers.connection = "close";
+  return { refusal: status(code, errorBody(message)) };
 }
 
 async function echo(request: Request, set: Context["set"]) {
