@@ -13,6 +13,8 @@ export interface SummaryRow {
   readonly status: "ok" | "failed";
   readonly failure?: string;
   readonly validTrials: number;
+  /** Valid trials in which the load generator, not the server, was the limit. */
+  readonly boundTrials: number;
   readonly trials: number;
   readonly rps: Spread;
   readonly verdict?: Verdict;
@@ -70,6 +72,7 @@ function rowFor(
     status: failed ? "failed" : "ok",
     ...(failed && record?.failure ? { failure: record.failure } : {}),
     validTrials: valid.length,
+    boundTrials: bound,
     trials: trials.length,
     rps,
     ...(rps.n > 1 ? { verdict: verdict(rps.cov) } : {}),

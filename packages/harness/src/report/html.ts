@@ -111,8 +111,7 @@ export function chartData(results: Results): ChartData[] {
 /** An app's label on a chart carries its flag, so a bar is never read without it. */
 function label(row: SummaryRow): string {
   if (row.status === "failed") return `${row.app} (failed)`;
-  if (row.flags.some((f) => f.startsWith("LOAD-GENERATOR BOUND")))
-    return `${row.app} (lower bound)`;
+  if (row.boundTrials > 0) return `${row.app} (lower bound)`;
   return row.app;
 }
 

@@ -29,9 +29,7 @@ export function mermaidCharts(results: Results): string {
   for (const [scenario, rows] of summarize(results)) {
     const measured = rows.filter((r) => r.rps.n > 0);
     if (measured.length === 0) continue;
-    const labels = measured.map((r) =>
-      r.flags.some((f) => f.startsWith("LOAD-GENERATOR BOUND")) ? `${r.app}*` : r.app,
-    );
+    const labels = measured.map((r) => (r.boundTrials > 0 ? `${r.app}*` : r.app));
     out.push(
       xychart(
         `${scenario}: req/s (mean)`,
