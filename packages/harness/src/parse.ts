@@ -16,7 +16,10 @@ export interface LatencyMs {
 export interface LoadResult {
   /** Responses received (any status). */
   readonly requests: number;
+  /** The tool's own measured time (oha with -w: until its last straggler answered). */
   readonly durationSec: number;
+  /** The time req/s is over: durationSec here; the harness caps it at the requested time. */
+  readonly windowSec: number;
   readonly rps: number;
   readonly bytesPerSec: number;
   readonly latencyMs: LatencyMs;
@@ -31,6 +34,8 @@ export interface LoadResult {
   readonly aborted: number;
   /** The tool's own error breakdown, verbatim. */
   readonly errorDetails: Readonly<Record<string, number>>;
+  /** Synthetic latency samples the tool had added and this parser removed (wrk); else 0. */
+  readonly syntheticSamplesRemoved: number;
 }
 
 export class ParseError extends Error {}
@@ -102,6 +107,7 @@ export function parseOha(text: string): LoadResult {
   return {
     requests,
     durationSec,
+    windowSec: durationSec,
     rps: requests / durationSec,
     bytesPerSec: maybe(summary.totalData, "oha summary.totalData") / durationSec,
     latencyMs: {
@@ -118,10 +124,15 @@ export function parseOha(text: string): LoadResult {
     timeouts,
     aborted,
     errorDetails,
+    syntheticSamplesRemoved: 0,
   };
 }
 
-/** wrk's stderr: whatever else is there, the line tools/wrk.lua printed. */
+/**
+ * wrk's stderr: whatever else is there, the line tools/wrk.lua printed. Its latencies are the
+ * raw ones: the script undoes wrk's coordinated-omission correction (see wrk.lua), and this
+ * parser checks that the histogram it read holds one sample per answered request.
+ */
 export function parseWrk(stderr: string): LoadResult {
   const line = stderr.split("\n").find((l) => l.startsWith('{"wrkJson":'));
   if (!line)
@@ -129,23 +140,60 @@ export function parseWrk(stderr: string): LoadResult {
       `wrk printed no JSON summary (was tools/wrk.lua used?): ${stderr.slice(0, 200)}`,
     );
   const json = parseJson(line, "wrk");
+  if (json.wrkJson !== 2)
+    throw new ParseError(`wrk summary format ${String(json.wrkJson)}: expected 2 (tools/wrk.lua)`);
   const errors = object(json.errors, "wrk errors");
-  const latency = object(json.latency_us, "wrk latency_us");
   const requests = num(json.requests, "wrk requests");
   const durationSec = num(json.duration_us, "wrk duration_us") / 1e6;
   const failedStatus = num(errors.status, "wrk errors.status");
-  const us = (key: string) => num(latency[key], `wrk latency_us.${key}`) / 1000;
   const errorDetails: Record<string, number> = {};
   for (const key of ["connect", "read", "write", "timeout", "status"]) {
     errorDetails[key] = num(errors[key], `wrk errors.${key}`);
   }
+  const { latencyMs, synthetic } = wrkLatency(json, requests, errorDetails.timeout ?? 0);
   const statuses: Record<string, number> = { "2xx/3xx": requests - failedStatus };
   if (failedStatus > 0) statuses["4xx/5xx"] = failedStatus;
   return {
     requests,
     durationSec,
+    windowSec: durationSec,
     rps: requests / durationSec,
     bytesPerSec: num(json.bytes, "wrk bytes") / durationSec,
+    latencyMs,
+    statuses,
+    non2xx: failedStatus,
+    socketErrors:
+      (errorDetails.connect ?? 0) + (errorDetails.read ?? 0) + (errorDetails.write ?? 0),
+    timeouts: errorDetails.timeout ?? 0,
+    aborted: 0,
+    errorDetails,
+    syntheticSamplesRemoved: synthetic,
+  };
+}
+
+const ZERO_LATENCY: LatencyMs = { mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0 };
+
+function wrkLatency(
+  json: Record<string, unknown>,
+  requests: number,
+  timeouts: number,
+): { latencyMs: LatencyMs; synthetic: number } {
+  if (json.latency_problem !== null && json.latency_problem !== undefined)
+    throw new ParseError(`wrk's raw latencies could not be read: ${String(json.latency_problem)}`);
+  if (json.latency_us === null) {
+    if (requests > 0) throw new ParseError("wrk answered requests but printed no latencies");
+    return { latencyMs: ZERO_LATENCY, synthetic: 0 };
+  }
+  const latency = object(json.latency_us, "wrk latency_us");
+  const count = num(latency.count, "wrk latency_us.count");
+  // Every answered request is one sample, except those slower than wrk's timeout, which it
+  // counts as timeouts instead. Anything else means the correction was not undone right.
+  if (count > requests || count < requests - timeouts)
+    throw new ParseError(
+      `wrk's raw latency histogram holds ${count} samples for ${requests} requests (${timeouts} timeouts)`,
+    );
+  const us = (key: string) => num(latency[key], `wrk latency_us.${key}`) / 1000;
+  return {
     latencyMs: {
       mean: us("mean"),
       p50: us("p50"),
@@ -154,13 +202,7 @@ export function parseWrk(stderr: string): LoadResult {
       p999: us("p999"),
       max: us("max"),
     },
-    statuses,
-    non2xx: failedStatus,
-    socketErrors:
-      (errorDetails.connect ?? 0) + (errorDetails.read ?? 0) + (errorDetails.write ?? 0),
-    timeouts: errorDetails.timeout ?? 0,
-    aborted: 0,
-    errorDetails,
+    synthetic: Math.max(0, num(json.corrected_count, "wrk corrected_count") - count),
   };
 }
 
@@ -186,6 +228,7 @@ export function parseAutocannon(text: string): LoadResult {
   return {
     requests,
     durationSec,
+    windowSec: durationSec,
     rps: requests / durationSec,
     bytesPerSec: num(throughput.total, "autocannon throughput.total") / durationSec,
     latencyMs: {
@@ -203,6 +246,7 @@ export function parseAutocannon(text: string): LoadResult {
     timeouts,
     aborted: 0,
     errorDetails: { errors, timeouts, resets: num(json.resets ?? 0, "autocannon resets") },
+    syntheticSamplesRemoved: 0,
   };
 }
 

@@ -51,36 +51,77 @@ describe("oha", () => {
 });
 
 describe("wrk", () => {
-  test("GET: microseconds converted to ms", () => {
+  test("GET: microseconds converted to ms, the raw (uncorrected) histogram", () => {
     const r = parseWrk(fixture("wrk-get.stderr"));
-    expect(r.requests).toBe(187592);
-    expect(r.durationSec).toBeCloseTo(2.100183, 6);
-    expect(r.rps).toBeCloseTo(187592 / 2.100183, 3);
+    expect(r.requests).toBe(38068);
+    expect(r.durationSec).toBeCloseTo(2.023121, 6);
+    expect(r.rps).toBeCloseTo(38068 / 2.023121, 3);
     expect(r.latencyMs).toEqual({
-      mean: 0.617101,
-      p50: 0.483,
-      p90: 0.863,
-      p99: 3.061,
-      p999: 10.306,
-      max: 12.212,
+      mean: 2.344578,
+      p50: 1.503,
+      p90: 5.395,
+      p99: 9.152,
+      p999: 30.564,
+      max: 35.923,
     });
-    expect(r.statuses).toEqual({ "2xx/3xx": 187592 });
-    expect(r.bytesPerSec).toBeCloseTo(43146160 / 2.100183, 1);
+    expect(r.statuses).toEqual({ "2xx/3xx": 38068 });
+    expect(r.bytesPerSec).toBeCloseTo(8755640 / 2.023121, 1);
+    // wrk's correction had added 5,585 synthetic samples; they are gone.
+    expect(r.syntheticSamplesRemoved).toBe(43653 - 38068);
+  });
+
+  test("raw latencies obey Little's law where wrk's corrected ones did not", () => {
+    // A server that stalls 200 ms on every 50th request, 8 connections (captured): wrk's own
+    // report says mean 53.36 ms, i.e. 7.5 requests in flight; the raw histogram holds exactly
+    // one sample per request and gives 48.68 ms.
+    const r = parseWrk(fixture("wrk-tail.stderr"));
+    expect(r.latencyMs.mean).toBeCloseTo(48.684102, 6);
+    expect(r.syntheticSamplesRemoved).toBe(17);
+    const inFlight = r.rps * (r.latencyMs.mean / 1000);
+    expect(inFlight).toBeLessThanOrEqual(8);
+    expect(inFlight).toBeCloseTo(6.88, 2);
   });
 
   test("the JSON line is found among other stderr output", () => {
     const noisy = `warning: something\n${fixture("wrk-post.stderr")}\n`;
-    expect(parseWrk(noisy).requests).toBe(62318);
+    expect(parseWrk(noisy).requests).toBe(13164);
   });
 
   test("status failures are non-2xx", () => {
     const r = parseWrk(fixture("wrk-404.stderr"));
-    expect(r.non2xx).toBe(159176);
-    expect(r.statuses).toEqual({ "2xx/3xx": 0, "4xx/5xx": 159176 });
+    expect(r.non2xx).toBe(32349);
+    expect(r.statuses).toEqual({ "2xx/3xx": 0, "4xx/5xx": 32349 });
   });
 
   test("text report without the script's JSON is a ParseError", () => {
     expect(() => parseWrk(fixture("wrk-get.txt"))).toThrow(/no JSON summary/);
+  });
+
+  const line = (patch: Record<string, unknown>) => {
+    const json = JSON.parse(fixture("wrk-get.stderr"));
+    return JSON.stringify({ ...json, ...patch });
+  };
+
+  test("the old script's corrected latencies are refused, not mixed in", () => {
+    expect(() => parseWrk(line({ wrkJson: 1 }))).toThrow(ParseError);
+  });
+
+  test("a histogram that does not hold one sample per request is refused", () => {
+    const json = JSON.parse(fixture("wrk-get.stderr"));
+    const tooMany = { ...json.latency_us, count: 43653 };
+    expect(() => parseWrk(line({ latency_us: tooMany }))).toThrow(/43653 samples for 38068/);
+    const tooFew = { ...json.latency_us, count: 38000 };
+    expect(() => parseWrk(line({ latency_us: tooFew }))).toThrow(ParseError);
+    // ...unless the missing ones were wrk timeouts (slower than its histogram reaches).
+    const errors = { ...json.errors, timeout: 68 };
+    expect(parseWrk(line({ latency_us: tooFew, errors })).timeouts).toBe(68);
+  });
+
+  test("a histogram the script could not read is a ParseError naming why", () => {
+    const problem = "wrk's latency histogram does not have the expected layout";
+    expect(() => parseWrk(line({ latency_problem: problem, latency_us: null }))).toThrow(
+      /expected layout/,
+    );
   });
 });
 
