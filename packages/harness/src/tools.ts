@@ -3,6 +3,7 @@
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { Scenario } from "@bench/contract";
 import type { ToolName } from "./parse.ts";
@@ -71,8 +72,88 @@ export interface ToolCommand {
   readonly env: Readonly<Record<string, string>>;
   /** Which stream carries the machine-readable result. */
   readonly resultOn: "stdout" | "stderr";
-  /** Cores the tool can keep busy: 1 for single-threaded autocannon. */
-  readonly capacityCores: number;
+  /** Threads that send load: the most cores the tool can keep busy. */
+  readonly threads: number;
+  /** Connections the tool really opens. */
+  readonly connections: number;
+}
+
+/**
+ * Physical cores as oha counts them (num_cpus::get_physical(): distinct physical id / core id
+ * pairs of /proc/cpuinfo, ignoring taskset), which is how many load threads oha starts.
+ */
+export function physicalCores(cpuinfo?: string): number {
+  let text = cpuinfo;
+  if (text === undefined) {
+    try {
+      text = readFileSync("/proc/cpuinfo", "utf8");
+    } catch {
+      return availableParallelism();
+    }
+  }
+  const cores = new Set<string>();
+  for (const block of text.split(/\n\s*\n/)) {
+    const physical = /^physical id\s*:\s*(\d+)/m.exec(block)?.[1];
+    const core = /^core id\s*:\s*(\d+)/m.exec(block)?.[1];
+    if (physical !== undefined && core !== undefined) cores.add(`${physical}:${core}`);
+  }
+  return cores.size > 0 ? cores.size : availableParallelism();
+}
+
+/**
+ * wrk gives each thread ⌊c / t⌋ connections, so `-c 400 -t 15` opens 390: use the most
+ * threads (up to the cores it may use) that divide the connections evenly.
+ */
+export function wrkThreads(connections: number, cores: number): number {
+  for (let t = Math.max(1, Math.min(cores, connections)); t > 1; t--) {
+    if (connections % t === 0) return t;
+  }
+  return 1;
+}
+
+function ohaArgs(tool: ToolInfo, plan: LoadPlan, post: boolean, contentType: string): string[] {
+  return [
+    tool.path,
+    "--no-tui",
+    "--output-format",
+    "json",
+    "-z",
+    `${plan.durationSec}s`,
+    "-c",
+    String(plan.connections),
+    // Wait for in-flight requests at the deadline instead of aborting them; the harness
+    // computes req/s over the requested time, not over oha's stretched total.
+    "-w",
+    "-t",
+    `${REQUEST_TIMEOUT_SEC}s`,
+    "-m",
+    plan.scenario.method,
+    ...(post ? ["-H", `content-type: ${contentType}`, "-D", plan.bodyFile as string] : []),
+    plan.url,
+  ];
+}
+
+function autocannonArgs(
+  tool: ToolInfo,
+  plan: LoadPlan,
+  post: boolean,
+  contentType: string,
+): string[] {
+  return [
+    AUTOCANNON.node,
+    tool.path,
+    "--json",
+    "-c",
+    String(plan.connections),
+    "-d",
+    String(plan.durationSec),
+    "-t",
+    String(REQUEST_TIMEOUT_SEC),
+    "-m",
+    plan.scenario.method,
+    ...(post ? ["-H", `content-type=${contentType}`, "-i", plan.bodyFile as string] : []),
+    plan.url,
+  ];
 }
 
 export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
@@ -82,72 +163,32 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
   let argv: string[];
   let env: Record<string, string> = {};
   let resultOn: "stdout" | "stderr" = "stdout";
-  let capacityCores = plan.cores;
+  let threads: number;
   switch (tool.name) {
     case "oha":
-      argv = [
-        tool.path,
-        "--no-tui",
-        "--output-format",
-        "json",
-        "-z",
-        `${durationSec}s`,
-        "-c",
-        String(connections),
-        // Wait for in-flight requests at the deadline instead of aborting them.
-        "-w",
-        "-t",
-        `${REQUEST_TIMEOUT_SEC}s`,
-        "-m",
-        scenario.method,
-        ...(post ? ["-H", `content-type: ${contentType}`, "-D", bodyFile] : []),
-        url,
-      ];
+      argv = ohaArgs(tool, plan, post, contentType);
+      // Its fast path runs min(physical cores, connections) load threads (oha 1.x).
+      threads = Math.min(physicalCores(), connections);
       break;
-    case "wrk": {
-      const threads = Math.max(1, Math.min(plan.cores, connections));
-      capacityCores = Math.min(plan.cores, threads);
+    case "wrk":
+      threads = wrkThreads(connections, plan.cores);
       argv = [
         tool.path,
-        "-t",
-        String(threads),
-        "-c",
-        String(connections),
-        "-d",
-        `${durationSec}s`,
-        "--timeout",
-        `${REQUEST_TIMEOUT_SEC}s`,
-        "--latency",
-        "-s",
-        WRK_SCRIPT,
-        url,
+        ...["-t", String(threads), "-c", String(connections), "-d", `${durationSec}s`],
+        ...["--timeout", `${REQUEST_TIMEOUT_SEC}s`, "--latency", "-s", WRK_SCRIPT, url],
       ];
       env = {
         BENCH_METHOD: scenario.method,
+        BENCH_CONNECTIONS: String(connections),
         ...(post ? { BENCH_CONTENT_TYPE: contentType, BENCH_BODY_FILE: bodyFile } : {}),
       };
       resultOn = "stderr";
       break;
-    }
     case "autocannon":
-      capacityCores = 1;
-      argv = [
-        AUTOCANNON.node,
-        tool.path,
-        "--json",
-        "-c",
-        String(connections),
-        "-d",
-        String(durationSec),
-        "-t",
-        String(REQUEST_TIMEOUT_SEC),
-        "-m",
-        scenario.method,
-        ...(post ? ["-H", `content-type=${contentType}`, "-i", bodyFile] : []),
-        url,
-      ];
+      argv = autocannonArgs(tool, plan, post, contentType);
+      threads = 1;
       break;
   }
   if (plan.cpus !== undefined) argv = ["taskset", "-c", plan.cpus, ...argv];
-  return { argv, env, resultOn, capacityCores };
+  return { argv, env, resultOn, threads, connections };
 }

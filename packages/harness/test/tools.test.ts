@@ -1,0 +1,97 @@
+// The load generators' command lines, and what the harness counts of each tool's capacity.
+import { describe, expect, test } from "bun:test";
+import { findScenario } from "@bench/contract";
+import { physicalCores, toolCommand, wrkThreads } from "../src/tools.ts";
+
+const echo = findScenario("echo");
+if (!echo) throw new Error("no echo scenario");
+const plan = {
+  url: "http://127.0.0.1:3000/api/echo",
+  scenario: echo,
+  connections: 64,
+  durationSec: 5,
+  bodyFile: "/tmp/body.json",
+  cpus: "1",
+  cores: 1,
+};
+
+describe("tool command lines send the same request", () => {
+  test("oha: JSON output, waits for in-flight requests, POST body from the file", () => {
+    const c = toolCommand({ name: "oha", path: "/bin/oha", version: "1" }, plan);
+    expect(c.argv.join(" ")).toBe(
+      "taskset -c 1 /bin/oha --no-tui --output-format json -z 5s -c 64 -w -t 10s -m POST " +
+        "-H content-type: application/json -D /tmp/body.json http://127.0.0.1:3000/api/echo",
+    );
+    expect(c.resultOn).toBe("stdout");
+    expect(c.connections).toBe(64);
+  });
+
+  test("wrk: the Lua script carries method, type, body and -c; JSON on stderr", () => {
+    const c = toolCommand({ name: "wrk", path: "/bin/wrk", version: "4" }, plan);
+    expect(c.argv.slice(0, 12).join(" ")).toBe(
+      "taskset -c 1 /bin/wrk -t 1 -c 64 -d 5s --timeout 10s",
+    );
+    expect(c.env).toEqual({
+      BENCH_METHOD: "POST",
+      BENCH_CONNECTIONS: "64",
+      BENCH_CONTENT_TYPE: "application/json",
+      BENCH_BODY_FILE: "/tmp/body.json",
+    });
+    expect(c.resultOn).toBe("stderr");
+  });
+
+  test("autocannon: single-threaded", () => {
+    const c = toolCommand(
+      { name: "autocannon", path: "/x/autocannon.js", version: "9" },
+      { ...plan, cores: 3 },
+    );
+    expect(c.threads).toBe(1);
+    expect(c.argv).toContain("-i");
+    expect(c.argv).toContain("content-type=application/json");
+  });
+});
+
+describe("wrk opens every connection it is asked for", () => {
+  test("threads divide the connections: -c 400 on 15 cores is 10 threads of 40, not 15 of 26", () => {
+    expect(wrkThreads(400, 15)).toBe(10);
+    expect(400 % wrkThreads(400, 15)).toBe(0);
+    expect(wrkThreads(400, 1)).toBe(1);
+    expect(wrkThreads(32, 3)).toBe(2);
+    expect(wrkThreads(7, 4)).toBe(1);
+    // never more threads than connections
+    expect(wrkThreads(2, 8)).toBe(2);
+  });
+
+  test("the command line and the recorded connections agree", () => {
+    const c = toolCommand(
+      { name: "wrk", path: "/bin/wrk", version: "4" },
+      { ...plan, connections: 400, cores: 15, cpus: "1-15" },
+    );
+    expect(c.argv.join(" ")).toContain("-t 10 -c 400");
+    expect(c.threads).toBe(10);
+    expect(c.connections).toBe(400);
+  });
+});
+
+describe("oha runs one load thread per physical core, whatever taskset allows", () => {
+  const cpu = (physical: number, core: number) =>
+    `processor\t: x\nphysical id\t: ${physical}\ncore id\t\t: ${core}\ncpu cores\t: 4\n`;
+
+  test("physical cores: distinct (physical id, core id) pairs, hyper-threads counted once", () => {
+    const twoSocketsHt = [0, 1]
+      .flatMap((socket) => [0, 1, 2, 3, 0, 1, 2, 3].map((core) => cpu(socket, core)))
+      .join("\n");
+    expect(physicalCores(twoSocketsHt)).toBe(8);
+    expect(physicalCores([cpu(0, 0), cpu(0, 1)].join("\n"))).toBe(2);
+  });
+
+  test("no topology in /proc/cpuinfo (some ARM machines): the usable cores", () => {
+    expect(physicalCores("processor\t: 0\nBogoMIPS\t: 50\n")).toBeGreaterThanOrEqual(1);
+  });
+
+  test("oha's threads: min(physical cores, connections)", () => {
+    const oha = { name: "oha" as const, path: "/bin/oha", version: "1" };
+    expect(toolCommand(oha, { ...plan, connections: 1 }).threads).toBe(1);
+    expect(toolCommand(oha, { ...plan, connections: 10_000 }).threads).toBe(physicalCores());
+  });
+});
