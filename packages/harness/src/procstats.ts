@@ -37,15 +37,6 @@ export function treeCpuTicks(pids: readonly number[]): number {
   return pids.reduce((total, pid) => total + cpuTicks(pid), 0);
 }
 
-/**
- * CPU time of this process's children that have exited and been waited for. The difference
- * across one load-generator run is exactly that run's CPU, down to its last tick.
- */
-export function reapedChildrenTicks(): number {
-  const f = statFields("self");
-  return f ? Number(f[13]) + Number(f[14]) : 0;
-}
-
 /** Resident set size in bytes; 0 when the process is gone. */
 export function rssBytes(pid: number): number {
   try {
@@ -57,31 +48,13 @@ export function rssBytes(pid: number): number {
   }
 }
 
-export function percentOfOneCore(ticks: number, wallSec: number): number {
-  return wallSec > 0 ? (ticks / CLK_TCK / wallSec) * 100 : 0;
-}
-
-/** Samples the summed RSS of a process tree every `intervalMs` and keeps the peak. */
-export class RssSampler {
-  private peak = 0;
-  private readonly tree: () => readonly number[];
-  private readonly timer: ReturnType<typeof setInterval>;
-
-  constructor(tree: () => readonly number[], intervalMs = 100) {
-    this.tree = tree;
-    this.sample();
-    this.timer = setInterval(() => this.sample(), intervalMs);
-  }
-
-  private sample(): void {
-    const total = this.tree().reduce((sum, pid) => sum + rssBytes(pid), 0);
-    if (total > this.peak) this.peak = total;
-  }
-
-  /** Stops sampling (after one last sample) and returns the peak in bytes. */
-  stop(): number {
-    clearInterval(this.timer);
-    this.sample();
-    return this.peak;
+/** Steal ticks summed over every CPU (/proc/stat's "cpu" line, 8th value); 0 if unreadable. */
+export function stealTicks(): number {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+    // cpu user nice system idle iowait irq softirq steal ...
+    return Number(line.trim().split(/\s+/)[8] ?? 0) || 0;
+  } catch {
+    return 0;
   }
 }

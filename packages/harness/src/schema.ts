@@ -4,7 +4,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
-export const SCHEMA_VERSION = 1;
+/** 2: raw wrk latencies, CPU over the load window, windowed req/s, new checks. */
+export const SCHEMA_VERSION = 2;
 
 const Latency = T.Object({
   mean: T.Number(),
@@ -19,7 +20,10 @@ const Counts = T.Record(T.String(), T.Integer({ minimum: 0 }));
 
 export const LoadResultSchema = T.Object({
   requests: T.Integer({ minimum: 0 }),
+  /** The tool's own measured time (oha with -w: until its last response). */
   durationSec: T.Number({ minimum: 0 }),
+  /** The time req/s is computed over: the requested duration, or the tool's if shorter. */
+  windowSec: T.Number({ minimum: 0 }),
   rps: T.Number({ minimum: 0 }),
   bytesPerSec: T.Number({ minimum: 0 }),
   latencyMs: Latency,
@@ -29,6 +33,11 @@ export const LoadResultSchema = T.Object({
   timeouts: T.Integer({ minimum: 0 }),
   aborted: T.Integer({ minimum: 0 }),
   errorDetails: Counts,
+  /**
+   * Samples a tool's own latency correction had added and the parser removed (wrk's
+   * coordinated-omission correction); 0 for tools that report raw latencies.
+   */
+  syntheticSamplesRemoved: T.Integer({ minimum: 0 }),
 });
 
 export const ToolNameSchema = T.Union([
@@ -46,6 +55,12 @@ export const TrialSchema = T.Object({
   command: T.Array(T.String()),
   /** null when the tool produced nothing usable (see invalidReasons). */
   result: T.Union([LoadResultSchema, T.Null()]),
+  /** Connections the tool really opened (wrk: threads × ⌊c / threads⌋). */
+  connections: T.Integer({ minimum: 1 }),
+  /** The requested measuring time. */
+  requestedSec: T.Number({ exclusiveMinimum: 0 }),
+  /** CPU figures are averages over this window: the load proper, without tool start and exit. */
+  cpuWindowSec: T.Number({ minimum: 0 }),
   server: T.Object({
     pid: T.Integer(),
     cpuPercent: T.Number({ minimum: 0 }),
@@ -53,25 +68,37 @@ export const TrialSchema = T.Object({
   }),
   loadGenerator: T.Object({
     cpuPercent: T.Number({ minimum: 0 }),
-    /** How many cores the tool could use: its CPU set, or 1 for single-threaded autocannon. */
+    /** Cores the tool could keep busy: min(its CPU set, its threads, cores the server left). */
     capacityCores: T.Number({ minimum: 0 }),
+    /** Threads that send load (oha: one per physical core, wrk: -t, autocannon: 1). */
+    threads: T.Integer({ minimum: 1 }),
   }),
+  /** CPU steal over the window (time a hypervisor gave this VM's CPUs to others), % of all cores. */
+  stealPercent: T.Number({ minimum: 0 }),
   checks: T.Object({
     /** (non-2xx + socket errors + timeouts) / requests */
     errorRate: T.Number({ minimum: 0 }),
     valid: T.Boolean(),
     invalidReasons: T.Array(T.String()),
+    /** The load generator was saturated and the server was not: req/s is a lower bound. */
     loadGeneratorBound: T.Boolean(),
+    /**
+     * Neither the server nor the load generator was saturated: something else (another
+     * process, CPU steal, too few connections) limited the run, so it is not the server's best.
+     */
+    unsaturated: T.Boolean(),
     littlesLaw: T.Object({
       /** rps × mean latency: how many requests were in flight on average. */
       inFlight: T.Number(),
-      /** inFlight / connections; ~1 for a closed-loop load generator that keeps every connection busy. */
+      /** inFlight / connections: ≤ 1 for a closed loop; far below 1, connections sat idle. */
       ratio: T.Number(),
-      /** false when the tool's latency resolution is too coarse for the check (autocannon < 10 ms) */
+      /** false when the tool's latency resolution is too coarse for the check (autocannon) */
       checked: T.Boolean(),
-      /** within 0.5–1.5 (or not checked) */
+      /** within the bounds (or not checked); above the upper bound the trial is invalid */
       ok: T.Boolean(),
     }),
+    /** Why the numbers are qualified (not invalid): the flags' explanations. */
+    notes: T.Array(T.String()),
   }),
 });
 

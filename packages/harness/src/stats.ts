@@ -111,5 +111,53 @@ export function welch(a: readonly number[], b: readonly number[]): WelchResult |
     };
   const t = diff / Math.sqrt(va + vb);
   const df = (va + vb) ** 2 / (va ** 2 / (sa.n - 1) + vb ** 2 / (sb.n - 1));
-  return { t, df, p: incompleteBeta(df / (df + t * t), df / 2, 0.5) };
+  return { t, df, p: tTwoSidedP(t, df) };
+}
+
+/** Two-sided p-value of Student's t with `df` degrees of freedom. */
+export function tTwoSidedP(t: number, df: number): number {
+  if (!Number.isFinite(t)) return 0;
+  return incompleteBeta(df / (df + t * t), df / 2, 0.5);
+}
+
+/**
+ * The t such that a two-sided test at level `alpha` rejects beyond it: tTwoSidedP(t, df) =
+ * alpha. Found by bisection (the p-value falls monotonically in t).
+ */
+export function tCritical(alpha: number, df: number): number {
+  let lo = 0;
+  let hi = 1;
+  while (tTwoSidedP(hi, df) > alpha) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (tTwoSidedP(mid, df) > alpha) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+export interface Interval {
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * The confidence interval of the mean (Student's t, default 95%); undefined with fewer than
+ * two values, where there is no spread to build it from.
+ */
+export function confidenceInterval(values: readonly number[], level = 0.95): Interval | undefined {
+  const s = spread(values);
+  if (s.n < 2) return undefined;
+  const half = (tCritical(1 - level, s.n - 1) * s.stddev) / Math.sqrt(s.n);
+  return { low: s.mean - half, high: s.mean + half };
+}
+
+/** The median (mean of the middle two for an even count); NaN for no values. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -1,0 +1,160 @@
+// The judgement of one trial: is it valid, and what qualifies its numbers. Pure: it sees only
+// what was measured, so every threshold is tested on crafted measurements at both sides.
+
+import type { LoadResult, ToolName } from "./parse.ts";
+import type { Trial } from "./schema.ts";
+
+/** A trial is invalid when more than this share of its requests failed (0.01 %). */
+export const ERROR_THRESHOLD = 0.0001;
+/** The load generator is saturated at this share of the cores it can keep busy... */
+export const LOAD_BUSY = 0.9;
+/** ...and a (single event loop) server at this share of one core. */
+export const SERVER_BUSY = 0.85;
+/**
+ * Little's law for a closed loop: in-flight requests (req/s × mean latency) cannot exceed the
+ * connections, since each holds at most one request. Above 1 + this tolerance (rounding of
+ * the tool's latencies, a straggler counted past the window) the numbers contradict each
+ * other and the trial is invalid.
+ */
+export const LITTLE_TOLERANCE = 0.05;
+/**
+ * Below this share of the connections, connections sat idle between a response and the next
+ * request more than half the time: the load generator, not the server, paced the run.
+ */
+export const LITTLE_IDLE = 0.5;
+/** autocannon keeps whole milliseconds: its mean is within the tolerance from this mean up. */
+export const AUTOCANNON_MIN_MEAN_MS = 20;
+/** A tool that measured less than this share of the requested time stopped early. */
+export const MIN_WINDOW_SHARE = 0.9;
+/** CPU readings this far above the cores a process may use are a broken measurement. */
+const CPU_SLACK = 1.05;
+
+export interface Measurement {
+  readonly tool: ToolName;
+  readonly result: LoadResult | null;
+  /** The tool failed (hung, unreadable output). */
+  readonly problem?: string;
+  /** The app exited during the trial. */
+  readonly appDied?: string;
+  readonly requestedSec: number;
+  readonly connections: number;
+  /** Over the load window, % of one core. */
+  readonly serverCpuPercent: number;
+  readonly loadCpuPercent: number;
+  /** Load threads the tool runs. */
+  readonly threads: number;
+  /** Pinned: the tool's CPU set and the server's are separate. */
+  readonly pinned: boolean;
+  /** Cores of the tool's CPU set (pinned) or of the machine (unpinned). */
+  readonly loadCores: number;
+  /** Cores of the server's CPU set (pinned) or of the machine (unpinned). */
+  readonly serverCores: number;
+  readonly stealPercent: number;
+  /** The window the CPU figures cover; 0 when it held too few samples to measure. */
+  readonly cpuWindowSec: number;
+}
+
+/**
+ * The cores the load generator could keep busy: no more than its threads, nor its CPU set;
+ * unpinned it shares the machine, so no more than what the server left.
+ */
+export function generatorCapacity(m: Measurement): number {
+  const cores = m.pinned ? m.loadCores : Math.max(0.05, m.loadCores - m.serverCpuPercent / 100);
+  return Math.min(m.threads, cores);
+}
+
+function failures(m: Measurement): string[] {
+  const reasons: string[] = [];
+  const r = m.result;
+  if (m.problem) reasons.push(m.problem);
+  if (m.appDied) reasons.push(m.appDied);
+  if (!r) return reasons;
+  if (r.requests === 0) reasons.push("no responses");
+  const failed = r.non2xx + r.socketErrors + r.timeouts;
+  const errorRate = r.requests > 0 ? failed / r.requests : 1;
+  if (errorRate > ERROR_THRESHOLD) {
+    reasons.push(
+      `${failed} failed requests (${r.non2xx} non-2xx, ${r.socketErrors} socket errors, ` +
+        `${r.timeouts} timeouts) = ${(errorRate * 100).toFixed(3)}% > ${ERROR_THRESHOLD * 100}%`,
+    );
+  }
+  if (r.durationSec < MIN_WINDOW_SHARE * m.requestedSec) {
+    reasons.push(
+      `${m.tool} measured ${r.durationSec.toFixed(2)} s of the ${m.requestedSec} s asked for`,
+    );
+  }
+  if (r.latencyMs.p99 > m.requestedSec * 1000) {
+    reasons.push(
+      `p99 ${r.latencyMs.p99.toFixed(0)} ms is longer than the ${m.requestedSec} s trial: not a measured latency`,
+    );
+  }
+  return reasons;
+}
+
+function cpuInconsistencies(m: Measurement): string[] {
+  const out: string[] = [];
+  if (m.serverCpuPercent > m.serverCores * 100 * CPU_SLACK)
+    out.push(`server CPU ${m.serverCpuPercent.toFixed(0)}% exceeds its ${m.serverCores} core(s)`);
+  if (m.loadCpuPercent > m.loadCores * 100 * CPU_SLACK)
+    out.push(`${m.tool} CPU ${m.loadCpuPercent.toFixed(0)}% exceeds its ${m.loadCores} core(s)`);
+  return out;
+}
+
+export function littlesLaw(m: Measurement): Trial["checks"]["littlesLaw"] {
+  const r = m.result;
+  const inFlight = r ? r.rps * (r.latencyMs.mean / 1000) : 0;
+  const ratio = inFlight / m.connections;
+  const checked =
+    r !== null &&
+    r.requests > 0 &&
+    !(m.tool === "autocannon" && r.latencyMs.mean < AUTOCANNON_MIN_MEAN_MS);
+  const ok = !checked || (ratio <= 1 + LITTLE_TOLERANCE && ratio >= LITTLE_IDLE);
+  return { inFlight, ratio, checked, ok };
+}
+
+export interface Judgement {
+  readonly checks: Trial["checks"];
+  readonly capacityCores: number;
+}
+
+export function judge(m: Measurement): Judgement {
+  const reasons = [...failures(m), ...cpuInconsistencies(m)];
+  const little = littlesLaw(m);
+  if (little.checked && little.ratio > 1 + LITTLE_TOLERANCE) {
+    reasons.push(
+      `in-flight requests ${little.inFlight.toFixed(1)} exceed the ${m.connections} connections ` +
+        `(×${little.ratio.toFixed(2)}): req/s and latency contradict each other`,
+    );
+  }
+  const capacity = generatorCapacity(m);
+  const measured = m.cpuWindowSec > 0;
+  const loadBusy = measured && m.loadCpuPercent >= LOAD_BUSY * 100 * capacity;
+  // Unmeasured CPU raises no flag of its own: the note below says it is missing.
+  const serverBusy = !measured || m.serverCpuPercent >= SERVER_BUSY * 100;
+  const notes: string[] = [];
+  if (!measured) notes.push("CPU not measured: the load window was too short to sample");
+  const cpu =
+    `server ${m.serverCpuPercent.toFixed(0)}% of a core, ${m.tool} ${m.loadCpuPercent.toFixed(0)}% ` +
+    `of its ${capacity.toFixed(2)}-core capacity, steal ${m.stealPercent.toFixed(1)}%`;
+  if (loadBusy && !serverBusy) notes.push(`load generator saturated (${cpu})`);
+  if (!loadBusy && !serverBusy) notes.push(`neither side saturated (${cpu})`);
+  if (little.checked && little.ratio < LITTLE_IDLE) {
+    notes.push(
+      `${little.inFlight.toFixed(1)} requests in flight on ${m.connections} connections: they sat idle`,
+    );
+  }
+  const r = m.result;
+  const failed = r ? r.non2xx + r.socketErrors + r.timeouts : 0;
+  return {
+    capacityCores: capacity,
+    checks: {
+      errorRate: r && r.requests > 0 ? failed / r.requests : r ? 1 : 0,
+      valid: reasons.length === 0,
+      invalidReasons: reasons,
+      loadGeneratorBound: loadBusy && !serverBusy,
+      unsaturated: !loadBusy && !serverBusy,
+      littlesLaw: { ...little, ok: little.ok },
+      notes,
+    },
+  };
+}

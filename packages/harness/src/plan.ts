@@ -1,0 +1,42 @@
+// The plan of a run: which CPUs the server and the load generator get, and the order in
+// which apps take their turns. Pure, so the order and the pinning are tested without a run.
+
+import type { AppSpec } from "@bench/contract";
+
+export interface Pinning {
+  readonly enabled: boolean;
+  readonly serverCpus?: string;
+  readonly loadCpus?: string;
+  readonly note?: string;
+  /** Cores the server may use: its CPU set, or the machine. */
+  readonly serverCores: number;
+  /** Cores the load generator may use: its CPU set, or the machine (shared with the server). */
+  readonly loadCores: number;
+}
+
+/** Server on CPU 0, the load generator on the rest, when there are two cores and taskset. */
+export function pinningPlan(pin: boolean, cores: number, hasTaskset: boolean): Pinning {
+  if (!pin) return { enabled: false, note: "--no-pin", serverCores: cores, loadCores: cores };
+  if (cores < 2) return { enabled: false, note: "1 core", serverCores: 1, loadCores: 1 };
+  if (!hasTaskset) {
+    return {
+      enabled: false,
+      note: "taskset not installed (util-linux)",
+      serverCores: cores,
+      loadCores: cores,
+    };
+  }
+  const loadCpus = cores === 2 ? "1" : `1-${cores - 1}`;
+  return { enabled: true, serverCpus: "0", loadCpus, serverCores: 1, loadCores: cores - 1 };
+}
+
+/**
+ * The apps in the order each round runs them: A B C D, then D C B A, ... so drift of a shared
+ * machine (and whatever each app leaves behind in caches) hits every app alike.
+ */
+export function roundOrder<T extends Pick<AppSpec, "name">>(
+  apps: readonly T[],
+  round: number,
+): T[] {
+  return round % 2 === 1 ? [...apps] : [...apps].reverse();
+}

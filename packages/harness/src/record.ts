@@ -1,0 +1,102 @@
+// The record of a run: results.json, rewritten atomically after every trial so an interrupted
+// run keeps what it finished, and the summary and reports written at the end.
+
+import { renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ERROR_THRESHOLD } from "./judge.ts";
+import { REPO_ROOT } from "./launch.ts";
+import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
+import type { Options } from "./options.ts";
+import type { Pinning } from "./plan.ts";
+import { writeReports } from "./report/files.ts";
+import { type AppRecord, type Results, SCHEMA_VERSION, type Trial } from "./schema.ts";
+import { formatSummary } from "./summary.ts";
+
+/** Write-then-rename, so a reader (or a crash) never sees half a file. */
+export function writeJson(path: string, value: unknown): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+export function newResults(options: Options, pinning: Pinning): Results {
+  const { tool, apps, scenarios } = options;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    status: "running",
+    startedAt: new Date().toISOString(),
+    manifest: {
+      tool: { name: tool.name, version: tool.version, path: tool.path },
+      settings: {
+        apps: apps.map((a) => a.name),
+        scenarios: scenarios.map((s) => s.name),
+        durationSec: options.durationSec,
+        warmupSec: options.warmupSec,
+        connections: options.connections,
+        trials: options.trials,
+        keepAlive: true,
+        errorThreshold: ERROR_THRESHOLD,
+        argv: options.argv,
+      },
+      pinning: {
+        enabled: pinning.enabled,
+        ...(pinning.serverCpus ? { serverCpus: pinning.serverCpus } : {}),
+        ...(pinning.loadCpus ? { loadCpus: pinning.loadCpus } : {}),
+        ...(pinning.note ? { note: pinning.note } : {}),
+      },
+      machine: machineInfo(),
+      versions: { lockfile: lockfileVersions(REPO_ROOT), harnessBun: Bun.version },
+      git: gitInfo(REPO_ROOT),
+    },
+    apps: apps.map((a) => ({
+      name: a.name,
+      runtime: a.runtime,
+      framework: a.framework,
+      port: a.port,
+      status: "pending" as const,
+    })),
+    trials: [],
+  };
+}
+
+export class Recorder {
+  readonly path: string;
+  readonly results: Results;
+
+  constructor(outDir: string, results: Results) {
+    this.path = join(outDir, "results.json");
+    this.results = results;
+    this.save();
+  }
+
+  save(): void {
+    writeJson(this.path, this.results);
+  }
+
+  app(name: string): AppRecord {
+    return this.results.apps.find((a) => a.name === name) as AppRecord;
+  }
+
+  update(name: string, fields: Partial<AppRecord>): void {
+    Object.assign(this.app(name), fields);
+    this.save();
+  }
+
+  addTrial(trial: Trial): void {
+    this.results.trials.push(trial);
+    this.save();
+  }
+
+  /** Final status, then summary.txt and the reports; returns the summary and report paths. */
+  finish(
+    status: "complete" | "interrupted",
+    outDir: string,
+  ): { summary: string; reports: string[] } {
+    this.results.status = status;
+    this.results.finishedAt = new Date().toISOString();
+    this.save();
+    const summary = formatSummary(this.results);
+    writeFileSync(join(outDir, "summary.txt"), `${summary}\n`);
+    return { summary, reports: writeReports(this.path, this.results) };
+  }
+}

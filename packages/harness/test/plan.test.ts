@@ -1,0 +1,48 @@
+// The plan of a run: pinning and the interleaved order, without starting anything.
+import { describe, expect, test } from "bun:test";
+import { pinningPlan, roundOrder } from "../src/plan.ts";
+
+describe("round order", () => {
+  const apps = ["a", "b", "c", "d"].map((name) => ({ name }));
+  test("odd rounds forward, even rounds reversed", () => {
+    const names = (round: number) =>
+      roundOrder(apps, round)
+        .map((a) => a.name)
+        .join("");
+    expect([1, 2, 3, 4].map(names)).toEqual(["abcd", "dcba", "abcd", "dcba"]);
+    // the caller's list is never reordered in place
+    expect(apps.map((a) => a.name).join("")).toBe("abcd");
+  });
+});
+
+describe("pinning", () => {
+  test("two cores: server on 0, generator on 1", () => {
+    expect(pinningPlan(true, 2, true)).toEqual({
+      enabled: true,
+      serverCpus: "0",
+      loadCpus: "1",
+      serverCores: 1,
+      loadCores: 1,
+    });
+  });
+
+  test("sixteen cores: the generator gets the other fifteen", () => {
+    const p = pinningPlan(true, 16, true);
+    expect([p.loadCpus, p.loadCores, p.serverCores]).toEqual(["1-15", 15, 1]);
+  });
+
+  test("unpinned (flag, one core, no taskset): both share the machine, and say why", () => {
+    expect(pinningPlan(false, 2, true)).toEqual({
+      enabled: false,
+      note: "--no-pin",
+      serverCores: 2,
+      loadCores: 2,
+    });
+    expect(pinningPlan(true, 1, true)).toMatchObject({
+      enabled: false,
+      note: "1 core",
+      loadCores: 1,
+    });
+    expect(pinningPlan(true, 4, false)).toMatchObject({ enabled: false, loadCores: 4 });
+  });
+});
