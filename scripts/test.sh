@@ -13,15 +13,18 @@ bootstrap
 
 failed=0
 step() {
-  local name=$1
+  local name=$1 status=0
   shift
   printf '\n== %s\n' "$name" >&2
-  if "$@"; then
-    printf 'check: %s ok\n' "$name"
-  else
-    printf 'check: %s FAILED\n' "$name"
-    failed=1
-  fi
+  "$@" || status=$?
+  case $status in
+    0) printf 'check: %s ok\n' "$name" ;;
+    77) ;; # skipped (the automake convention): the step said so itself
+    *)
+      printf 'check: %s FAILED\n' "$name"
+      failed=1
+      ;;
+  esac
 }
 
 # shellcheck disable=SC2317 # called through step()
@@ -33,7 +36,10 @@ shell_scripts() {
 run_shellcheck() {
   if ! command -v shellcheck >/dev/null; then
     printf 'shellcheck is not installed (Debian/Ubuntu: apt-get install shellcheck; macOS: brew install shellcheck)\n' >&2
-    return 1
+    # CI must check the scripts; a machine with only Node.js and npm skips it, visibly.
+    [[ "${CI:-}" == true ]] && return 1
+    printf 'check: shellcheck SKIPPED (not installed)\n'
+    return 77
   fi
   # shellcheck disable=SC2046 # one word per path is what we want
   shellcheck -x $(shell_scripts)

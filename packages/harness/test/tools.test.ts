@@ -1,6 +1,10 @@
 // The load generators' command lines, and what the harness counts of each tool's capacity.
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { findScenario } from "@bench/contract";
+import { LITTLE_TOLERANCE } from "../src/judge.ts";
+import { runLoad } from "../src/measure.ts";
 import { physicalCores, toolCommand, wrkThreads } from "../src/tools.ts";
 
 const echo = findScenario("echo");
@@ -94,4 +98,49 @@ describe("oha runs one load thread per physical core, whatever taskset allows", 
     expect(toolCommand(oha, { ...plan, connections: 1 }).threads).toBe(1);
     expect(toolCommand(oha, { ...plan, connections: 10_000 }).threads).toBe(physicalCores());
   });
+});
+
+describe("wrk for real: the latencies it reports are those of the requests it sent", () => {
+  const wrk = (process.env.PATH ?? "").split(":").find((d) => existsSync(join(d, "wrk")));
+  // CI installs wrk; elsewhere a missing one is skipped (visibly), not failed.
+  test.skipIf(!wrk && process.env.CI !== "true")(
+    "a server that stalls every 50th request: synthetic samples removed, in-flight <= connections",
+    async () => {
+      let n = 0;
+      const server = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        fetch: async () => {
+          if (++n % 50 === 0) await Bun.sleep(100);
+          return new Response("ok");
+        },
+      });
+      try {
+        const hello = findScenario("hello");
+        if (!hello) throw new Error("no hello scenario");
+        const tool = { name: "wrk" as const, path: join(wrk ?? "/usr/bin", "wrk"), version: "4" };
+        const cmd = toolCommand(tool, {
+          url: `http://127.0.0.1:${server.port}/`,
+          scenario: hello,
+          connections: 16,
+          durationSec: 2,
+          cores: 1,
+        });
+        const run = await runLoad(tool, cmd, 2, [process.pid], 1);
+        const r = run.result;
+        if (!r) throw new Error(run.problem);
+        // wrk's correction adds samples for every stall; they must all be gone...
+        expect(r.syntheticSamplesRemoved).toBeGreaterThan(0);
+        // ...so the closed loop's bound holds (wrk's own figures break it on such a tail)
+        expect(r.rps * (r.latencyMs.mean / 1000)).toBeLessThanOrEqual(16 * (1 + LITTLE_TOLERANCE));
+        // 2% of the requests took >= 100 ms: the raw p99 sees them, the p50 does not.
+        expect(r.latencyMs.p99).toBeGreaterThanOrEqual(100);
+        expect(r.latencyMs.p50).toBeLessThan(100);
+        expect(run.rates.windowSec).toBeGreaterThan(1);
+      } finally {
+        server.stop(true);
+      }
+    },
+    20_000,
+  );
 });

@@ -2,10 +2,37 @@
 // the tests, and collects its output.
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/index.ts";
 
 export const BENCHMARK = join(REPO_ROOT, "benchmark.sh");
+
+/**
+ * Marks every process these tests start: the harness passes its environment on to the apps
+ * and the load generators, so a leftover is found by this tag (what we started), never by
+ * its name (a `cargo install oha` beside the suite is not ours).
+ */
+export const TEST_TAG = `bench-test-${process.pid}-${Date.now()}`;
+
+/** Processes still running that carry this run's tag (this test process aside). */
+export function taggedProcesses(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      if (!environ.includes(`BENCH_TEST_TAG=${TEST_TAG}`)) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      // A zombie has exited already; its parent has yet to reap it.
+      const state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
+      if (state !== "Z") found.push(`${pid}: ${cmd}`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
 
 export interface Finished {
   readonly code: number | null;
@@ -21,7 +48,7 @@ export function startBenchmark(
 ): { child: ChildProcess; done: Promise<Finished> } {
   const child = spawn("bash", [BENCHMARK, ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, BENCH_BUN: process.execPath, ...env },
+    env: { ...process.env, BENCH_BUN: process.execPath, BENCH_TEST_TAG: TEST_TAG, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
