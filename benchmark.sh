@@ -46,10 +46,14 @@ Options:
 Reports (every run writes report.md and report.html next to its results.json):
       --report FILE      regenerate report.md and report.html from a results.json
       --compare BASE NEW compare two results.json files: req/s and p99 per app and
-                         scenario; exit 1 if any app is slower by more than the threshold
-                         and Welch's t-test over the trials gives p < 0.05 / (number of
-                         app x scenario pairs compared)
+                         scenario, and the smallest change each pair could have shown;
+                         exit 1 if any app is slower by more than the threshold and
+                         significantly so (one-sided Welch's t-test, Holm over the pairs,
+                         family-wise 5%); exit 2 if the runs differ in tool, connections,
+                         duration, warm-up, keep-alive, pinning or machine
       --threshold PCT    regression threshold for --compare, in percent (default: 5)
+      --allow-mismatch   with --compare: compare runs whose setups differ anyway; the
+                         output's first line lists the differences
       --update-readme FILE
                          replace README.md's results section with this run's report and
                          Mermaid charts
@@ -175,7 +179,7 @@ main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
   local output="" pin=1 quick=0 apps_root="" positional=()
-  local report_cmd=() threshold=""
+  local report_cmd=() threshold="" allow_mismatch=0
 
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -198,6 +202,7 @@ main() {
         shift 3
         ;;
       --threshold) need_value "$@"; threshold=$2; shift 2 ;;
+      --allow-mismatch) allow_mismatch=1; shift ;;
       -q | --quick) quick=1; shift ;;
       --) shift; positional+=("$@"); break ;;
       -*) die_usage "unknown option '$1'" ;;
@@ -212,6 +217,10 @@ main() {
     [[ "$threshold" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die_usage "--threshold must be a percentage, got '$threshold'"
     [[ "${report_cmd[0]:-}" == compare ]] || die_usage "--threshold goes with --compare"
     report_cmd+=(--threshold "$threshold")
+  fi
+  if [[ $allow_mismatch -eq 1 ]]; then
+    [[ "${report_cmd[0]:-}" == compare ]] || die_usage "--allow-mismatch goes with --compare"
+    report_cmd+=(--allow-mismatch)
   fi
   if [[ ${#report_cmd[@]} -gt 0 ]]; then
     cd "$ROOT"

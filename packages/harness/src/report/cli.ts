@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { compareRuns, DEFAULT_COMPARE, formatComparison } from "./compare.ts";
+import { compareRuns, DEFAULT_COMPARE, formatComparison, runMismatches } from "./compare.ts";
 import { InputError, loadResults, writeReports } from "./files.ts";
 import { updateReadme } from "./readme.ts";
 
@@ -17,6 +17,7 @@ function main(argv: string[]): number {
     options: {
       threshold: { type: "string" },
       alpha: { type: "string" },
+      "allow-mismatch": { type: "boolean" },
       readme: { type: "string" },
     },
   });
@@ -39,8 +40,18 @@ function main(argv: string[]): number {
       if (!(alpha > 0 && alpha < 1))
         throw new InputError("--alpha is a probability between 0 and 1");
       const options = { threshold, alpha };
-      const rows = compareRuns(loadResults(basePath), loadResults(newPath), options);
-      console.log(formatComparison(rows, options));
+      const base = loadResults(basePath);
+      const next = loadResults(newPath);
+      const mismatches = runMismatches(base, next);
+      if (mismatches.length > 0 && !values["allow-mismatch"]) {
+        console.error(
+          `report: the runs were not measured alike, their req/s do not compare:\n  ${mismatches.join("\n  ")}\n` +
+            "(--allow-mismatch compares them anyway, and says so in the output)",
+        );
+        return 2;
+      }
+      const rows = compareRuns(base, next, options);
+      console.log(formatComparison(rows, options, mismatches));
       return rows.some((r) => r.verdict === "regression") ? 1 : 0;
     }
     case "readme": {

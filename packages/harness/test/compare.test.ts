@@ -1,0 +1,416 @@
+// --compare on synthetic runs, never on this machine's noise: every pair's trials are chosen so
+// the p-value or the spread is known in advance, and each test fails when the rule it names is
+// broken (Holm turned into Bonferroni or into no correction, the threshold-only path dropped,
+// p99 gating the exit code, a setup difference let through).
+import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type ComparisonRow,
+  compareRuns,
+  DEFAULT_COMPARE,
+  formatComparison,
+  holm,
+  runMismatches,
+} from "../src/report/compare.ts";
+import { type Manifest, type Results, schemaErrors, type Trial } from "../src/schema.ts";
+import { tCritical, welch } from "../src/stats.ts";
+
+const CLI = join(import.meta.dir, "..", "src", "report", "cli.ts");
+
+interface PairSpec {
+  readonly app: string;
+  readonly scenario?: string;
+  /** One trial per value. */
+  readonly rps: readonly number[];
+  readonly p99?: readonly number[];
+  /** false: every trial of the pair failed its checks. */
+  readonly valid?: boolean;
+}
+
+function trial(app: string, scenario: string, round: number, rps: number, p99: number): Trial {
+  return {
+    app,
+    scenario,
+    round,
+    startedAt: "2025-01-01T00:00:00.000Z",
+    command: ["wrk", "-c", "400", "http://127.0.0.1:3000/"],
+    result: {
+      requests: Math.round(rps * 30),
+      durationSec: 30,
+      windowSec: 30,
+      rps,
+      bytesPerSec: rps * 120,
+      latencyMs: { mean: p99 / 4, p50: p99 / 5, p90: p99 / 2, p99, p999: p99 * 1.5, max: p99 * 2 },
+      statuses: { "200": Math.round(rps * 30) },
+      non2xx: 0,
+      socketErrors: 0,
+      timeouts: 0,
+      aborted: 0,
+      errorDetails: {},
+      syntheticSamplesRemoved: 0,
+    },
+    connections: 400,
+    requestedSec: 30,
+    cpuWindowSec: 30,
+    server: { pid: 4242, cpuPercent: 99, peakRssMiB: 60 },
+    loadGenerator: { cpuPercent: 80, capacityCores: 1, threads: 2 },
+    stealPercent: 0,
+    checks: {
+      errorRate: 0,
+      valid: true,
+      invalidReasons: [],
+      loadGeneratorBound: false,
+      unsaturated: false,
+      littlesLaw: { inFlight: 390, ratio: 0.975, checked: true, ok: true },
+      notes: [],
+    },
+  };
+}
+
+/** A complete schema-2 run whose apps and scenarios are the pairs given, in order. */
+function run(pairs: readonly PairSpec[], patch: (m: Manifest) => void = () => {}): Results {
+  const apps = [...new Set(pairs.map((p) => p.app))];
+  const scenarios = [...new Set(pairs.map((p) => p.scenario ?? "api"))];
+  const manifest: Manifest = {
+    tool: { name: "wrk", version: "4.1.0", path: "/usr/bin/wrk" },
+    settings: {
+      apps,
+      scenarios,
+      durationSec: 30,
+      warmupSec: 10,
+      connections: 400,
+      trials: 3,
+      keepAlive: true,
+      errorThreshold: 0.001,
+      argv: [],
+    },
+    pinning: { enabled: true, serverCpus: "1", loadCpus: "0" },
+    machine: {
+      cpuModel: "AMD EPYC 7763",
+      cores: 2,
+      memoryGiB: 8,
+      os: "Ubuntu 24.04",
+      kernel: "6.8.0",
+    },
+    versions: { lockfile: { hono: "4.7.0" }, harnessBun: "1.2.0" },
+    git: { commit: "0".repeat(40), dirty: false },
+  };
+  patch(manifest);
+  const trials = pairs.flatMap((p) =>
+    p.rps.map((rps, i) => {
+      const t = trial(p.app, p.scenario ?? "api", i + 1, rps, p.p99?.[i] ?? 10);
+      if (p.valid === false) return { ...t, checks: { ...t.checks, valid: false } };
+      return t;
+    }),
+  );
+  return {
+    schemaVersion: 2,
+    status: "complete",
+    startedAt: "2025-01-01T00:00:00.000Z",
+    finishedAt: "2025-01-01T01:00:00.000Z",
+    manifest,
+    apps: apps.map((name, i) => ({
+      name,
+      runtime: "bun",
+      framework: "bare",
+      port: 3000 + i,
+      status: "ok" as const,
+    })),
+    trials,
+  };
+}
+
+const BASE3 = [960, 1000, 1040];
+
+/**
+ * New-run trials for BASE3 whose one-sided Welch p (new slower) is exactly `p`: both sides have
+ * standard deviation 40 and three trials, so t = Δ / (40·√(2/3)) with 4 degrees of freedom.
+ */
+function slowerWithP(p: number): number[] {
+  const delta = tCritical(2 * p, 4) * 40 * Math.sqrt(2 / 3);
+  return BASE3.map((v) => v - delta);
+}
+
+/** Compares base and new runs built from [app, base trials, new trials] rows. */
+function compare(rows: [string, number[], number[]][], threshold = 0.05): ComparisonRow[] {
+  const base = run(rows.map(([app, rps]) => ({ app, rps })));
+  const next = run(rows.map(([app, , rps]) => ({ app, rps })));
+  return compareRuns(base, next, { threshold, alpha: 0.05 });
+}
+
+const byApp = (rows: readonly ComparisonRow[], app: string): ComparisonRow => {
+  const row = rows.find((r) => r.app === app);
+  if (!row) throw new Error(`no row for ${app}`);
+  return row;
+};
+
+function cli(base: Results, next: Results, ...flags: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), "compare-test-"));
+  const [a, b] = [join(dir, "a.json"), join(dir, "b.json")];
+  writeFileSync(a, JSON.stringify(base));
+  writeFileSync(b, JSON.stringify(next));
+  const r = spawnSync(process.execPath, [CLI, "compare", a, b, ...flags], { encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test("the synthetic runs are valid results.json files", () => {
+  expect(schemaErrors(run([{ app: "bun-bare", rps: BASE3 }]))).toEqual([]);
+  // The helper's p-values are what the comparison sees.
+  expect(byApp(compare([["x", BASE3, slowerWithP(0.04)]]), "x").p).toBeCloseTo(0.04, 9);
+});
+
+describe("multiple comparisons: Holm's step-down", () => {
+  test("holm() holds the k-th smallest p to alpha / (m − k) and stops at the first failure", () => {
+    expect(holm([0.001, 0.04], 0.05)).toEqual([true, true]); // Bonferroni (0.025) rejects only one
+    expect(holm([0.03, 0.04], 0.05)).toEqual([false, false]); // unadjusted rejects both
+    expect(holm([0.04, 0.001, 0.011, 0.3], 0.05)).toEqual([false, true, true, false]);
+    expect(holm([], 0.05)).toEqual([]);
+  });
+
+  test("a p that passes Holm but not Bonferroni is a regression", () => {
+    const rows = compare([
+      ["clear", BASE3, slowerWithP(0.001)],
+      ["holm-only", BASE3, slowerWithP(0.04)], // 0.025 < p < 0.05: Holm's second step only
+    ]);
+    expect(byApp(rows, "clear").verdict).toBe("regression");
+    expect(byApp(rows, "holm-only").rpsChange).toBeLessThan(-0.05);
+    expect(byApp(rows, "holm-only").verdict).toBe("regression");
+  });
+
+  test("p-values that pass unadjusted but not Holm are no regression", () => {
+    const rows = compare([
+      ["a", BASE3, slowerWithP(0.03)], // both below 0.05, neither below 0.05 / 2
+      ["b", BASE3, slowerWithP(0.04)],
+    ]);
+    for (const row of rows) {
+      expect(row.rpsChange).toBeLessThan(-0.05);
+      expect(row.verdict).toBe("inconclusive");
+    }
+  });
+
+  test("a 30% drop at 5% CoV, 3 trials a side, among 36 pairs is detected", () => {
+    const apps = ["bun-hono", "bun-elysia", "node-hono", "node-elysia", "bun-bare", "node-bare"];
+    const scenarios = ["api", "json", "text", "params", "body", "headers"];
+    const pairs = (dropped: boolean) =>
+      scenarios.flatMap((scenario) =>
+        apps.map((app) => {
+          const drop = dropped && app === "node-hono" && scenario === "json";
+          return { app, scenario, rps: drop ? [665, 700, 735] : [950, 1000, 1050] };
+        }),
+      );
+    const rows = compareRuns(run(pairs(false)), run(pairs(true)), DEFAULT_COMPARE);
+    expect(rows).toHaveLength(36);
+    // The issue's case: two-sided Welch at Bonferroni's 0.05 / 36 misses it.
+    const twoSided = welch([950, 1000, 1050], [665, 700, 735]);
+    expect(twoSided?.p).toBeGreaterThan(0.05 / 36);
+    const flagged = rows.filter((r) => r.verdict === "regression");
+    expect(flagged.map((r) => `${r.scenario}/${r.app}`)).toEqual(["json/node-hono"]);
+  });
+});
+
+describe("verdicts", () => {
+  test("fewer than two trials a side: the threshold alone decides", () => {
+    const rows = compare([
+      ["one-each", [1000], [900]],
+      ["one-new", [990, 1000, 1010], [900]],
+      ["small", [1000], [980]],
+    ]);
+    for (const app of ["one-each", "one-new"]) {
+      expect(byApp(rows, app).verdict).toBe("regression");
+      expect(byApp(rows, app).note).toContain("threshold only");
+      expect(byApp(rows, app).detectable).toBeUndefined();
+    }
+    // Within the threshold but no spread to judge it by: not "no change".
+    expect(byApp(rows, "small").verdict).toBe("inconclusive");
+    const out = formatComparison(rows, DEFAULT_COMPARE);
+    expect(out.split("\n").find((l) => l.includes("one-each"))).toContain("threshold only");
+    expect(out).toContain("2 regression(s)");
+  });
+
+  test("a significant rise beyond the threshold is an improvement, not a regression", () => {
+    const rows = compare([["faster", BASE3, [1300, 1350, 1400]]]);
+    expect(rows[0]?.verdict).toBe("improvement");
+    expect(formatComparison(rows, DEFAULT_COMPARE)).toContain("no regression detected");
+  });
+
+  test("no valid trials on one side: not comparable, and not counted among the pairs tested", () => {
+    const base = run([
+      { app: "broken", rps: BASE3, valid: false },
+      { app: "fine", rps: BASE3 },
+    ]);
+    const next = run([
+      { app: "broken", rps: BASE3 },
+      { app: "fine", rps: slowerWithP(0.04) }, // a regression at m = 1, not at m = 2
+    ]);
+    const rows = compareRuns(base, next, DEFAULT_COMPARE);
+    expect(byApp(rows, "broken").verdict).toBe("not comparable");
+    expect(byApp(rows, "broken").note).toBe("no valid trials in the base run");
+    expect(byApp(rows, "fine").verdict).toBe("regression");
+    expect(formatComparison(rows, DEFAULT_COMPARE)).toContain("over the 1 pair(s) tested");
+  });
+
+  test("no change beyond the threshold only where a change that large was detectable", () => {
+    const rows = compare([
+      ["steady", [990, 1000, 1010], [985, 995, 1005]], // spread ±1%: a 5% change would show
+      ["noisy", [800, 1000, 1200], [790, 990, 1190]], // spread ±20%: it would not
+    ]);
+    expect(byApp(rows, "steady").verdict).toBe("no change beyond the threshold");
+    const noisy = byApp(rows, "noisy");
+    expect(noisy.verdict).toBe("inconclusive");
+    expect(noisy.detectable).toBeGreaterThan(0.05);
+    const out = formatComparison(rows, DEFAULT_COMPARE);
+    const line = out.split("\n").find((l) => l.includes("noisy")) ?? "";
+    expect(line).toMatch(/inconclusive: only changes ≥ \d+\.\d% detectable/);
+    expect(out).toContain("no regression detected; 1 pair(s) inconclusive");
+  });
+
+  test("the detectable change is the one-sided t at alpha / m times the standard error", () => {
+    // se = √(100/3 + 100/3) = 8.165; t(0.95, 4 df) = 2.132, t(0.975, 4 df) = 2.776 from tables.
+    const se = Math.sqrt(200 / 3);
+    const one = compare([["a", [990, 1000, 1010], [960, 970, 980]]]);
+    expect(one[0]?.detectable).toBeCloseTo((2.1318 * se) / 1000, 5);
+    const two = compare([
+      ["a", [990, 1000, 1010], [960, 970, 980]],
+      ["b", [990, 1000, 1010], [990, 1000, 1010]],
+    ]);
+    expect(byApp(two, "a").detectable).toBeCloseTo((2.7764 * se) / 1000, 5);
+    expect(formatComparison(two, DEFAULT_COMPARE)).toContain("≥ ±2.3%");
+  });
+});
+
+describe("p99", () => {
+  const steady = { app: "bun-bare", rps: BASE3 };
+
+  test("shown as the median of the trials' p99, base → new", () => {
+    const rows = compareRuns(
+      run([{ ...steady, p99: [10, 10, 100] }]), // the mean would be 40
+      run([{ ...steady, p99: [20, 20, 20] }]),
+    );
+    expect(rows[0]?.baseP99).toBe(10);
+    expect(formatComparison(rows, DEFAULT_COMPARE)).toMatch(/10\.00 → 20\.00\s+\+100\.0%/);
+  });
+
+  test("p99 doubling at equal req/s is no regression: exit 0", () => {
+    const base = run([{ ...steady, p99: [10, 10, 10] }]);
+    const next = run([{ ...steady, p99: [20, 20, 20] }]);
+    expect(compareRuns(base, next)[0]?.verdict).not.toBe("regression");
+    const r = cli(base, next);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("+100.0%");
+    expect(r.stdout).toContain("never gated");
+  });
+});
+
+describe("runs that were not measured alike", () => {
+  const steady = [{ app: "bun-bare", rps: BASE3 }];
+  const differs: [string, (m: Manifest) => void, string][] = [
+    [
+      "tool name",
+      (m) => Object.assign(m, { tool: { ...m.tool, name: "oha", version: "1.15.0" } }),
+      "tool: wrk 4.1.0 vs oha 1.15.0",
+    ],
+    [
+      "tool version",
+      (m) => Object.assign(m, { tool: { ...m.tool, version: "4.2.0" } }),
+      "tool: wrk 4.1.0 vs wrk 4.2.0",
+    ],
+    [
+      "connections",
+      (m) => Object.assign(m.settings, { connections: 200 }),
+      "connections: 400 vs 200",
+    ],
+    ["duration", (m) => Object.assign(m.settings, { durationSec: 10 }), "duration: 30 s vs 10 s"],
+    ["warm-up", (m) => Object.assign(m.settings, { warmupSec: 0 }), "warm-up: 10 s vs 0 s"],
+    ["keep-alive", (m) => Object.assign(m.settings, { keepAlive: false }), "keep-alive: on vs off"],
+    [
+      "pinning off",
+      (m) => Object.assign(m, { pinning: { enabled: false, note: "1 core" } }),
+      "pinning: server CPUs 1, load CPUs 0 vs off",
+    ],
+    [
+      "server CPUs",
+      (m) => Object.assign(m.pinning, { serverCpus: "2" }),
+      "pinning: server CPUs 1, load CPUs 0 vs server CPUs 2, load CPUs 0",
+    ],
+    [
+      "load CPUs",
+      (m) => Object.assign(m.pinning, { loadCpus: "3" }),
+      "pinning: server CPUs 1, load CPUs 0 vs server CPUs 1, load CPUs 3",
+    ],
+    [
+      "CPU model",
+      (m) => Object.assign(m.machine, { cpuModel: "Intel Xeon 8375C" }),
+      "machine: AMD EPYC 7763, 2 cores vs Intel Xeon 8375C, 2 cores",
+    ],
+    [
+      "cores",
+      (m) => Object.assign(m.machine, { cores: 4 }),
+      "machine: AMD EPYC 7763, 2 cores vs AMD EPYC 7763, 4 cores",
+    ],
+  ];
+
+  for (const [field, patch, named] of differs) {
+    test(`${field} differs: named`, () => {
+      expect(runMismatches(run(steady), run(steady, patch))).toEqual([named]);
+    });
+  }
+
+  test("schema version differs: named", () => {
+    const old = { ...run(steady), schemaVersion: 1 } as unknown as Results;
+    expect(runMismatches(old, run(steady))).toEqual(["schema version: 1 vs 2"]);
+  });
+
+  test("what does not change the numbers' meaning is no mismatch", () => {
+    const other = run([...steady, { app: "node-bare", rps: BASE3 }], (m) => {
+      Object.assign(m.settings, { trials: 5, argv: ["-n", "5"], errorThreshold: 0.01 });
+      Object.assign(m.tool, { path: "/opt/wrk" });
+      Object.assign(m.machine, { memoryGiB: 16, kernel: "6.9.0" });
+      Object.assign(m.pinning, { note: "pinned" });
+      Object.assign(m.git, { commit: "1".repeat(40) });
+    });
+    expect(runMismatches(run(steady), other)).toEqual([]);
+  });
+
+  test("the CLI refuses them with exit 2, naming every difference", () => {
+    const r = cli(
+      run(steady),
+      run(steady, (m) => {
+        Object.assign(m.settings, { connections: 200 });
+        Object.assign(m.tool, { name: "oha", version: "1.15.0" });
+      }),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("tool: wrk 4.1.0 vs oha 1.15.0");
+    expect(r.stderr).toContain("connections: 400 vs 200");
+    expect(r.stderr).toContain("--allow-mismatch");
+    expect(r.stdout).toBe("");
+  });
+
+  test("--allow-mismatch compares anyway and says so on the first line", () => {
+    const next = run([{ app: "bun-bare", rps: [660, 700, 740] }], (m) =>
+      Object.assign(m.settings, { connections: 200 }),
+    );
+    const r = cli(run(steady), next, "--allow-mismatch");
+    expect(r.stdout.split("\n")[0]).toBe("COMPARED DESPITE MISMATCH: connections: 400 vs 200");
+    expect(r.code).toBe(1);
+  });
+});
+
+describe("the CLI's exit status", () => {
+  const base = run([{ app: "bun-bare", rps: BASE3 }]);
+
+  test("1 for a regression, 0 for none, 2 for a file that is not there", () => {
+    const slower = cli(base, run([{ app: "bun-bare", rps: [660, 700, 740] }]));
+    expect(slower.code).toBe(1);
+    expect(slower.stdout).toContain("REGRESSION");
+    expect(slower.stdout).toContain("Holm");
+    expect(cli(base, run([{ app: "bun-bare", rps: [1300, 1350, 1400] }])).code).toBe(0);
+    const missing = spawnSync(process.execPath, [CLI, "compare", "/nonexistent/a.json", CLI], {
+      encoding: "utf8",
+    });
+    expect(missing.status).toBe(2);
+  });
+});
