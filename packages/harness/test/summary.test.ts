@@ -25,7 +25,15 @@ describe("stats", () => {
   });
 });
 
-function trial(app: string, rps: number, overrides: Partial<Trial["checks"]> = {}): Trial {
+/** What a trial may differ in; everything else is a clean oha trial of 5 s at 50 connections. */
+interface TrialOptions {
+  readonly checks?: Partial<Trial["checks"]>;
+  readonly p99?: number;
+  readonly rssMiB?: number;
+}
+
+function trial(app: string, rps: number, options: TrialOptions = {}): Trial {
+  const p99 = options.p99 ?? 4;
   return {
     app,
     scenario: "api",
@@ -33,35 +41,46 @@ function trial(app: string, rps: number, overrides: Partial<Trial["checks"]> = {
     startedAt: "2026-11-21T00:00:00.000Z",
     command: ["oha"],
     result: {
-      requests: rps * 2,
-      durationSec: 2,
+      requests: rps * 5,
+      durationSec: 5,
+      windowSec: 5,
       rps,
       bytesPerSec: rps * 100,
-      latencyMs: { mean: 1, p50: 1, p90: 2, p99: 4, p999: 8, max: 9 },
-      statuses: { "200": rps * 2 },
+      latencyMs: { mean: 1, p50: 1, p90: 2, p99, p999: p99 * 2, max: p99 * 3 },
+      statuses: { "200": rps * 5 },
       non2xx: 0,
       socketErrors: 0,
       timeouts: 0,
       aborted: 0,
       errorDetails: {},
+      syntheticSamplesRemoved: 0,
     },
-    server: { pid: 1, cpuPercent: 99, peakRssMiB: 50 },
-    loadGenerator: { cpuPercent: 60, capacityCores: 1 },
+    connections: 50,
+    requestedSec: 5,
+    cpuWindowSec: 4.8,
+    server: { pid: 1, cpuPercent: 99, peakRssMiB: options.rssMiB ?? 50 },
+    loadGenerator: { cpuPercent: 60, capacityCores: 1, threads: 1 },
+    stealPercent: 0,
     checks: {
       errorRate: 0,
       valid: true,
       invalidReasons: [],
       loadGeneratorBound: false,
+      unsaturated: false,
       littlesLaw: { inFlight: 50, ratio: 1, checked: true, ok: true },
-      ...overrides,
+      notes: [],
+      ...options.checks,
     },
   };
 }
 
-function results(trials: Trial[], failed: Record<string, string> = {}): Results {
-  const apps = ["bun-hono", "bun-bare", "node-hono", "node-bare"];
+function results(
+  trials: Trial[],
+  failed: Record<string, string> = {},
+  apps = ["bun-hono", "bun-bare", "node-hono", "node-bare"],
+): Results {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     status: "complete",
     startedAt: "2026-11-21T00:00:00.000Z",
     manifest: {
@@ -69,10 +88,10 @@ function results(trials: Trial[], failed: Record<string, string> = {}): Results 
       settings: {
         apps,
         scenarios: ["api"],
-        durationSec: 2,
+        durationSec: 5,
         warmupSec: 1,
         connections: 50,
-        trials: 2,
+        trials: 3,
         keepAlive: true,
         errorThreshold: 0.0001,
         argv: [],
@@ -94,15 +113,19 @@ function results(trials: Trial[], failed: Record<string, string> = {}): Results 
   };
 }
 
+const BOUND_NOTE = "oha used 98% of its 1 core while the server used 80%: req/s is a lower bound";
+
 describe("summary", () => {
   const sample = results(
     [
       trial("bun-hono", 90_000),
       trial("bun-hono", 110_000),
-      trial("bun-bare", 200_000, { loadGeneratorBound: true }),
-      trial("bun-bare", 200_000, { loadGeneratorBound: true }),
+      trial("bun-bare", 200_000, { checks: { loadGeneratorBound: true, notes: [BOUND_NOTE] } }),
+      trial("bun-bare", 200_000, { checks: { loadGeneratorBound: true, notes: [BOUND_NOTE] } }),
       trial("node-hono", 40_000),
-      trial("node-hono", 999_999, { valid: false, invalidReasons: ["12 failed requests"] }),
+      trial("node-hono", 999_999, {
+        checks: { valid: false, invalidReasons: ["12 failed requests"] },
+      }),
     ],
     { "node-bare": "port 3005 is already in use by pid 42 (python3 -m http.server)" },
   );
@@ -122,15 +145,149 @@ describe("summary", () => {
     expect(nodeHono?.rps.mean).toBe(40_000); // the invalid 999,999 is left out
     expect(nodeHono?.validTrials).toBe(1);
     expect(nodeHono?.pctOfBaseline).toBeUndefined(); // node-bare failed: no baseline
-    expect(nodeHono?.flags.join()).toContain("INVALID 1/2 (12 failed requests)");
+    expect(nodeHono?.flags.map((f) => f.text)).toContain(
+      "INVALID 1/2 (12 failed requests): excluded",
+    );
   });
 
-  test("flags stand next to the app in the printed summary", () => {
+  test("flags and the trials' notes stand next to the app in the printed summary", () => {
     const text = formatSummary(sample);
-    expect(text).toContain("bun-bare: LOAD-GENERATOR BOUND 2/2: a lower bound");
+    expect(text).toContain(
+      "  bun-bare: LOAD-GENERATOR BOUND 2/2: a lower bound (the load generator was saturated, the server was not)\n" +
+        `            - ${BOUND_NOTE}\n`,
+    );
+    // the two trials' identical notes are listed once
+    expect(text.split(BOUND_NOTE)).toHaveLength(2);
     expect(text).toContain("node-bare: FAILED: port 3005 is already in use");
     expect(text).toContain("100,000 ± 14,142");
     expect(text).toContain("14.1% unreliable");
+  });
+});
+
+describe("latency percentiles: the median of the trials, not their mean", () => {
+  // The issue's numbers: one bad trial's p99 averaged the column to 155 ms.
+  const r = results([
+    trial("bun-bare", 41_000, { p99: 17.99 }),
+    trial("bun-bare", 41_200, { p99: 437.65 }),
+    trial("bun-bare", 41_400, { p99: 9.93 }),
+  ]);
+
+  test("p99 is the middle trial's, with the range over trials beside it", () => {
+    const row = summarize(r).get("api")?.[0];
+    expect(row?.latencyMs.p99).toBe(17.99);
+    expect(row?.latencyMs.p999).toBe(35.98);
+    expect(row?.latencyRangeMs.p99).toEqual({ low: 9.93, high: 437.65 });
+    expect(formatSummary(r)).toContain(" 17.99 (9.93–437.65) ");
+  });
+});
+
+describe("confidence intervals, ranks and ties", () => {
+  // bun-hono is not significantly slower than bun-elysia (p ≈ 0.16) but is than bun-bare
+  // (p ≈ 0.013), the app that opened the tie group: it must get a rank of its own.
+  const apps = ["bun-bare", "bun-elysia", "bun-hono", "node-bare", "node-hono", "node-elysia"];
+  const ranked = results(
+    [
+      ...[41_000, 41_200, 41_400].map((v) => trial("bun-bare", v)),
+      ...[40_600, 41_100, 41_600].map((v) => trial("bun-elysia", v)),
+      ...[40_300, 40_500, 40_700].map((v) => trial("bun-hono", v)),
+      ...[30_000, 30_100, 29_900].map((v) => trial("node-bare", v)),
+      trial("node-hono", 29_950),
+      ...[20_000, 20_500, 19_500].map((v) => trial("node-elysia", v)),
+    ],
+    {},
+    apps,
+  );
+  const rows = summarize(ranked).get("api") ?? [];
+  const row = (app: string) => rows.find((r) => r.app === app);
+
+  test("every mean comes with its 95% CI (Student's t); one trial has none", () => {
+    // 41,200 ± t(0.975, 2) × 200 / √3 = 41,200 ± 496.8
+    expect(row("bun-bare")?.ci?.low).toBeCloseTo(40_703.17, 1);
+    expect(row("bun-bare")?.ci?.high).toBeCloseTo(41_696.83, 1);
+    expect(row("node-hono")?.ci).toBeUndefined();
+  });
+
+  test("a new rank only when significantly slower than the group's first app", () => {
+    const ranks = rows.map((r) => [r.app, r.rank?.position, r.rank?.tie]);
+    expect(ranks).toEqual([
+      ["bun-bare", 1, false],
+      ["bun-elysia", 1, true],
+      ["bun-hono", 3, false],
+      ["node-bare", 4, false],
+      ["node-hono", 4, true], // one trial: untestable, so a tie
+      ["node-elysia", 6, false],
+    ]);
+  });
+
+  test("each row says whether it differs from the fastest and from its bare baseline", () => {
+    expect(row("bun-elysia")?.vsFastest?.significant).toBe(false);
+    expect(row("bun-hono")?.vsFastest?.significant).toBe(true);
+    expect(row("bun-hono")?.vsFastest?.p).toBeCloseTo(0.0127, 3);
+    expect(row("bun-hono")?.vsBaseline?.significant).toBe(true);
+    expect(row("node-hono")?.vsBaseline).toEqual({ significant: false }); // n = 1: no test
+    expect(row("bun-bare")?.vsFastest).toBeUndefined();
+  });
+
+  test("the printed table: rank, CI, ≈ on insignificant percentages, the 1-trial note", () => {
+    const lines = formatSummary(ranked).split("\n");
+    const line = (app: string) => lines.find((l) => l.includes(` ${app} `)) ?? "";
+    expect(line("bun-bare")).toMatch(/^1 +bun-bare +41,200 ± 200 +40,703–41,697 +0\.5% excellent /);
+    expect(line("bun-elysia")).toMatch(/^≈1 +bun-elysia +41,100 ± 500 +39,858–42,342 /);
+    expect(line("bun-elysia")).toMatch(/ ≈100% +≈100% +3\/3$/);
+    expect(line("bun-hono")).toMatch(/^3 +bun-hono .* 98% +98% +3\/3$/);
+    expect(line("node-hono")).toMatch(/^≈4 +node-hono +29,950 +— +— /);
+    expect(line("node-hono")).toMatch(/ ≈100% +1\/1$/);
+    expect(line("node-elysia")).toMatch(/^6 +node-elysia .* 49% +67% +3\/3$/);
+    expect(lines).toContain(
+      "  node-hono: 1 valid trial: no spread and no confidence interval, so every comparison is a tie (≈)",
+    );
+  });
+});
+
+describe("flags from the trials' checks", () => {
+  const idle = { inFlight: 10, ratio: 0.2, checked: true, ok: false };
+  const flagged = results([
+    trial("bun-bare", 60_000, { checks: { loadGeneratorBound: true, notes: [BOUND_NOTE] } }),
+    trial("bun-bare", 61_000, { checks: { loadGeneratorBound: true, notes: [BOUND_NOTE] } }),
+    trial("bun-bare", 62_000),
+    trial("bun-hono", 30_000, {
+      checks: { unsaturated: true, notes: ["server 60%, oha 50% of its core: CPU steal 12%"] },
+    }),
+    trial("bun-hono", 31_000, {
+      checks: { littlesLaw: idle, notes: ["10 requests in flight on 50 connections"] },
+    }),
+    trial("bun-hono", 32_000),
+    trial("bun-hono", 0, {
+      checks: { valid: false, invalidReasons: ["error rate 3.10% > 0.01%"], notes: ["hidden"] },
+    }),
+  ]);
+  const text = formatSummary(flagged);
+
+  test("each flag counted over the valid trials, with its explanation", () => {
+    expect(text).toContain(
+      "  bun-bare: LOAD-GENERATOR BOUND 2/3: a lower bound (the load generator was saturated, the server was not)",
+    );
+    expect(text).toContain(
+      "  bun-hono: INVALID 1/4 (error rate 3.10% > 0.01%): excluded\n" +
+        "  bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)\n" +
+        "  bun-hono: IDLE CONNECTIONS 1/3: in-flight requests well below the connections (the load generator paced the run)\n" +
+        "            - server 60%, oha 50% of its core: CPU steal 12%\n" +
+        "            - 10 requests in flight on 50 connections\n",
+    );
+    expect(text).not.toContain("LITTLE'S LAW");
+    expect(text).not.toContain("hidden"); // an invalid trial's notes do not qualify the numbers
+  });
+
+  test("the rows count the flagged trials", () => {
+    const hono = summarize(flagged)
+      .get("api")
+      ?.find((r) => r.app === "bun-hono");
+    expect([hono?.boundTrials, hono?.unsaturatedTrials, hono?.idleTrials]).toEqual([0, 1, 1]);
+    expect(hono?.flags.map((f) => f.tag)).toEqual([
+      "INVALID 1/4",
+      "UNSATURATED 1/3",
+      "IDLE CONNECTIONS 1/3",
+    ]);
   });
 });
 
@@ -165,6 +322,7 @@ describe("tool command lines send the same request", () => {
       BENCH_METHOD: "POST",
       BENCH_CONTENT_TYPE: "application/json",
       BENCH_BODY_FILE: "/tmp/body.json",
+      BENCH_CONNECTIONS: "64",
     });
     expect(c.resultOn).toBe("stderr");
   });
@@ -174,7 +332,7 @@ describe("tool command lines send the same request", () => {
       { name: "autocannon", path: "/x/autocannon.js", version: "9" },
       { ...plan, cores: 3 },
     );
-    expect(c.capacityCores).toBe(1);
+    expect(c.threads).toBe(1);
     expect(c.argv).toContain("-i");
     expect(c.argv).toContain("content-type=application/json");
   });

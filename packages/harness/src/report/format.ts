@@ -15,3 +15,7 @@ export const pct = (value: number | undefined, digits = 0): string =>
 /** A signed percentage change, "+3.1%" / "−20.0%". */
 export const change = (ratio: number): string =>
   Number.isFinite(ratio) ? `${ratio >= 0 ? "+" : "−"}${fmt(Math.abs(ratio) * 100, 1)}%` : "—";
+
+/** A p-value to three decimals; below that, "< 0.001" rather than a misleading "0.000". */
+export const pValue = (p: number): string =>
+  !Number.isFinite(p) ? "—" : p < 0.001 ? "< 0.001" : p.toFixed(3);

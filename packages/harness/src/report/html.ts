@@ -1,15 +1,23 @@
 // The HTML report: one self-contained file (Chart.js inlined, no network) with the tables of
-// the Markdown report and charts of req/s (± sd), latency percentiles and peak memory. After
-// drawing, the page writes what it drew into <pre id="render-check"> so a headless browser
-// test can check that the charts hold the right apps and values.
+// the Markdown report and charts of req/s (with its 95% CI), latency percentiles (median of
+// trials, with their range) and peak memory. After drawing, the page writes what the chart
+// instances hold and where their bars and error bars landed (read back from pixels) into
+// <pre id="render-check">, so a headless browser test can check the numbers really drawn.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
 import type { Results } from "../schema.ts";
-import { type SummaryRow, summarize } from "../summary.ts";
+import { type SummaryRow, summarize, taxText } from "../summary.ts";
 import { pct } from "./format.ts";
-import { headerLines, SCENARIO_HEADER, scenarioRow } from "./markdown.ts";
+import {
+  headerLines,
+  READING_GUIDE,
+  relativeMatrix,
+  rowNotes,
+  SCENARIO_HEADER,
+  scenarioRow,
+} from "./markdown.ts";
 
 const CHART_JS = join(
   import.meta.dir,
@@ -48,7 +56,8 @@ export interface ChartData {
   readonly datasets: {
     label: string;
     data: (number | null)[];
-    errors?: (number | null)[];
+    /** An error bar per bar, from low to high (the 95% CI, or the range over trials). */
+    ranges?: ([number, number] | null)[];
     colors?: string[];
   }[];
   readonly yTitle: string;
@@ -57,6 +66,12 @@ export interface ChartData {
 
 const num = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : null);
 
+const bar = (low: number, high: number): [number, number] | null => {
+  const l = num(low);
+  const h = num(high);
+  return l === null || h === null ? null : [l, h];
+};
+
 /** What the page draws, computed here so tests can compare it with results.json. */
 export function chartData(results: Results): ChartData[] {
   const summary = summarize(results);
@@ -64,14 +79,14 @@ export function chartData(results: Results): ChartData[] {
   for (const [scenario, rows] of summary) {
     charts.push({
       id: `rps-${scenario}`,
-      title: `${scenario}: requests per second (mean ± sd of valid trials)`,
+      title: `${scenario}: requests per second (mean of valid trials, bars: 95% CI)`,
       type: "bar",
       labels: rows.map((r) => label(r)),
       datasets: [
         {
           label: "req/s",
           data: rows.map((r) => (r.rps.n > 0 ? num(r.rps.mean) : null)),
-          errors: rows.map((r) => (r.rps.n > 1 ? num(r.rps.stddev) : null)),
+          ranges: rows.map((r) => (r.ci ? bar(r.ci.low, r.ci.high) : null)),
           colors: rows.map((r) => COLORS[r.app] ?? "#888"),
         },
       ],
@@ -79,12 +94,15 @@ export function chartData(results: Results): ChartData[] {
     });
     charts.push({
       id: `latency-${scenario}`,
-      title: `${scenario}: latency percentiles (ms, log scale)`,
+      title: `${scenario}: latency percentiles (ms, log scale; median of trials, bars: lowest–highest)`,
       type: "bar",
       labels: rows.map((r) => label(r)),
       datasets: (["p50", "p90", "p99", "p999"] as const).map((p) => ({
         label: p === "p999" ? "p99.9" : p,
         data: rows.map((r) => (r.rps.n > 0 ? num(r.latencyMs[p]) : null)),
+        ranges: rows.map((r) =>
+          r.rps.n > 1 ? bar(r.latencyRangeMs[p].low, r.latencyRangeMs[p].high) : null,
+        ),
       })),
       yTitle: "ms",
       logarithmic: true,
@@ -108,15 +126,18 @@ export function chartData(results: Results): ChartData[] {
   return charts;
 }
 
-/** An app's label on a chart carries its flag, so a bar is never read without it. */
+/** An app's label on a chart carries its qualifiers, so a bar is never read without them. */
 function label(row: SummaryRow): string {
   if (row.status === "failed") return `${row.app} (failed)`;
-  if (row.boundTrials > 0) return `${row.app} (lower bound)`;
-  return row.app;
+  const qualifiers = [
+    ...(row.boundTrials > 0 ? ["lower bound"] : []),
+    ...(row.unsaturatedTrials > 0 ? ["unsaturated"] : []),
+  ];
+  return qualifiers.length > 0 ? `${row.app} (${qualifiers.join(", ")})` : row.app;
 }
 
 /** A table; with no header, the first column is the row's heading (key/value tables). */
-function htmlTable(header: string[] | undefined, rows: string[][]): string {
+function htmlTable(header: string[] | undefined, rows: string[][], cls = ""): string {
   const head = header
     ? `<thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`
     : "";
@@ -126,40 +147,79 @@ function htmlTable(header: string[] | undefined, rows: string[][]): string {
         !header && i === 0 ? `<th>${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`,
       )
       .join("");
-  return `<table>${head}<tbody>${rows.map((r) => `<tr>${cells(r)}</tr>`).join("")}</tbody></table>`;
+  return `<table${cls ? ` class="${cls}"` : ""}>${head}<tbody>${rows.map((r) => `<tr>${cells(r)}</tr>`).join("")}</tbody></table>`;
 }
 
 function scenarioTables(scenario: string, rows: SummaryRow[]): string {
   const description = findScenario(scenario)?.description ?? "";
-  const main = htmlTable(SCENARIO_HEADER, rows.map(scenarioRow));
-  const taxed = rows.filter((r) => r.pctOfBaseline !== undefined);
-  const tax = taxed.length
-    ? `<p>Framework tax: ${taxed.map((r) => `${escapeHtml(r.app)} ${pct(r.pctOfBaseline)} of bare`).join(" · ")}</p>`
+  const main = htmlTable(SCENARIO_HEADER, rows.map(scenarioRow), "results");
+  const notes = rowNotes(rows);
+  const noteList = notes.length
+    ? `<ul class="notes">${notes
+        .map((n) => {
+          const sub = n.notes.length
+            ? `<ul>${n.notes.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`
+            : "";
+          return `<li>${escapeHtml(`${n.app}: ${n.text}`)}${sub}</li>`;
+        })
+        .join("")}</ul>`
     : "";
-  return `<section><h2>${escapeHtml(scenario)}</h2><p class="desc">${escapeHtml(description)}</p>${main}${tax}
+  const m = relativeMatrix(rows);
+  const matrix =
+    m.rows.length > 1
+      ? `<p>Relative throughput (the row's req/s as % of the column's; ≈: not significant):</p>${htmlTable(m.header, m.rows)}`
+      : "";
+  const taxed = rows.filter((r) => r.pctOfBaseline !== undefined);
+  const taxItem = (r: SummaryRow) => {
+    const t = taxText(r);
+    const what = r.vsBaseline?.significant
+      ? `${t.ofBare} of bare (cost ${t.cost})`
+      : `≈ tie (${pct(r.pctOfBaseline)} of bare)`;
+    return `${escapeHtml(r.app)} ${escapeHtml(what)}`;
+  };
+  const tax = taxed.length
+    ? `<p class="tax">Framework tax (≈ tie: not significantly different from bare, Welch p ≥ 0.05): ${taxed.map(taxItem).join(" · ")}</p>`
+    : "";
+  return `<section><h2>${escapeHtml(scenario)}</h2><p class="desc">${escapeHtml(description)}</p>${main}${noteList}${matrix}${tax}
 <div class="charts"><div class="chart"><canvas id="rps-${scenario}"></canvas></div><div class="chart"><canvas id="latency-${scenario}"></canvas></div></div></section>`;
 }
 
+// The render check reads back from the chart instances what they hold and where they drew it:
+// each bar's value from its top pixel, each error bar's ends from theirs. A bar whose data
+// went missing (null) or was drawn at the wrong height shows up there, not only in CHARTS.
 const PAGE_SCRIPT = `
+const errorBarsDrawn = new Map();
 const errorBars = {
   id: "errorBars",
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
+    const y = chart.scales.y;
+    const drawn = [];
     chart.data.datasets.forEach((ds, i) => {
-      if (!ds.errors) return;
+      if (!ds.ranges) return;
       chart.getDatasetMeta(i).data.forEach((bar, j) => {
-        const sd = ds.errors[j], mean = ds.data[j];
-        if (sd == null || mean == null) return;
-        const y = chart.scales.y, top = y.getPixelForValue(mean + sd), bottom = y.getPixelForValue(mean - sd);
+        const range = ds.ranges[j];
+        if (range == null || ds.data[j] == null) return;
+        const top = y.getPixelForValue(range[1]), bottom = y.getPixelForValue(range[0]);
         ctx.save(); ctx.strokeStyle = "#111"; ctx.lineWidth = 1.5; ctx.beginPath();
         ctx.moveTo(bar.x, top); ctx.lineTo(bar.x, bottom);
         ctx.moveTo(bar.x - 6, top); ctx.lineTo(bar.x + 6, top);
         ctx.moveTo(bar.x - 6, bottom); ctx.lineTo(bar.x + 6, bottom);
         ctx.stroke(); ctx.restore();
+        drawn.push({ dataset: ds.label, index: j, low: y.getValueForPixel(bottom), high: y.getValueForPixel(top) });
       });
     });
+    errorBarsDrawn.set(chart.canvas.id, drawn);
   },
 };
+// Chart.js fits its axis to the bars only: widen it so no error bar runs off the chart.
+function rangeLimits(spec) {
+  const ranges = spec.datasets.flatMap((d) => (d.ranges ?? []).filter((r) => r != null));
+  if (ranges.length === 0) return {};
+  const limits = { suggestedMax: Math.max(...ranges.map((r) => r[1])) };
+  if (spec.logarithmic) limits.suggestedMin = Math.min(...ranges.map((r) => r[0]));
+  return limits;
+}
 Chart.defaults.animation = false;
 Chart.defaults.responsive = true;
 Chart.defaults.maintainAspectRatio = false;
@@ -174,17 +234,25 @@ for (const spec of CHARTS) {
     },
     options: {
       plugins: { title: { display: true, text: spec.title }, legend: { display: spec.datasets.length > 1 } },
-      scales: { y: { type: spec.logarithmic ? "logarithmic" : "linear", beginAtZero: !spec.logarithmic, title: { display: true, text: spec.yTitle } } },
+      scales: { y: { type: spec.logarithmic ? "logarithmic" : "linear", beginAtZero: !spec.logarithmic, ...rangeLimits(spec), title: { display: true, text: spec.yTitle } } },
     },
     plugins: [errorBars],
   });
   const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
   let painted = 0;
   for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) painted++;
+  const y = chart.scales.y;
   drawn.push({
     id: spec.id,
+    title: chart.options.plugins.title.text,
     labels: chart.data.labels,
-    datasets: chart.data.datasets.map((d) => ({ label: d.label, data: d.data })),
+    datasets: chart.data.datasets.map((d, i) => ({
+      label: d.label,
+      data: d.data,
+      heights: chart.getDatasetMeta(i).data.map((bar, j) =>
+        d.data[j] == null || !Number.isFinite(bar.y) ? null : y.getValueForPixel(bar.y)),
+    })),
+    errorBars: errorBarsDrawn.get(spec.id) ?? [],
     bars: chart.getDatasetMeta(0).data.length,
     painted,
   });
@@ -209,12 +277,11 @@ export function htmlReport(results: Results): string {
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d1d1f}
 table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:top}
-th{background:#f5f5f7}.charts{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.chart{height:320px}
+th{background:#f5f5f7}.results td{white-space:nowrap}.results td:nth-child(3){white-space:normal;min-width:12rem}.charts{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.chart{height:320px}
 .wide{height:360px}.desc{color:#555}.warn{color:#a00;font-weight:600}
 </style></head><body>
 <h1>Benchmark results</h1>${header}${interrupted}
-<p>Only valid trials count. CoV verdict: &lt; 3% excellent, 3–5% acceptable, 5–10% noisy, &gt; 10% unreliable.
-"Lower bound": the load generator was saturated and the server was not.</p>
+${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
 <section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
 <pre id="render-check" hidden></pre>

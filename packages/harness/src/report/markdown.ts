@@ -1,9 +1,23 @@
 // The Markdown report: what a person reads next to results.json, and what the README embeds.
-// Every qualifier (failed, invalid trials, load-generator bound) stands in the row it qualifies.
+// Every qualifier (failed, invalid trials, load-generator bound, ...) is tagged in the row it
+// qualifies; its explanation and the trials' notes follow the table as a list, so the table
+// stays narrow enough to read.
 
 import { findScenario } from "@bench/contract";
 import type { Results } from "../schema.ts";
-import { pinningText, type SummaryRow, summarize } from "../summary.ts";
+import {
+  ciText,
+  difference,
+  type Flag,
+  meanText,
+  p99Text,
+  pinningText,
+  rankText,
+  SIGNIFICANCE_NOTE,
+  type SummaryRow,
+  summarize,
+  taxText,
+} from "../summary.ts";
 import { fmt, pct } from "./format.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -14,46 +28,85 @@ function table(header: readonly string[], align: readonly ("l" | "r")[], rows: s
   return [line(header), rule, ...rows.map(line)].join("\n");
 }
 
-/** The req/s cell: the number and, right beside it, everything that qualifies it. */
+/** A flag's short form for a table cell; its full text is in the notes below the table. */
+function tagCell(flag: Flag): string {
+  if (flag.tag === "FAILED") return "❌ failed";
+  if (flag.tag.startsWith("INVALID")) return `⚠️ ${flag.tag.toLowerCase()} excluded`;
+  return `⚠️ ${flag.tag.toLowerCase()}`;
+}
+
+/** The req/s cell: the number and, right beside it, the tag of everything that qualifies it. */
 export function throughputCell(row: SummaryRow): string {
-  const notes: string[] = [];
-  if (row.status === "failed") notes.push(`❌ failed: ${(row.failure ?? "").split("\n")[0]}`);
-  for (const flag of row.flags) {
-    if (flag.startsWith("FAILED")) continue;
-    if (flag.startsWith("LOAD-GENERATOR BOUND")) notes.push(`⚠️ ${flag.toLowerCase()}`);
-    else if (flag.startsWith("INVALID"))
-      notes.push(`⚠️ ${flag.replace("INVALID", "invalid trials excluded:")}`);
-    else notes.push(`⚠️ ${flag}`);
-  }
-  const number = row.rps.n > 0 ? `${fmt(row.rps.mean)} ± ${fmt(row.rps.stddev)}` : "—";
-  return [number, ...notes].join(" ");
+  return [meanText(row), ...row.flags.map(tagCell)].join(" ");
 }
 
 /** The per-scenario table, shared by the Markdown and HTML reports. */
 export const SCENARIO_HEADER = [
+  "rank",
   "app",
   "req/s (mean ± sd)",
+  "95% CI",
   "CoV",
   "p50 ms",
-  "p99 ms",
+  "p99 ms (range)",
   "peak RSS MiB",
   "server CPU",
   "load gen CPU",
   "valid trials",
 ];
+const SCENARIO_ALIGN = ["l", "l", "l", "r", "l", "r", "r", "r", "r", "r", "r"] as const;
 
 export function scenarioRow(r: SummaryRow): string[] {
   return [
+    rankText(r.rank),
     r.app,
     throughputCell(r),
+    ciText(r.ci),
     r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
     fmt(r.latencyMs.p50, 2),
-    fmt(r.latencyMs.p99, 2),
+    p99Text(r),
     fmt(r.peakRssMiB, 1),
     pct(r.serverCpuPercent),
     pct(r.loadCpuPercent),
     `${r.validTrials}/${r.trials}`,
   ];
+}
+
+/** Each flag's explanation and the trials' own notes, one app after another. */
+export function rowNotes(
+  rows: readonly SummaryRow[],
+): { app: string; text: string; notes: string[] }[] {
+  const out: { app: string; text: string; notes: string[] }[] = [];
+  for (const r of rows) {
+    r.flags.forEach((flag, i) => {
+      // The trials' notes explain the flags, so they hang under the row's last flag.
+      out.push({
+        app: r.app,
+        text: flag.text,
+        notes: i === r.flags.length - 1 ? [...r.notes] : [],
+      });
+    });
+    if (r.flags.length === 0 && r.notes.length > 0)
+      out.push({ app: r.app, text: "notes", notes: [...r.notes] });
+  }
+  return out;
+}
+
+/** Relative throughput, row as % of column; "≈" where the pair is not significantly different. */
+export function relativeMatrix(rows: readonly SummaryRow[]): {
+  header: string[];
+  rows: string[][];
+} {
+  const measured = rows.filter((r) => r.rps.n > 0);
+  const cellFor = (r: SummaryRow, c: SummaryRow) => {
+    const value = pct((r.rps.mean / c.rps.mean) * 100);
+    if (r === c) return value;
+    return difference(r.rpsValues, c.rpsValues).significant ? value : `≈${value}`;
+  };
+  return {
+    header: ["", ...measured.map((r) => r.app)],
+    rows: measured.map((r) => [r.app, ...measured.map((c) => cellFor(r, c))]),
+  };
 }
 
 export function headerLines(results: Results): string[][] {
@@ -87,20 +140,40 @@ export function headerLines(results: Results): string[][] {
   ];
 }
 
+/** What every report says once, before its tables. */
+export const READING_GUIDE = [
+  "Only valid trials count. Means come with their 95% confidence interval (Student's t). " +
+    "CoV verdict: < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable.",
+  "Latency: the median over valid trials of each trial's percentile; p99 also shows its lowest–highest over trials.",
+  SIGNIFICANCE_NOTE,
+  "Load-generator bound: the load generator was saturated and the server was not, so the req/s is a lower bound. " +
+    "Unsaturated: neither was saturated, so something else limited the run (not the server's best). " +
+    "Idle connections: far fewer requests were in flight than connections were open (the load generator paced the run).",
+];
+
 function scenarioSection(scenario: string, rows: SummaryRow[], level: string): string {
   const description = findScenario(scenario)?.description ?? "";
   const out = [`${level} ${scenario}${description ? ` — ${description}` : ""}`, ""];
-  out.push(
-    table(SCENARIO_HEADER, ["l", "l", "l", "r", "r", "r", "r", "r", "r"], rows.map(scenarioRow)),
-  );
-  const measured = rows.filter((r) => r.rps.n > 0);
-  if (measured.length > 1) {
-    out.push("", "Relative throughput (the row's req/s as % of the column's):", "");
+  out.push(table(SCENARIO_HEADER, SCENARIO_ALIGN, rows.map(scenarioRow)));
+  const notes = rowNotes(rows);
+  if (notes.length > 0) {
+    out.push("", "Notes:", "");
+    for (const n of notes) {
+      out.push(`- ${n.app}: ${n.text}`, ...n.notes.map((note) => `  - ${note}`));
+    }
+  }
+  const matrix = relativeMatrix(rows);
+  if (matrix.rows.length > 1) {
+    out.push(
+      "",
+      "Relative throughput (the row's req/s as % of the column's; ≈: not significant):",
+      "",
+    );
     out.push(
       table(
-        ["", ...measured.map((r) => r.app)],
-        ["l", ...measured.map(() => "r" as const)],
-        measured.map((r) => [r.app, ...measured.map((c) => pct((r.rps.mean / c.rps.mean) * 100))]),
+        matrix.header,
+        matrix.header.map((_, i) => (i === 0 ? "l" : "r")),
+        matrix.rows,
       ),
     );
   }
@@ -108,16 +181,14 @@ function scenarioSection(scenario: string, rows: SummaryRow[], level: string): s
   if (taxed.length > 0) {
     out.push(
       "",
-      "Framework tax (the framework app's req/s as % of its runtime's bare baseline):",
+      "Framework tax (the framework app's req/s as % of its runtime's bare baseline; ≈ tie: not significant):",
       "",
     );
-    out.push(
-      table(
-        ["app", "% of bare", "cost"],
-        ["l", "r", "r"],
-        taxed.map((r) => [r.app, pct(r.pctOfBaseline), pct(100 - (r.pctOfBaseline ?? 100))]),
-      ),
-    );
+    const cells = taxed.map((r) => {
+      const t = taxText(r);
+      return [r.app, t.ofBare, t.cost, t.p];
+    });
+    out.push(table(["app", "% of bare", "cost", "Welch p"], ["l", "r", "r", "r"], cells));
   }
   return out.join("\n");
 }
@@ -133,11 +204,7 @@ export function markdownReport(results: Results, level = 1): string {
   if (results.status === "interrupted") {
     out.push("", "**Interrupted**: only the trials that finished are included.");
   }
-  out.push(
-    "",
-    "Only valid trials count. CoV verdict: < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable. " +
-      "Load-generator bound: the load generator was saturated and the server was not, so the req/s is a lower bound.",
-  );
+  out.push("", READING_GUIDE.join("\n\n"));
   for (const [scenario, rows] of summarize(results)) {
     out.push("", scenarioSection(scenario, rows, `${h}#`));
   }

@@ -2,7 +2,7 @@
 // charts (xychart-beta), which GitHub draws where the README is read.
 
 import type { Results } from "../schema.ts";
-import { summarize } from "../summary.ts";
+import { type SummaryRow, summarize } from "../summary.ts";
 import { markdownReport } from "./markdown.ts";
 
 export const START = "<!-- results:start -->";
@@ -24,12 +24,21 @@ function xychart(title: string, labels: string[], values: number[], axis: string
   ].join("\n");
 }
 
+const starred = (r: SummaryRow) => r.boundTrials > 0 || r.unsaturatedTrials > 0;
+
+export const CHART_CAPTION =
+  "Charts (an app marked * had load-generator-bound trials, so its bar is a lower bound, " +
+  "or unsaturated trials, where neither the server nor the load generator was saturated: " +
+  "either way not the server's best; ties and confidence intervals are in the tables):";
+
 export function mermaidCharts(results: Results): string {
   const out: string[] = [];
   for (const [scenario, rows] of summarize(results)) {
     const measured = rows.filter((r) => r.rps.n > 0);
     if (measured.length === 0) continue;
-    const labels = measured.map((r) => (r.boundTrials > 0 ? `${r.app}*` : r.app));
+    // Mermaid bars carry no annotations: a * on the label marks a bar that is not the
+    // server's best (a lower bound, or a run something else limited).
+    const labels = measured.map((r) => (starred(r) ? `${r.app}*` : r.app));
     out.push(
       xychart(
         `${scenario}: req/s (mean)`,
@@ -38,7 +47,7 @@ export function mermaidCharts(results: Results): string {
         "req/s",
       ),
       xychart(
-        `${scenario}: p99 latency (ms)`,
+        `${scenario}: p99 latency (ms, median of trials)`,
         labels,
         measured.map((r) => r.latencyMs.p99),
         "ms",
@@ -61,7 +70,7 @@ export function updateReadme(readme: string, results: Results): string {
     "",
     markdownReport(results, 3).trim(),
     "",
-    "Charts (an app marked * was load-generator bound: its bar is a lower bound):",
+    CHART_CAPTION,
     "",
     mermaidCharts(results),
     "",
