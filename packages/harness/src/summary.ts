@@ -142,7 +142,8 @@ function flagsFor(
   counted(
     "IDLE CONNECTIONS",
     valid.filter((t) => !t.checks.littlesLaw.ok).length,
-    "in-flight requests well below the connections (the load generator paced the run)",
+    "in-flight requests well below the connections: connections waited without a counted " +
+      "request (unserved by the server, or paced by the load generator; see the notes)",
   );
   if (valid.length === 1)
     flags.push({

@@ -270,7 +270,7 @@ describe("flags from the trials' checks", () => {
     expect(text).toContain(
       "  bun-hono: INVALID 1/4 (error rate 3.10% > 0.01%): excluded\n" +
         "  bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)\n" +
-        "  bun-hono: IDLE CONNECTIONS 1/3: in-flight requests well below the connections (the load generator paced the run)\n" +
+        "  bun-hono: IDLE CONNECTIONS 1/3: in-flight requests well below the connections: connections waited without a counted request (unserved by the server, or paced by the load generator; see the notes)\n" +
         "            - server 60%, oha 50% of its core: CPU steal 12%\n" +
         "            - 10 requests in flight on 50 connections\n",
     );
