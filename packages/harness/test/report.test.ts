@@ -214,7 +214,7 @@ describe("Markdown report of the synthetic run", () => {
         "  - wrk used 99% of its core, the server 81%",
         "- bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)",
         "  - CPU steal 14% during the trial",
-        "- node-hono: IDLE CONNECTIONS 1/3: in-flight requests well below the connections (the load generator paced the run)",
+        "- node-hono: IDLE CONNECTIONS 1/3: in-flight requests well below the connections: connections waited without a counted request (unserved by the server, or paced by the load generator; see the notes)",
         "  - 12 requests in flight on 64 connections",
         "- node-bare: FAILED: port 3005 is already in use by pid 42 (python3 -m http.server)",
         "",
@@ -429,19 +429,32 @@ describe("HTML report in headless Chromium", () => {
 describe("README section", () => {
   const readme = `# Title\n\nintro\n\n${START}\nold numbers\n${END}\n\nafter\n`;
 
-  test("replaced between the markers, with the report and Mermaid charts", () => {
-    const updated = updateReadme(readme, SYNTHETIC);
+  test("replaced between the markers by a compact summary that links the report", () => {
+    const updated = updateReadme(readme, SYNTHETIC, "docs/results/x");
     expect(updated.startsWith("# Title\n\nintro\n\n")).toBe(true);
     expect(updated.endsWith(`${END}\n\nafter\n`)).toBe(true);
     expect(updated).not.toContain("old numbers");
-    expect(updated).toContain("### Benchmark results");
-    expect(updated).toContain("| 1 | bun-bare | 41,200 ± 200 ⚠️ load-generator bound 2/3 |");
-    expect(updated.match(/```mermaid\nxychart-beta/g)).toHaveLength(4);
+    // the long tables stay in the report
+    expect(updated).not.toContain("### Benchmark results");
+    expect(updated).toContain(
+      [
+        "| app | api | echo |",
+        "| :-- | --: | --: |",
+        "| bun-hono | 40.5k ±0.5k (2)* | 19.4k ±1.0k (≈1) |",
+        "| bun-bare | 41.2k ±0.5k (1)* | 20.0k ±1.0k (1) |",
+        "| node-hono | 30.0k ±0.2k (3) | 10.0k (≈1) |",
+        "| node-bare | failed | failed |",
+      ].join("\n"),
+    );
+    expect(updated).toContain("| bun-bare | 18.0 | 6.00 |");
+    expect(updated).toContain("[report.md](docs/results/x/report.md)");
+    expect(updated).toContain("wrk 4.2.0 · 64 keep-alive connections");
     expect(() => updateReadme("# no markers", SYNTHETIC)).toThrow(/no "<!-- results:start -->"/);
   });
 
-  test("the charts: mean req/s and median p99, * on bound or unsaturated apps, said so", () => {
-    const updated = updateReadme(readme, SYNTHETIC);
+  test("report.md's charts: mean req/s and median p99, * on bound or unsaturated apps", () => {
+    const updated = markdownReport(SYNTHETIC);
+    expect(updated.match(/```mermaid\nxychart-beta/g)).toHaveLength(4);
     expect(updated).toContain(
       [
         "```mermaid",
@@ -483,7 +496,10 @@ describe("README section", () => {
       { encoding: "utf8" },
     );
     expect(r.status).toBe(0);
-    expect(readFileSync(path, "utf8")).toContain("    bar [20000, 19400, 10000]");
+    const written = readFileSync(path, "utf8");
+    expect(written).toContain("| bun-bare | 41.2k ±0.5k (1)* | 20.0k ±1.0k (1) |");
+    // results.json beside the README: the links are relative to it
+    expect(written).toContain("[report.html](./report.html)");
   });
 });
 

@@ -3,7 +3,7 @@
 // reports itself at the end of every run). Exit: 0 ok, 1 regression found, 2 usage or input.
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compareRuns, DEFAULT_COMPARE, formatComparison, runMismatches } from "./compare.ts";
 import { InputError, loadResults, writeReports } from "./files.ts";
@@ -59,7 +59,10 @@ function main(argv: string[]): number {
       if (!path) throw new InputError("readme needs a results.json");
       const readmePath =
         values.readme ?? join(import.meta.dir, "..", "..", "..", "..", "README.md");
-      writeFileSync(readmePath, updateReadme(readFileSync(readmePath, "utf8"), loadResults(path)));
+      // The summary links the run's report, relative to where the README is.
+      const reportDir = relative(dirname(resolve(readmePath)), dirname(resolve(path))) || ".";
+      const readme = updateReadme(readFileSync(readmePath, "utf8"), loadResults(path), reportDir);
+      writeFileSync(readmePath, readme);
       console.log(`${readmePath}: results section updated from ${path}`);
       return 0;
     }

@@ -19,6 +19,7 @@ import {
   taxText,
 } from "../summary.ts";
 import { fmt, pct } from "./format.ts";
+import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
@@ -208,5 +209,7 @@ export function markdownReport(results: Results, level = 1): string {
   for (const [scenario, rows] of summarize(results)) {
     out.push("", scenarioSection(scenario, rows, `${h}#`));
   }
+  const charts = mermaidCharts(results);
+  if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
   return `${out.join("\n")}\n`;
 }

@@ -1,64 +1,72 @@
-// The README's results section, regenerated from a run: the Markdown report plus Mermaid bar
-// charts (xychart-beta), which GitHub draws where the README is read.
+// The README's results section, regenerated from a run: a compact summary (req/s with its
+// confidence interval and rank, and p99, one row per app and one column per scenario) that
+// links to the run's full report. The README is the front door: long tables live in the
+// report.
 
 import type { Results } from "../schema.ts";
 import { type SummaryRow, summarize } from "../summary.ts";
-import { markdownReport } from "./markdown.ts";
+import { fmt } from "./format.ts";
+import { headerLines } from "./markdown.ts";
+import { starred } from "./mermaid.ts";
 
 export const START = "<!-- results:start -->";
 export const END = "<!-- results:end -->";
 
-function xychart(title: string, labels: string[], values: number[], axis: string): string {
-  const max = Math.max(...values);
-  // A round top for the axis, a little above the tallest bar.
-  const magnitude = 10 ** Math.floor(Math.log10(max || 1));
-  const top = Math.ceil((max * 1.1) / magnitude) * magnitude;
+const kilo = (value: number) => `${fmt(value / 1000, 1)}k`;
+
+function rpsCell(row: SummaryRow | undefined): string {
+  if (!row || row.status === "failed") return row ? "failed" : "—";
+  if (row.rps.n === 0) return "—";
+  const half = row.ci ? ` ±${kilo((row.ci.high - row.ci.low) / 2)}` : "";
+  const rank = row.rank ? ` (${row.rank.tie ? "≈" : ""}${row.rank.position})` : "";
+  return `${kilo(row.rps.mean)}${half}${rank}${starred(row) ? "*" : ""}`;
+}
+
+function p99Cell(row: SummaryRow | undefined): string {
+  return row && row.rps.n > 0 ? fmt(row.latencyMs.p99, row.latencyMs.p99 < 10 ? 2 : 1) : "—";
+}
+
+/** One row per app, one column per scenario. */
+function grid(results: Results, cell: (row: SummaryRow | undefined) => string): string {
+  const summary = summarize(results);
+  const scenarios = [...summary.keys()];
+  const lines = [
+    `| app | ${scenarios.join(" | ")} |`,
+    `| :-- | ${scenarios.map(() => "--:").join(" | ")} |`,
+  ];
+  for (const app of results.manifest.settings.apps) {
+    const cells = scenarios.map((s) => cell(summary.get(s)?.find((r) => r.app === app)));
+    lines.push(`| ${app} | ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+/** The compact summary of a run; `reportDir` is where its report.md and report.html are. */
+export function compactSummary(results: Results, reportDir: string): string {
+  const facts = new Map(headerLines(results).map(([key, value]) => [key, value]));
+  const fact = (key: string) => facts.get(key) ?? "—";
   return [
-    "```mermaid",
-    "xychart-beta",
-    `    title "${title}"`,
-    `    x-axis [${labels.map((l) => `"${l}"`).join(", ")}]`,
-    `    y-axis "${axis}" 0 --> ${top}`,
-    `    bar [${values.map((v) => Math.round(v * 100) / 100).join(", ")}]`,
-    "```",
+    `Measured ${fact("Date")} · ${fact("Machine")} · ${fact("Load")} · ${fact("Pinning")} · ` +
+      `${fact("Runtimes (as the apps reported)")} · commit ${fact("Commit")}.`,
+    "",
+    "**Requests per second**: mean ± half-width of its 95% confidence interval over the trials, " +
+      "(rank) in the scenario; ≈ marks a tie: not significantly slower than the app that opened " +
+      "its group (Welch's t-test, p < 0.05). * marks an app with load-generator-bound or " +
+      "unsaturated trials: not the server's best.",
+    "",
+    grid(results, rpsCell),
+    "",
+    "**p99 latency, ms** (median of the trials' p99; the report shows the range):",
+    "",
+    grid(results, p99Cell),
+    "",
+    `Every table, flag, note and chart: [report.md](${reportDir}/report.md) · ` +
+      `[report.html](${reportDir}/report.html) · [results.json](${reportDir}/results.json).`,
   ].join("\n");
 }
 
-const starred = (r: SummaryRow) => r.boundTrials > 0 || r.unsaturatedTrials > 0;
-
-export const CHART_CAPTION =
-  "Charts (an app marked * had load-generator-bound trials, so its bar is a lower bound, " +
-  "or unsaturated trials, where neither the server nor the load generator was saturated: " +
-  "either way not the server's best; ties and confidence intervals are in the tables):";
-
-export function mermaidCharts(results: Results): string {
-  const out: string[] = [];
-  for (const [scenario, rows] of summarize(results)) {
-    const measured = rows.filter((r) => r.rps.n > 0);
-    if (measured.length === 0) continue;
-    // Mermaid bars carry no annotations: a * on the label marks a bar that is not the
-    // server's best (a lower bound, or a run something else limited).
-    const labels = measured.map((r) => (starred(r) ? `${r.app}*` : r.app));
-    out.push(
-      xychart(
-        `${scenario}: req/s (mean)`,
-        labels,
-        measured.map((r) => r.rps.mean),
-        "req/s",
-      ),
-      xychart(
-        `${scenario}: p99 latency (ms, median of trials)`,
-        labels,
-        measured.map((r) => r.latencyMs.p99),
-        "ms",
-      ),
-    );
-  }
-  return out.join("\n\n");
-}
-
 /** `readme` with its results section (between the markers) replaced by this run's. */
-export function updateReadme(readme: string, results: Results): string {
+export function updateReadme(readme: string, results: Results, reportDir = "."): string {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
   if (start === -1 || end === -1 || end < start) {
@@ -68,11 +76,7 @@ export function updateReadme(readme: string, results: Results): string {
     START,
     "<!-- Generated by ./benchmark.sh --update-readme from a results.json; edits here are overwritten. -->",
     "",
-    markdownReport(results, 3).trim(),
-    "",
-    CHART_CAPTION,
-    "",
-    mermaidCharts(results),
+    compactSummary(results, reportDir),
     "",
     END,
   ].join("\n");

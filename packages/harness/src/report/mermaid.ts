@@ -1,0 +1,53 @@
+// Mermaid bar charts (xychart-beta) of a run, which GitHub draws where report.md is read.
+
+import type { Results } from "../schema.ts";
+import { type SummaryRow, summarize } from "../summary.ts";
+
+function xychart(title: string, labels: string[], values: number[], axis: string): string {
+  const max = Math.max(...values);
+  // A round top for the axis, a little above the tallest bar.
+  const magnitude = 10 ** Math.floor(Math.log10(max || 1));
+  const top = Math.ceil((max * 1.1) / magnitude) * magnitude;
+  return [
+    "```mermaid",
+    "xychart-beta",
+    `    title "${title}"`,
+    `    x-axis [${labels.map((l) => `"${l}"`).join(", ")}]`,
+    `    y-axis "${axis}" 0 --> ${top}`,
+    `    bar [${values.map((v) => Math.round(v * 100) / 100).join(", ")}]`,
+    "```",
+  ].join("\n");
+}
+
+export const starred = (r: SummaryRow) => r.boundTrials > 0 || r.unsaturatedTrials > 0;
+
+export const CHART_CAPTION =
+  "Charts (an app marked * had load-generator-bound trials, so its bar is a lower bound, " +
+  "or unsaturated trials, where neither the server nor the load generator was saturated: " +
+  "either way not the server's best; ties and confidence intervals are in the tables):";
+
+export function mermaidCharts(results: Results): string {
+  const out: string[] = [];
+  for (const [scenario, rows] of summarize(results)) {
+    const measured = rows.filter((r) => r.rps.n > 0);
+    if (measured.length === 0) continue;
+    // Mermaid bars carry no annotations: a * on the label marks a bar that is not the
+    // server's best (a lower bound, or a run something else limited).
+    const labels = measured.map((r) => (starred(r) ? `${r.app}*` : r.app));
+    out.push(
+      xychart(
+        `${scenario}: req/s (mean)`,
+        labels,
+        measured.map((r) => r.rps.mean),
+        "req/s",
+      ),
+      xychart(
+        `${scenario}: p99 latency (ms, median of trials)`,
+        labels,
+        measured.map((r) => r.latencyMs.p99),
+        "ms",
+      ),
+    );
+  }
+  return out.join("\n\n");
+}
