@@ -8,8 +8,14 @@ import type { Trial } from "./schema.ts";
 export const ERROR_THRESHOLD = 0.0001;
 /** The load generator is saturated at this share of the cores it can keep busy... */
 export const LOAD_BUSY = 0.9;
-/** ...and a (single event loop) server at this share of one core. */
+/** ...and a (single event loop) server at this share of one core... */
 export const SERVER_BUSY = 0.85;
+/**
+ * ...or, pinned, when its own core was idle less than this share of the time: kernel work done
+ * for the server (loopback network softirqs, for one) runs on its core but need not be charged
+ * to its process, so a full core can show as a server below SERVER_BUSY.
+ */
+export const SERVER_CORE_IDLE = 0.1;
 /**
  * Little's law for a closed loop: in-flight requests (req/s × mean latency) cannot exceed the
  * connections, since each holds at most one request. Above 1 + this tolerance (rounding of
@@ -50,6 +56,8 @@ export interface Measurement {
   /** Cores of the server's CPU set (pinned) or of the machine (unpinned). */
   readonly serverCores: number;
   readonly stealPercent: number;
+  /** Idle share of the server's own CPU set (pinned runs); undefined when it has none. */
+  readonly serverCoreIdlePercent?: number;
   /** The window the CPU figures cover; 0 when it held too few samples to measure. */
   readonly cpuWindowSec: number;
 }
@@ -150,12 +158,17 @@ export function judge(m: Measurement): Judgement {
   const measured = m.cpuWindowSec > 0;
   const loadBusy = measured && m.loadCpuPercent >= LOAD_BUSY * 100 * capacity;
   // Unmeasured CPU raises no flag of its own: the note below says it is missing.
-  const serverBusy = !measured || m.serverCpuPercent >= SERVER_BUSY * 100;
+  const coreFull =
+    m.serverCoreIdlePercent !== undefined && m.serverCoreIdlePercent < SERVER_CORE_IDLE * 100;
+  const serverBusy = !measured || m.serverCpuPercent >= SERVER_BUSY * 100 || coreFull;
   const notes: string[] = [];
   if (!measured) notes.push("CPU not measured: the load window was too short to sample");
   const cpu =
     `server ${m.serverCpuPercent.toFixed(0)}% of a core, ${m.tool} ${m.loadCpuPercent.toFixed(0)}% ` +
-    `of its ${capacity.toFixed(2)}-core capacity, steal ${m.stealPercent.toFixed(1)}%`;
+    `of its ${capacity.toFixed(2)}-core capacity, steal ${m.stealPercent.toFixed(1)}%` +
+    (m.serverCoreIdlePercent === undefined
+      ? ""
+      : `, server's core ${m.serverCoreIdlePercent.toFixed(0)}% idle`);
   if (loadBusy && !serverBusy) notes.push(`load generator saturated (${cpu})`);
   if (!loadBusy && !serverBusy) notes.push(`neither side saturated (${cpu})`);
   if (little.checked && little.ratio < LITTLE_IDLE)

@@ -5,7 +5,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { type LoadResult, PARSERS, ParseError } from "./parse.ts";
-import { CLK_TCK, cpuTicks, rssBytes, stealTicks, treeCpuTicks } from "./procstats.ts";
+import { CLK_TCK, cpuTicks, machineTicks, rssBytes, treeCpuTicks } from "./procstats.ts";
 import type { ToolCommand, ToolInfo } from "./tools.ts";
 
 /** How often the server and the tool are sampled. */
@@ -17,6 +17,8 @@ export interface Sample {
   readonly serverTicks: number;
   readonly toolTicks: number;
   readonly stealTicks: number;
+  /** Idle ticks of the server's CPU set (0 when it has none of its own). */
+  readonly serverIdleTicks: number;
 }
 
 export interface Window {
@@ -46,6 +48,8 @@ export interface WindowRates {
   readonly serverCpuPercent: number;
   readonly loadCpuPercent: number;
   readonly stealPercent: number;
+  /** Idle share of the server's CPU set; undefined when it has none of its own (unpinned). */
+  readonly serverCoreIdlePercent?: number;
   readonly windowSec: number;
 }
 
@@ -54,6 +58,7 @@ export function ratesOver(
   samples: readonly Sample[],
   window: Window,
   cores: number,
+  serverCpus = 0,
 ): WindowRates | undefined {
   const inside = samples.filter((s) => s.t >= window.startMs && s.t <= window.endMs);
   const first = inside[0];
@@ -65,6 +70,14 @@ export function ratesOver(
     serverCpuPercent: Math.max(0, percent(last.serverTicks - first.serverTicks)),
     loadCpuPercent: Math.max(0, percent(last.toolTicks - first.toolTicks)),
     stealPercent: Math.max(0, percent(last.stealTicks - first.stealTicks) / cores),
+    ...(serverCpus > 0
+      ? {
+          serverCoreIdlePercent: Math.max(
+            0,
+            percent(last.serverIdleTicks - first.serverIdleTicks) / serverCpus,
+          ),
+        }
+      : {}),
     windowSec: sec,
   };
 }
@@ -114,13 +127,20 @@ function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
   return { child, output };
 }
 
+/** What is sampled while the load runs. */
+export interface Sampled {
+  readonly serverTree: readonly number[];
+  /** CPUs of the server's own set (pinned); empty when it shares the machine. */
+  readonly serverCpus: readonly number[];
+  readonly machineCores: number;
+}
+
 /** Runs `cmd` once; `onChild` sees the tool's process (to stop it on Ctrl-C). */
 export async function runLoad(
   tool: ToolInfo,
   cmd: ToolCommand,
   requestedSec: number,
-  serverTree: readonly number[],
-  machineCores: number,
+  { serverTree, serverCpus, machineCores }: Sampled,
   onChild: (child: ChildProcess | undefined) => void = () => {},
 ): Promise<LoadRun> {
   const samples: Sample[] = [];
@@ -134,11 +154,13 @@ export async function runLoad(
     const toolTicks = child.pid && child.exitCode === null ? cpuTicks(child.pid) : 0;
     // A tool that is gone reads 0: such a sample would fake a negative rate; skip it.
     if (toolTicks === 0 && samples.length > 0) return;
+    const machine = machineTicks(serverCpus);
     samples.push({
       t: performance.now(),
       serverTicks: treeCpuTicks(serverTree),
       toolTicks,
-      stealTicks: stealTicks(),
+      stealTicks: machine.steal,
+      serverIdleTicks: machine.idle,
     });
     peakRss = Math.max(
       peakRss,
@@ -173,7 +195,7 @@ export async function runLoad(
   }
   const durationSec = result?.durationSec ?? requestedSec;
   const window = loadWindow(spawnedMs, exitedMs, durationSec, requestedSec);
-  const rates = ratesOver(samples, window, machineCores) ?? {
+  const rates = ratesOver(samples, window, machineCores, serverCpus.length) ?? {
     serverCpuPercent: 0,
     loadCpuPercent: 0,
     stealPercent: 0,

@@ -30,6 +30,16 @@ export function pinningPlan(pin: boolean, cores: number, hasTaskset: boolean): P
   return { enabled: true, serverCpus: "0", loadCpus, serverCores: 1, loadCores: cores - 1 };
 }
 
+/** "0", "1-15", "0,2-3" → the CPU numbers. */
+export function cpuList(spec: string | undefined): number[] {
+  if (!spec) return [];
+  return spec.split(",").flatMap((part) => {
+    const [from, to] = part.split("-").map(Number) as [number, number | undefined];
+    const last = to ?? from;
+    return Array.from({ length: last - from + 1 }, (_, i) => from + i);
+  });
+}
+
 /**
  * The apps in the order each round runs them: A B C D, then D C B A, ... so drift of a shared
  * machine (and whatever each app leaves behind in caches) hits every app alike.

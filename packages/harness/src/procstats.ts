@@ -48,13 +48,34 @@ export function rssBytes(pid: number): number {
   }
 }
 
-/** Steal ticks summed over every CPU (/proc/stat's "cpu" line, 8th value); 0 if unreadable. */
-export function stealTicks(): number {
+export interface MachineTicks {
+  /** Steal summed over every CPU: time a hypervisor gave this VM's CPUs to others. */
+  readonly steal: number;
+  /** Idle (+ iowait) summed over the given CPUs. */
+  readonly idle: number;
+}
+
+/**
+ * From /proc/stat ("cpu" and "cpuN" lines: user nice system idle iowait irq softirq steal).
+ * Idle is what tells whether a CPU set was saturated: kernel work done for a process (network
+ * softirqs on loopback) is not charged to it, but it is not idle time either.
+ */
+export function machineTicks(cpus: readonly number[] = [], stat?: string): MachineTicks {
+  let text = stat;
   try {
-    const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
-    // cpu user nice system idle iowait irq softirq steal ...
-    return Number(line.trim().split(/\s+/)[8] ?? 0) || 0;
+    text ??= readFileSync("/proc/stat", "utf8");
   } catch {
-    return 0;
+    return { steal: 0, idle: 0 };
   }
+  let steal = 0;
+  let idle = 0;
+  for (const line of text.split("\n")) {
+    const [name, ...values] = line.trim().split(/\s+/);
+    const n = values.map(Number);
+    if (name === "cpu") steal = n[7] ?? 0;
+    else if (name?.startsWith("cpu") && cpus.includes(Number(name.slice(3)))) {
+      idle += (n[3] ?? 0) + (n[4] ?? 0);
+    }
+  }
+  return { steal, idle };
 }

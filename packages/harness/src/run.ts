@@ -23,7 +23,7 @@ import { judge } from "./judge.ts";
 import { LaunchError, type RunningApp, startApp } from "./launch.ts";
 import { type LoadRun, runLoad } from "./measure.ts";
 import { type Options, parseOptions } from "./options.ts";
-import { type Pinning, pinningPlan, roundOrder } from "./plan.ts";
+import { cpuList, type Pinning, pinningPlan, roundOrder } from "./plan.ts";
 import { newResults, Recorder } from "./record.ts";
 import type { Trial } from "./schema.ts";
 import { toolCommand } from "./tools.ts";
@@ -102,7 +102,12 @@ class Run {
       ...(this.pinning.enabled ? { cpus: this.pinning.loadCpus } : {}),
       cores: this.pinning.loadCores,
     });
-    return runLoad(this.options.tool, cmd, seconds, target.serverTree, this.cores, (child) => {
+    const sampled = {
+      serverTree: target.serverTree,
+      serverCpus: this.pinning.enabled ? cpuList(this.pinning.serverCpus) : [],
+      machineCores: this.cores,
+    };
+    return runLoad(this.options.tool, cmd, seconds, sampled, (child) => {
       this.tool = child;
     }).then((run) => ({ ...run, threads: cmd.threads, connections: cmd.connections }));
   }
@@ -130,6 +135,9 @@ class Run {
       loadCores: pinning.loadCores,
       serverCores: pinning.serverCores,
       stealPercent: run.rates.stealPercent,
+      ...(run.rates.serverCoreIdlePercent === undefined
+        ? {}
+        : { serverCoreIdlePercent: run.rates.serverCoreIdlePercent }),
       cpuWindowSec: run.rates.windowSec,
     });
     return {
@@ -153,6 +161,9 @@ class Run {
         threads: run.threads,
       },
       stealPercent: run.rates.stealPercent,
+      ...(run.rates.serverCoreIdlePercent === undefined
+        ? {}
+        : { serverCoreIdlePercent: run.rates.serverCoreIdlePercent }),
       checks: verdict.checks,
     };
   }

@@ -75,6 +75,11 @@ export const TrialSchema = T.Object({
   }),
   /** CPU steal over the window (time a hypervisor gave this VM's CPUs to others), % of all cores. */
   stealPercent: T.Number({ minimum: 0 }),
+  /**
+   * Idle share of the server's own CPU set over the window (pinned runs only). Kernel work
+   * for the server (loopback network softirqs) is not in its process CPU but is not idle.
+   */
+  serverCoreIdlePercent: T.Optional(T.Number({ minimum: 0 })),
   checks: T.Object({
     /** (non-2xx + socket errors + timeouts) / requests */
     errorRate: T.Number({ minimum: 0 }),

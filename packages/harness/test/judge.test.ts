@@ -184,6 +184,23 @@ describe("who limited the run", () => {
     );
   });
 
+  test("pinned: a core idle < 10% is a saturated server, whatever its process was charged", () => {
+    // loopback softirqs for the server run on its core without being charged to its process
+    const full = judge(
+      measured({ serverCpuPercent: 80, loadCpuPercent: 50, serverCoreIdlePercent: 9.9 }),
+    ).checks;
+    expect(full.unsaturated).toBe(false);
+    expect(full.loadGeneratorBound).toBe(false);
+    const idle = judge(
+      measured({ serverCpuPercent: 80, loadCpuPercent: 50, serverCoreIdlePercent: 10.1 }),
+    ).checks;
+    expect(idle.unsaturated).toBe(true);
+    expect(idle.notes[0]).toContain("server's core 10% idle");
+    // a generator at its limit beside a full server core is not what limited the run
+    const both = measured({ serverCpuPercent: 80, loadCpuPercent: 95, serverCoreIdlePercent: 2 });
+    expect(judge(both).checks.loadGeneratorBound).toBe(false);
+  });
+
   test("unpinned on one core: the generator's capacity is what the server left", () => {
     const m = measured({
       pinned: false,

@@ -33,6 +33,8 @@ describe("CPU over the window", () => {
       serverTicks: ticks(loaded),
       toolTicks: ticks(loaded * 0.6),
       stealTicks: ticks(loaded * 0.1),
+      // the server's core: idle until the load starts, then idle 4% of the time
+      serverIdleTicks: ticks(Math.min(t, 500) / 1000 + loaded * 0.04),
     });
   }
 
@@ -43,6 +45,11 @@ describe("CPU over the window", () => {
     // steal: 10% of one core over two cores is 5% of the machine
     expect(r?.stealPercent).toBeCloseTo(5, 6);
     expect(r?.windowSec).toBeCloseTo(1.6, 6);
+    // unpinned: no core of its own, no idle figure
+    expect(r?.serverCoreIdlePercent).toBeUndefined();
+    expect(
+      ratesOver(samples, { startMs: 700, endMs: 2300 }, 2, 1)?.serverCoreIdlePercent,
+    ).toBeCloseTo(4, 6);
     // what spawn-to-exit would have said
     const whole = ratesOver(samples, { startMs: 0, endMs: 2600 }, 2);
     expect(whole?.serverCpuPercent).toBeCloseTo(76.9, 1);

@@ -1,6 +1,6 @@
 // The plan of a run: pinning and the interleaved order, without starting anything.
 import { describe, expect, test } from "bun:test";
-import { pinningPlan, roundOrder } from "../src/plan.ts";
+import { cpuList, pinningPlan, roundOrder } from "../src/plan.ts";
 
 describe("round order", () => {
   const apps = ["a", "b", "c", "d"].map((name) => ({ name }));
@@ -44,5 +44,14 @@ describe("pinning", () => {
       loadCores: 1,
     });
     expect(pinningPlan(true, 4, false)).toMatchObject({ enabled: false, loadCores: 4 });
+  });
+});
+
+describe("CPU lists", () => {
+  test("taskset's syntax to CPU numbers", () => {
+    expect(cpuList("0")).toEqual([0]);
+    expect(cpuList("1-3")).toEqual([1, 2, 3]);
+    expect(cpuList("0,2-3,7")).toEqual([0, 2, 3, 7]);
+    expect(cpuList(undefined)).toEqual([]);
   });
 });

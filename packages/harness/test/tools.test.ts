@@ -126,7 +126,11 @@ describe("wrk for real: the latencies it reports are those of the requests it se
           durationSec: 2,
           cores: 1,
         });
-        const run = await runLoad(tool, cmd, 2, [process.pid], 1);
+        const run = await runLoad(tool, cmd, 2, {
+          serverTree: [process.pid],
+          serverCpus: [],
+          machineCores: 1,
+        });
         const r = run.result;
         if (!r) throw new Error(run.problem);
         // wrk's correction adds samples for every stall; they must all be gone...
