@@ -125,21 +125,23 @@ export function handle(req: IncomingMessage, res: ServerResponse): void {
     path.startsWith(USERS_PREFIX) && !path.includes("/", USERS_PREFIX.length)
       ? path.slice(USERS_PREFIX.length)
       : undefined;
-  if (path === ROUTES.root && req.method === "GET") {
+  // HEAD is GET without the body (RFC 9110): node:http drops the body of a HEAD response.
+  const read = req.method === "GET" || req.method === "HEAD";
+  if (path === ROUTES.root && read) {
     res.writeHead(200, {
       "content-type": "text/plain; charset=utf-8",
       "content-length": Buffer.byteLength(GREETING),
     });
     res.end(GREETING);
-  } else if (path === ROUTES.api && req.method === "GET") {
+  } else if (path === ROUTES.api && read) {
     sendJson(res, 200, apiPayload("bare"));
   } else if (path === ROUTES.echo && req.method === "POST") {
     echo(req, res);
-  } else if (userId && req.method === "GET") {
+  } else if (userId && read) {
     getUser(res, userId, query());
   } else if (userId && req.method === "POST") {
     updateUser(req, res, userId);
-  } else if (path === ROUTES.items && req.method === "GET") {
+  } else if (path === ROUTES.items && read) {
     const count = parseItemCount(query().get("count"));
     if (count === undefined) sendError(res, 400, ERRORS.badCount);
     else sendJson(res, 200, buildItems(count));

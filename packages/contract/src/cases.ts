@@ -3,6 +3,7 @@
 
 import {
   buildItems,
+  ITEMS_DEFAULT,
   ITEMS_MAX,
   NAME_MAX,
   selectUserFields,
@@ -35,6 +36,8 @@ export interface CaseExpectation {
   readonly body?: string;
   /** A body that changes per request, checked by a function of verify.ts instead. */
   readonly dynamic?: "api" | "userUpdate";
+  /** No Content-Type at all is accepted too (a HEAD answer may leave it out). */
+  readonly mediaTypeOptional?: true;
 }
 
 export interface ContractCase {
@@ -193,6 +196,12 @@ function largeCases(): ContractCase[] {
   });
   return [
     get("GET /api/items returns 100 items", "", json(buildItems(100))),
+    // The large scenario's own request, so what is measured is what is verified.
+    get(
+      `GET /api/items?count=${ITEMS_DEFAULT} returns ${ITEMS_DEFAULT} items`,
+      `?count=${ITEMS_DEFAULT}`,
+      json(buildItems(ITEMS_DEFAULT)),
+    ),
     get("GET /api/items?count=3 returns 3 items", "?count=3", json(buildItems(3))),
     get(
       `GET /api/items?count=${ITEMS_MAX} returns the most`,
@@ -202,6 +211,28 @@ function largeCases(): ContractCase[] {
     ...[String(ITEMS_MAX + 1), "0", "abc", "-1", "1.5", ""].map((count) =>
       get(`a count of "${count}" is 400`, `?count=${count}`, error(400, ERRORS.badCount)),
     ),
+  ];
+}
+
+/**
+ * HEAD on every GET route answers as GET would, without a body: RFC 9110 (9.3.2) asks
+ * general-purpose servers to support HEAD wherever GET is. The status is GET's; so is the
+ * Content-Type when there is one (the RFC lets a HEAD answer leave it out, and Bun.serve does
+ * for a `new Response(string)`); the body is empty on the wire (in-process, the server layer
+ * removes it).
+ */
+function headCases(): ContractCase[] {
+  const head = (path: string, mediaType: CaseExpectation["mediaType"]): ContractCase => ({
+    name: `HEAD ${path} answers as GET does, without a body`,
+    bad: false,
+    request: { method: "HEAD", path },
+    expect: { status: 200, mediaType, mediaTypeOptional: true, body: "" },
+  });
+  return [
+    head(ROUTES.root, "text/plain"),
+    head(ROUTES.api, "application/json"),
+    head(`${userPath(42)}?fields=name,email`, "application/json"),
+    head(`${ROUTES.items}?count=3`, "application/json"),
   ];
 }
 
@@ -364,4 +395,5 @@ export const CASES: readonly ContractCase[] = [
   ...paramsCases(),
   ...validateCases(),
   ...largeCases(),
+  ...headCases(),
 ];

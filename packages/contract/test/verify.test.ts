@@ -1,6 +1,17 @@
 // verify() must catch broken apps, not just pass good ones: each server here breaks one rule.
 import { afterEach, describe, expect, test } from "bun:test";
-import { apiPayload, ERRORS, errorBody, getApp, verify } from "../src/index.ts";
+import { spawn } from "node:child_process";
+import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
+import {
+  apiPayload,
+  checkServingExecutable,
+  ERRORS,
+  errorBody,
+  GREETING,
+  getApp,
+  pidsListeningOn,
+  verify,
+} from "../src/index.ts";
 import { type Overrides, referenceServe } from "./support/reference-server.ts";
 
 /** The reference server on a free port; `breakIt` replaces routes. */
@@ -110,6 +121,50 @@ describe("verify", () => {
   });
 });
 
-test("the registry port check is skipped for other ports", () => {
-  expect(getApp("bun-bare").port).toBe(3004);
+describe("HEAD", () => {
+  test("HEAD answered as an unknown route (404) is reported", async () => {
+    const notFound = () => Response.json(errorBody(ERRORS.notFound), { status: 404 });
+    const violations = await run(
+      conforming({ "/": { GET: () => new Response(GREETING), HEAD: notFound } }),
+    );
+    expect([...new Set(violations.map((v) => v.check))]).toEqual([
+      "HEAD / answers as GET does, without a body",
+    ]);
+    expect(violations.map((v) => v.detail)).toContain("status 404, expected 200");
+  });
+
+  test("HEAD with another Content-Type than GET's is reported", async () => {
+    const violations = await run(
+      conforming({
+        "/api/items": {
+          GET: serveOptions.routes["/api/items"].GET,
+          HEAD: () => new Response(null, { headers: { "content-type": "text/html" } }),
+        },
+      }),
+    );
+    expect(violations.map((v) => v.check)).toEqual([
+      "HEAD /api/items?count=3 answers as GET does, without a body",
+    ]);
+  });
+});
+
+describe("the runtime identity check of the registry port", () => {
+  // A process that is not Bun holds bun-bare's port while the server under test runs
+  // elsewhere: only the app on the registry port may be judged by that port's executable.
+  test("is skipped for a server on another port", async () => {
+    const port = getApp("bun-bare").port;
+    const holder = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1"], {
+      stdio: "ignore",
+    });
+    try {
+      for (let i = 0; i < 100 && pidsListeningOn(port).length === 0; i++) await Bun.sleep(50);
+      expect(pidsListeningOn(port)).toEqual([holder.pid as number]);
+      expect(await run(conforming())).toEqual([]);
+      // ...and the same check does judge whatever holds the registry port
+      expect(checkServingExecutable(getApp("bun-bare"))[0]?.detail).toContain("must run on bun");
+    } finally {
+      holder.kill("SIGKILL");
+      await new Promise((done) => holder.once("exit", done));
+    }
+  });
 });

@@ -1,0 +1,85 @@
+// `bun run start` in an app folder, as a new user runs it: on a fresh clone (nothing
+// installed) it must say in one line what to run and stop, never fall back to whatever
+// runtime the machine has, never show a runtime's stack trace.
+import { describe, expect, test } from "bun:test";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { REPO_ROOT } from "../src/index.ts";
+
+function pinned(app: string, runtime: string): string {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "apps", app, "package.json"), "utf8"));
+  return pkg.dependencies[runtime];
+}
+
+/** `bun run start` in `dir` with no override of the runtime. */
+function start(dir: string) {
+  const env = { ...process.env };
+  delete env.BENCH_NODE;
+  delete env.BENCH_BUN;
+  const began = performance.now();
+  const r = spawnSync(process.execPath, ["run", "start"], {
+    cwd: dir,
+    env,
+    encoding: "utf8",
+    timeout: 15_000,
+  });
+  return { ...r, ms: performance.now() - began };
+}
+
+/**
+ * What a fresh clone of this working tree holds: every file git would commit, as it is now (so
+ * the test checks the change being made, not the last commit), and nothing installed.
+ */
+function freshClone(): string {
+  const clone = mkdtempSync(join(tmpdir(), "bench-clone-"));
+  const tracked = execFileSync(
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    },
+  );
+  for (const path of tracked.split("\0").filter(Boolean)) {
+    if (!existsSync(join(REPO_ROOT, path))) continue; // deleted, not yet committed
+    mkdirSync(dirname(join(clone, path)), { recursive: true });
+    cpSync(join(REPO_ROOT, path), join(clone, path));
+  }
+  return clone;
+}
+
+describe("bun run start on a fresh clone", () => {
+  const clone = freshClone();
+
+  for (const [app, runtime] of [
+    ["node-hono", "node"],
+    ["bun-hono", "bun"],
+  ] as const) {
+    test(`${app}: one line saying what to run, exit 1, within seconds`, () => {
+      const r = start(join(clone, "apps", app));
+      expect(r.status).toBe(1);
+      expect(r.ms).toBeLessThan(10_000);
+      const ours = r.stderr.split("\n").filter((line) => line.startsWith(`${app}: `));
+      expect(ours).toEqual([
+        `${app}: ${runtime} ${pinned(app, runtime)} (pinned) is not installed yet: run 'bun install' in ${clone}, then 'bun run start' again`,
+      ]);
+      // no runtime got as far as the app: no stack trace, no Node error code
+      expect(r.stderr).not.toMatch(/^\s+at |ERR_[A-Z_]+|TypeError|SyntaxError/m);
+    }, 20_000);
+  }
+});
+
+describe("bun run start in an installed tree", () => {
+  test("the override points at a build on purpose: it runs that one", () => {
+    // `false` stands in for a runtime: it runs (and fails) instead of the pinned Node.
+    const r = spawnSync(process.execPath, ["run", "start"], {
+      cwd: join(REPO_ROOT, "apps", "node-bare"),
+      env: { ...process.env, BENCH_NODE: "/bin/false" },
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).not.toContain("not installed");
+  });
+});
