@@ -26,7 +26,8 @@ results/<UTC timestamp>/results.json and summary.txt; prints the summary at the 
 Options:
   -a, --apps LIST        comma-separated app names, or "all" (default: all); app names
                          may also be given as arguments
-  -s, --scenario LIST    comma-separated scenarios, or "all" (default: api)
+  -s, --scenario LIST    comma-separated scenarios, or "all" (default: api);
+                         --scenarios is the same flag
   -d, --duration SEC     measured seconds per trial (default: 30)
   -w, --warmup SEC       unrecorded warm-up before every trial, 0 for none (default: 10)
   -c, --connections N    concurrent connections, kept open (keep-alive) (default: 400)

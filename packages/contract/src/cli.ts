@@ -3,7 +3,7 @@
 // Exit codes: 0 ok, 1 the app violates the contract (verify, hostile), 2 usage error.
 
 import { CASES } from "./cases.ts";
-import { hostile } from "./hostile.ts";
+import { hostile, survived } from "./hostile.ts";
 import { APPS, findApp } from "./registry.ts";
 import { DEFAULT_SCENARIO, SCENARIOS } from "./scenarios.ts";
 import { verify } from "./verify.ts";
@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
       if (!Number.isInteger(count) || count < 1) usage(`count must be a positive integer`);
       const report = await hostile(`http://127.0.0.1:${app.port}`, { count });
       console.log(JSON.stringify(report, null, 2));
-      return report.aliveAfter && report.serverErrors === 0 && report.failures === 0 ? 0 : 1;
+      return survived(report) ? 0 : 1;
     }
     case "-h":
     case "--help":

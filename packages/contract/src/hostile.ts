@@ -12,6 +12,8 @@ export interface HostileReport {
   readonly statuses: Readonly<Record<string, number>>;
   /** 5xx answers: the server failed on input it should have refused. */
   readonly serverErrors: number;
+  /** 1xx–3xx answers: the server accepted input it should have refused with a 4xx. */
+  readonly accepted: number;
   /** Requests that got no HTTP answer at all (reset, refused, timed out). */
   readonly failures: number;
   readonly firstFailure?: string;
@@ -85,6 +87,13 @@ function sendGarbage(host: string, port: number, timeoutMs: number): Promise<str
   });
 }
 
+/** The server refused every bad request with a 4xx and still served afterwards. */
+export function survived(report: HostileReport): boolean {
+  return (
+    report.aliveAfter && report.serverErrors === 0 && report.accepted === 0 && report.failures === 0
+  );
+}
+
 export async function hostile(
   baseUrl: string,
   options: HostileOptions = {},
@@ -96,6 +105,7 @@ export async function hostile(
   const list = attacks();
   const statuses: Record<string, number> = {};
   let serverErrors = 0;
+  let accepted = 0;
   let failures = 0;
   let firstFailure: string | undefined;
   let next = 0;
@@ -128,8 +138,9 @@ export async function hostile(
         });
         await response.arrayBuffer();
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-        if (response.status >= 500) {
-          serverErrors++;
+        if (response.status >= 500) serverErrors++;
+        if (response.status < 400) accepted++;
+        if (response.status >= 500 || response.status < 400) {
           firstFailure ??= `${attack.testCase.name}: status ${response.status}`;
         }
       } catch (error) {
@@ -148,5 +159,5 @@ export async function hostile(
   } catch {
     aliveAfter = false;
   }
-  return { sent: count, statuses, serverErrors, failures, firstFailure, aliveAfter };
+  return { sent: count, statuses, serverErrors, accepted, failures, firstFailure, aliveAfter };
 }

@@ -27,7 +27,7 @@ export {
   userById,
 } from "./data.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
-export { type HostileOptions, type HostileReport, hostile } from "./hostile.ts";
+export { type HostileOptions, type HostileReport, hostile, survived } from "./hostile.ts";
 export { commandLineOf, descendantsOf, executableOf, pidsListeningOn } from "./proc.ts";
 export {
   APPS,

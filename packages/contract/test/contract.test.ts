@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -17,6 +18,7 @@ import {
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
   readBodyText,
+  SCENARIOS,
   TOO_LARGE,
 } from "../src/index.ts";
 
@@ -184,5 +186,47 @@ describe("readBodyText", () => {
     });
     expect(await readBodyText(request, 10)).toBe(TOO_LARGE);
     expect(pulls).toBeLessThan(10);
+  });
+});
+
+describe("each scenario measures a request the contract verifies, with a pinned answer", () => {
+  const caseOf = (scenario: (typeof SCENARIOS)[number]) =>
+    CASES.find(
+      (c) =>
+        c.request.method === scenario.method &&
+        c.request.path === scenario.path &&
+        c.request.body === ("body" in scenario ? scenario.body : undefined),
+    );
+  const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+  test("every scenario's request is a contract case", () => {
+    for (const scenario of SCENARIOS) expect(caseOf(scenario)?.bad).toBe(false);
+  });
+
+  // Literal answers, not the helpers the apps call: shrinking `large` or changing a user
+  // breaks these even though the apps and the expectations would still agree.
+  test("the fixed answers, byte for byte", () => {
+    const body = (name: string) =>
+      caseOf(SCENARIOS.find((s) => s.name === name) as never)?.expect.body ?? "";
+    expect(body("hello")).toBe("Hello, World!");
+    expect(body("params")).toBe(
+      '{"id":42,"name":"Linus Ritchie","email":"linus.ritchie.42@example.com"}',
+    );
+    expect(sha256(body("echo"))).toBe(
+      "d123c30dc7884d4a36026dab3919c72b0b7b939d47fb044a1e293232018cb8a7",
+    );
+    const large = body("large");
+    expect(Buffer.byteLength(large)).toBe(22_105);
+    expect(sha256(large)).toBe("6736a81c4769966fbe2c8e44aab8471ffea09905d8b121c0d2ce66eba25640b1");
+    expect(large.startsWith('[{"id":1,"sku":"SKU-000001","name":"Rustic Granite Keyboard",')).toBe(
+      true,
+    );
+  });
+
+  test("api and validate answer per request: checked by function, not by text", () => {
+    const dynamic = (name: string) =>
+      caseOf(SCENARIOS.find((s) => s.name === name) as never)?.expect.dynamic;
+    expect(dynamic("api")).toBe("api");
+    expect(dynamic("validate")).toBe("userUpdate");
   });
 });

@@ -1,13 +1,20 @@
 // ./benchmark.sh run for real: short windows, real apps on real ports, each load generator.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APPS, pidsListeningOn, SCENARIOS } from "@bench/contract";
+import { APPS, findScenario, pidsListeningOn, SCENARIOS } from "@bench/contract";
+import { REPO_ROOT } from "../src/index.ts";
 import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/judge.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
 import { WRK_SCRIPT } from "../src/tools.ts";
-import { CONFORMING, CRASHES_UNDER_LOAD, fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
+import {
+  CONFORMING,
+  CRASHES_UNDER_LOAD,
+  ERRORS_UNDER_LOAD,
+  fakeRoot,
+  WRONG_GREETING,
+} from "./support/fake-root.ts";
 import {
   BENCHMARK,
   runBenchmark,
@@ -215,6 +222,75 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
   }, 60_000);
 });
 
+describe("a run whose apps all work", () => {
+  test("an invalid trial alone exits 1; --no-pin; rounds alternate; bodies are kept", async () => {
+    const root = fakeRoot({ "bun-hono": ERRORS_UNDER_LOAD, "bun-bare": CONFORMING });
+    const r = await run([
+      ...QUICK,
+      ...["--warmup", "0", "--trials", "2", "--no-pin", "--scenario", "api,echo"],
+      ...["--apps-root", root, "bun-hono", "bun-bare"],
+    ]);
+    expect(r.code).toBe(1);
+    const results = r.results as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    expect(results.apps.map((a) => [a.name, a.status])).toEqual([
+      ["bun-hono", "ok"],
+      ["bun-bare", "ok"],
+    ]);
+    const failing = results.trials.filter((t) => t.app === "bun-hono" && t.scenario === "api");
+    expect(failing.map((t) => t.checks.valid)).toEqual([false, false]);
+    expect(failing[0]?.checks.invalidReasons[0]).toMatch(/^\d+ failed requests \(\d+ non-2xx/);
+    const others = results.trials.filter((t) => t !== failing[0] && t !== failing[1]);
+    expect(others.map((t) => t.checks.valid)).toEqual([true, true, true, true, true, true]);
+    // A B, then B A
+    const order = results.trials.map((t) => `${t.round}:${t.app}`);
+    expect([...new Set(order)]).toEqual(["1:bun-hono", "1:bun-bare", "2:bun-bare", "2:bun-hono"]);
+    expect(results.manifest.pinning).toEqual({ enabled: false, note: "--no-pin" });
+    for (const trial of results.trials) expect(trial.command[0]).not.toBe("taskset");
+    // what was sent is kept next to what was measured
+    expect(readFileSync(join(r.out, "body-echo.json"), "utf8")).toBe(
+      findScenario("echo")?.body as string,
+    );
+    expect(existsSync(join(r.out, "body-api.json"))).toBe(false);
+    expectCleanProcessTable();
+  }, 60_000);
+
+  test("--quick writes results/<UTC timestamp>/, and --update-readme links it", async () => {
+    const resultsRoot = join(REPO_ROOT, "results");
+    const before = new Set(existsSync(resultsRoot) ? readdirSync(resultsRoot) : []);
+    // --quick sets 2 s trials on 50 connections; -n and -w still override it
+    const r = await runBenchmark(["--quick", "-n", "1", "-w", "0", "bun-bare"]);
+    const made = readdirSync(resultsRoot).filter((name) => !before.has(name));
+    try {
+      expect(r.code).toBe(0);
+      expect(made).toHaveLength(1);
+      expect(made[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+      const dir = join(resultsRoot, made[0] as string);
+      const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as Results;
+      expect(results.manifest.settings).toMatchObject({
+        durationSec: 2,
+        warmupSec: 0,
+        connections: 50,
+        trials: 1,
+      });
+      const readmePath = join(REPO_ROOT, "README.md");
+      const original = readFileSync(readmePath, "utf8");
+      try {
+        const u = await runBenchmark(["--update-readme", join(dir, "results.json")]);
+        expect(u.code).toBe(0);
+        const updated = readFileSync(readmePath, "utf8");
+        expect(updated).not.toBe(original);
+        expect(updated).toContain(`[report.md](results/${made[0]}/report.md)`);
+        expect(updated).toMatch(/\| bun-bare \| [\d.]+k/);
+      } finally {
+        writeFileSync(readmePath, original);
+      }
+    } finally {
+      for (const name of made) rmSync(join(resultsRoot, name), { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe("Ctrl-C", () => {
   test("SIGINT mid-run stops the app, keeps finished trials, exits 130, leaves nothing", async () => {
     let signalled = false;
@@ -280,9 +356,17 @@ describe("command line", () => {
     const r = await run(["--help"]);
     expect(r.code).toBe(0);
     const script = readFileSync(BENCHMARK, "utf8");
-    const accepted = [...script.matchAll(/^\s+(-\w \| )?(--[\w-]+)\)/gm)].map((m) => m[2]);
-    expect(accepted.length).toBeGreaterThan(8);
-    for (const flag of accepted) expect(r.stdout).toContain(flag as string);
+    // Every pattern of the argument loop's case arms: "-s | --scenario | --scenarios)".
+    const arms = [...script.matchAll(/^\s+(-[\w-]+(?: \| -[\w-]+)*)\)/gm)];
+    const accepted = arms.flatMap((m) => (m[1] as string).split(" | ")).filter((f) => f !== "--");
+    expect(accepted).toContain("-s");
+    expect(accepted).toContain("--scenario");
+    expect(accepted).toContain("--apps-root");
+    for (const flag of accepted) {
+      // whole flags only: "--apps" inside "--apps-root" does not count
+      const documented = new RegExp(`(^|[\\s,])${flag}(?=[\\s,=]|$)`, "m");
+      expect({ flag, documented: documented.test(r.stdout) }).toEqual({ flag, documented: true });
+    }
     for (const app of APPS) expect(r.stdout).toContain(app.name);
   });
 

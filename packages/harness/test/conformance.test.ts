@@ -17,6 +17,7 @@ describe("all six apps", () => {
         const report = await hostile(url, { count: 10_000 });
         expect(report.firstFailure).toBeUndefined();
         expect(report.serverErrors).toBe(0);
+        expect(report.accepted).toBe(0);
         expect(report.failures).toBe(0);
         expect(report.aliveAfter).toBe(true);
         expect(running.hasExited()).toBe(false);

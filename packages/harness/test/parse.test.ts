@@ -50,6 +50,20 @@ describe("oha", () => {
   });
 });
 
+describe("oha's error distribution", () => {
+  test("resets are socket errors, timeouts are timeouts, deadline aborts are neither", () => {
+    const json = JSON.parse(fixture("oha-get.json"));
+    json.errorDistribution = {
+      "connection reset by peer (os error 104)": 3,
+      "operation timed out": 2,
+      "aborted due to deadline": 5,
+    };
+    const r = parseOha(JSON.stringify(json));
+    expect([r.socketErrors, r.timeouts, r.aborted]).toEqual([3, 2, 5]);
+    expect(r.errorDetails["operation timed out"]).toBe(2);
+  });
+});
+
 describe("wrk", () => {
   test("GET: microseconds converted to ms, the raw (uncorrected) histogram", () => {
     const r = parseWrk(fixture("wrk-get.stderr"));

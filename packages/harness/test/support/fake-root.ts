@@ -54,3 +54,18 @@ serve({
     },
   },
 });`;
+
+/**
+ * Obeys the contract (verify sends only a few requests), then answers every 50th GET /api/test
+ * with a 500 once past its 3,000th: 2% failed requests in any trial, while the app stays up.
+ */
+export const ERRORS_UNDER_LOAD = `
+let requests = 0;
+serve({
+  "/api/test": {
+    GET: () =>
+      ++requests > 3000 && requests % 50 === 0
+        ? Response.json({ error: "Internal Server Error" }, { status: 500 })
+        : Response.json(CONTRACT.apiPayload(APP.framework)),
+  },
+});`;
