@@ -121,6 +121,8 @@ class Run {
     died?: string,
   ): Trial {
     const { options, pinning } = this;
+    const idle = run.rates.serverCoreIdlePercent;
+    const coreIdle = idle === undefined ? {} : { serverCoreIdlePercent: idle };
     const verdict = judge({
       tool: options.tool.name,
       result: run.result,
@@ -135,9 +137,7 @@ class Run {
       loadCores: pinning.loadCores,
       serverCores: pinning.serverCores,
       stealPercent: run.rates.stealPercent,
-      ...(run.rates.serverCoreIdlePercent === undefined
-        ? {}
-        : { serverCoreIdlePercent: run.rates.serverCoreIdlePercent }),
+      ...coreIdle,
       cpuWindowSec: run.rates.windowSec,
     });
     return {
@@ -161,9 +161,7 @@ class Run {
         threads: run.threads,
       },
       stealPercent: run.rates.stealPercent,
-      ...(run.rates.serverCoreIdlePercent === undefined
-        ? {}
-        : { serverCoreIdlePercent: run.rates.serverCoreIdlePercent }),
+      ...coreIdle,
       checks: verdict.checks,
     };
   }

@@ -17,6 +17,7 @@ import {
 } from "../src/report/compare.ts";
 import { type Manifest, type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { tCritical, welch } from "../src/stats.ts";
+import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 
 const CLI = join(import.meta.dir, "..", "src", "report", "cli.ts");
 
@@ -37,36 +38,21 @@ function trial(app: string, scenario: string, round: number, rps: number, p99: n
     round,
     startedAt: "2025-01-01T00:00:00.000Z",
     command: ["wrk", "-c", "400", "http://127.0.0.1:3000/"],
-    result: {
-      requests: Math.round(rps * 30),
-      durationSec: 30,
-      windowSec: 30,
-      rps,
-      bytesPerSec: rps * 120,
-      latencyMs: { mean: p99 / 4, p50: p99 / 5, p90: p99 / 2, p99, p999: p99 * 1.5, max: p99 * 2 },
-      statuses: { "200": Math.round(rps * 30) },
-      non2xx: 0,
-      socketErrors: 0,
-      timeouts: 0,
-      aborted: 0,
-      errorDetails: {},
-      syntheticSamplesRemoved: 0,
-    },
+    result: syntheticResult(rps, 30, {
+      mean: p99 / 4,
+      p50: p99 / 5,
+      p90: p99 / 2,
+      p99,
+      p999: p99 * 1.5,
+      max: p99 * 2,
+    }),
     connections: 400,
     requestedSec: 30,
     cpuWindowSec: 30,
     server: { pid: 4242, cpuPercent: 99, peakRssMiB: 60 },
     loadGenerator: { cpuPercent: 80, capacityCores: 1, threads: 2 },
     stealPercent: 0,
-    checks: {
-      errorRate: 0,
-      valid: true,
-      invalidReasons: [],
-      loadGeneratorBound: false,
-      unsaturated: false,
-      littlesLaw: { inFlight: 390, ratio: 0.975, checked: true, ok: true },
-      notes: [],
-    },
+    checks: cleanChecks(390, 400),
   };
 }
 

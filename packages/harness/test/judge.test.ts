@@ -13,24 +13,11 @@ import {
   SERVER_BUSY,
 } from "../src/judge.ts";
 import type { LoadResult } from "../src/parse.ts";
+import { syntheticResult } from "./support/synthetic.ts";
 
 function result(patch: Partial<LoadResult> = {}, mean = 4): LoadResult {
-  return {
-    requests: 100_000,
-    durationSec: 10,
-    windowSec: 10,
-    rps: 10_000,
-    bytesPerSec: 1e6,
-    latencyMs: { mean, p50: 3, p90: 6, p99: 12, p999: 30, max: 50 },
-    statuses: { "200": 100_000 },
-    non2xx: 0,
-    socketErrors: 0,
-    timeouts: 0,
-    aborted: 0,
-    errorDetails: {},
-    syntheticSamplesRemoved: 0,
-    ...patch,
-  };
+  const latency = { mean, p50: 3, p90: 6, p99: 12, p999: 30, max: 50 };
+  return syntheticResult(10_000, 10, latency, patch);
 }
 
 /** 10,000 req/s at 4 ms mean on 50 connections: 40 in flight (0.8). Server saturated. */

@@ -2,8 +2,8 @@
 // time the load was applied.
 import { describe, expect, test } from "bun:test";
 import { loadWindow, ratesOver, type Sample, windowed } from "../src/measure.ts";
-import type { LoadResult } from "../src/parse.ts";
 import { CLK_TCK } from "../src/procstats.ts";
+import { syntheticResult } from "./support/synthetic.ts";
 
 describe("the load window", () => {
   test("ends when the tool exits, lasts its measured time, trimmed a tenth at each end", () => {
@@ -61,21 +61,8 @@ describe("CPU over the window", () => {
 });
 
 describe("req/s over the time the load was applied", () => {
-  const r: LoadResult = {
-    requests: 20_000,
-    durationSec: 12,
-    windowSec: 12,
-    rps: 20_000 / 12,
-    bytesPerSec: 100,
-    latencyMs: { mean: 1, p50: 1, p90: 1, p99: 1, p999: 1, max: 10_000 },
-    statuses: { "200": 20_000 },
-    non2xx: 0,
-    socketErrors: 0,
-    timeouts: 0,
-    aborted: 0,
-    errorDetails: {},
-    syntheticSamplesRemoved: 0,
-  };
+  const latency = { mean: 1, p50: 1, p90: 1, p99: 1, p999: 1, max: 10_000 };
+  const r = syntheticResult(20_000 / 12, 12, latency, { bytesPerSec: 100 });
 
   test("oha -w waited 10 s for a straggler: req/s over the 2 s asked for", () => {
     const w = windowed({ name: "oha", path: "oha", version: "1" }, r, 2);

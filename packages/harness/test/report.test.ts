@@ -24,6 +24,7 @@ import { END, START, updateReadme } from "../src/report/readme.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { incompleteBeta, welch } from "../src/stats.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
+import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
@@ -43,37 +44,21 @@ function trial(app: string, scenario: string, round: number, s: Spec): Trial {
     round,
     startedAt: "2026-11-21T10:00:00.000Z",
     command: ["wrk", "-c", "64"],
-    result: {
-      requests: s.rps * 5,
-      durationSec: 5,
-      windowSec: 5,
-      rps: s.rps,
-      bytesPerSec: s.rps * 100,
-      latencyMs: { mean: s.p50, p50: s.p50, p90: s.p50 * 2, p99: s.p99, p999: s.p99 * 2, max: 500 },
-      statuses: { "200": s.rps * 5 },
-      non2xx: 0,
-      socketErrors: 0,
-      timeouts: 0,
-      aborted: 0,
-      errorDetails: {},
-      syntheticSamplesRemoved: 0,
-    },
+    result: syntheticResult(s.rps, 5, {
+      mean: s.p50,
+      p50: s.p50,
+      p90: s.p50 * 2,
+      p99: s.p99,
+      p999: s.p99 * 2,
+      max: 500,
+    }),
     connections: 64,
     requestedSec: 5,
     cpuWindowSec: 4.9,
     server: { pid: 4242, cpuPercent: 97, peakRssMiB: s.rss },
     loadGenerator: { cpuPercent: 75, capacityCores: 1, threads: 1 },
     stealPercent: 0,
-    checks: {
-      errorRate: 0,
-      valid: true,
-      invalidReasons: [],
-      loadGeneratorBound: false,
-      unsaturated: false,
-      littlesLaw: { inFlight: 60, ratio: 0.94, checked: true, ok: true },
-      notes: [],
-      ...s.checks,
-    },
+    checks: cleanChecks(60, 64, s.checks),
   };
 }
 

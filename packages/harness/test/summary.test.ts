@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { findScenario } from "@bench/contract";
 import type { Results, Trial } from "../src/schema.ts";
 import { schemaErrors } from "../src/schema.ts";
 import { spread, verdict } from "../src/stats.ts";
 import { formatSummary, summarize } from "../src/summary.ts";
-import { toolCommand } from "../src/tools.ts";
+import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 
 describe("stats", () => {
   test("mean, sample stddev, CoV", () => {
@@ -40,37 +39,14 @@ function trial(app: string, rps: number, options: TrialOptions = {}): Trial {
     round: 1,
     startedAt: "2026-11-21T00:00:00.000Z",
     command: ["oha"],
-    result: {
-      requests: rps * 5,
-      durationSec: 5,
-      windowSec: 5,
-      rps,
-      bytesPerSec: rps * 100,
-      latencyMs: { mean: 1, p50: 1, p90: 2, p99, p999: p99 * 2, max: p99 * 3 },
-      statuses: { "200": rps * 5 },
-      non2xx: 0,
-      socketErrors: 0,
-      timeouts: 0,
-      aborted: 0,
-      errorDetails: {},
-      syntheticSamplesRemoved: 0,
-    },
+    result: syntheticResult(rps, 5, { mean: 1, p50: 1, p90: 2, p99, p999: p99 * 2, max: p99 * 3 }),
     connections: 50,
     requestedSec: 5,
     cpuWindowSec: 4.8,
     server: { pid: 1, cpuPercent: 99, peakRssMiB: options.rssMiB ?? 50 },
     loadGenerator: { cpuPercent: 60, capacityCores: 1, threads: 1 },
     stealPercent: 0,
-    checks: {
-      errorRate: 0,
-      valid: true,
-      invalidReasons: [],
-      loadGeneratorBound: false,
-      unsaturated: false,
-      littlesLaw: { inFlight: 50, ratio: 1, checked: true, ok: true },
-      notes: [],
-      ...options.checks,
-    },
+    checks: cleanChecks(50, 50, options.checks),
   };
 }
 
@@ -288,52 +264,5 @@ describe("flags from the trials' checks", () => {
       "UNSATURATED 1/3",
       "IDLE CONNECTIONS 1/3",
     ]);
-  });
-});
-
-describe("tool command lines send the same request", () => {
-  const echo = findScenario("echo");
-  if (!echo) throw new Error("no echo scenario");
-  const plan = {
-    url: "http://127.0.0.1:3000/api/echo",
-    scenario: echo,
-    connections: 64,
-    durationSec: 5,
-    bodyFile: "/tmp/body.json",
-    cpus: "1",
-    cores: 1,
-  };
-
-  test("oha: JSON output, waits for in-flight requests, POST body from the file", () => {
-    const c = toolCommand({ name: "oha", path: "/bin/oha", version: "1" }, plan);
-    expect(c.argv.join(" ")).toBe(
-      "taskset -c 1 /bin/oha --no-tui --output-format json -z 5s -c 64 -w -t 10s -m POST " +
-        "-H content-type: application/json -D /tmp/body.json http://127.0.0.1:3000/api/echo",
-    );
-    expect(c.resultOn).toBe("stdout");
-  });
-
-  test("wrk: the Lua script carries method, type and body; JSON on stderr", () => {
-    const c = toolCommand({ name: "wrk", path: "/bin/wrk", version: "4" }, plan);
-    expect(c.argv.slice(0, 12).join(" ")).toBe(
-      "taskset -c 1 /bin/wrk -t 1 -c 64 -d 5s --timeout 10s",
-    );
-    expect(c.env).toEqual({
-      BENCH_METHOD: "POST",
-      BENCH_CONTENT_TYPE: "application/json",
-      BENCH_BODY_FILE: "/tmp/body.json",
-      BENCH_CONNECTIONS: "64",
-    });
-    expect(c.resultOn).toBe("stderr");
-  });
-
-  test("autocannon: single-threaded, so its capacity is one core", () => {
-    const c = toolCommand(
-      { name: "autocannon", path: "/x/autocannon.js", version: "9" },
-      { ...plan, cores: 3 },
-    );
-    expect(c.threads).toBe(1);
-    expect(c.argv).toContain("-i");
-    expect(c.argv).toContain("content-type=application/json");
   });
 });
