@@ -22,7 +22,6 @@ import { htmlReport } from "../src/report/html.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { END, START, updateReadme } from "../src/report/readme.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
-import { incompleteBeta, welch } from "../src/stats.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
 import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 
@@ -604,25 +603,5 @@ describe("compare through benchmark.sh", () => {
     const a = join(dirA, "results.json");
     expect((await bench(["--compare", a, a, "--threshold", "lots"])).code).toBe(2);
     expect((await bench(["--threshold", "5"])).code).toBe(2);
-  });
-});
-
-describe("Welch's t-test", () => {
-  test("the incomplete beta function at known points", () => {
-    expect(incompleteBeta(0.5, 3, 3)).toBeCloseTo(0.5, 8);
-    expect(incompleteBeta(0.3, 1, 1)).toBeCloseTo(0.3, 8);
-    expect(incompleteBeta(0.2, 2, 1)).toBeCloseTo(0.04, 8);
-  });
-
-  test("p-values match the t distribution", () => {
-    // df = 1 (Cauchy): P(|T| > 1) = 0.5
-    expect(incompleteBeta(1 / (1 + 1), 0.5, 0.5)).toBeCloseTo(0.5, 8);
-    const r = welch([1, 2, 3, 4, 5], [2, 4, 6, 8, 10]);
-    expect(r?.t).toBeCloseTo(1.8974, 4);
-    expect(r?.df).toBeCloseTo(5.8824, 4);
-    expect(r?.p).toBeCloseTo(0.10753, 4); // numerical integration of the t density
-    expect(welch([1, 2], [1])).toBeUndefined();
-    expect(welch([5, 5, 5], [5, 5, 5])?.p).toBe(1);
-    expect(welch([100, 101, 99], [80, 81, 79])?.p).toBeLessThan(0.001);
   });
 });

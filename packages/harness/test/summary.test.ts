@@ -266,3 +266,42 @@ describe("flags from the trials' checks", () => {
     ]);
   });
 });
+
+/** Checked by hand: 95% CI = 102,000 ± 12.706 × 2,828 / √2; p99 = median of 3 and 5. */
+const PRINTED = [
+  "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · not pinned (--no-pin)",
+  "test cpu, 2 cores · Debian · commit 0123456789ab (dirty)",
+  "INTERRUPTED: only the trials that finished are shown",
+  "",
+  "== api",
+  "rank  app        req/s (mean ± sd)          95% CI             CoV    p99 ms (range)  RSS MiB  srv CPU%  gen CPU%  of fastest  of bare  valid",
+  "----  ---------  -----------------  --------------  --------------  ----------------  -------  --------  --------  ----------  -------  -----",
+  "1     bun-bare     102,000 ± 2,828  76,588–127,412  2.8% excellent  4.00 (3.00–5.00)     44.0        99        60        100%        —    2/2",
+  "2     bun-hono      50,000 ± 1,414   37,294–62,706  2.8% excellent  8.00 (7.00–9.00)     50.0        99        60         49%      49%    2/2",
+  "≈2    node-hono             20,000               —               —             30.00     50.0        99        60        ≈20%        —    1/1",
+  "—     node-bare                  —               —               —                 —        —         —         —           —        —    0/0",
+  "  node-hono: 1 valid trial: no spread and no confidence interval, so every comparison is a tie (≈)",
+  "  node-bare: FAILED: did not start",
+  "",
+  "p99: median of the valid trials (lowest–highest). ≈ marks a difference that is not significant (Welch's t-test, p ≥ 0.05, each comparison on its own, no correction for multiple comparisons) or that cannot be tested (fewer than 2 valid trials): a tie, not a ranking. An app gets a new rank only when it is significantly slower than the app that opened the current tie group; tied apps share that rank (1, ≈1, 3).",
+].join("\n");
+
+describe("the whole printed summary, character for character", () => {
+  const run = results(
+    [
+      trial("bun-bare", 100_000, { p99: 3, rssMiB: 40 }),
+      trial("bun-bare", 104_000, { p99: 5, rssMiB: 44 }),
+      trial("bun-hono", 51_000, { p99: 9 }),
+      trial("bun-hono", 49_000, { p99: 7 }),
+      trial("node-hono", 20_000, { p99: 30 }),
+    ],
+    { "node-bare": "did not start\nstack trace line" },
+  );
+  Object.assign(run, { status: "interrupted" });
+  Object.assign(run.manifest.pinning, { enabled: false, note: "--no-pin" });
+  Object.assign(run.manifest.git, { dirty: true });
+
+  test("header, table, flags and the reading note", () => {
+    expect(formatSummary(run)).toBe(PRINTED);
+  });
+});

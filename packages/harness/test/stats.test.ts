@@ -1,0 +1,128 @@
+// The statistics behind every spread, interval, tie and regression verdict, against values
+// from tables and closed forms (not against the code's own arithmetic).
+import { describe, expect, test } from "bun:test";
+import {
+  confidenceInterval,
+  incompleteBeta,
+  median,
+  spread,
+  tCritical,
+  tTwoSidedP,
+  verdict,
+  welch,
+} from "../src/stats.ts";
+
+describe("Welch's t-test", () => {
+  test("the incomplete beta function at known points", () => {
+    expect(incompleteBeta(0.5, 3, 3)).toBeCloseTo(0.5, 8);
+    expect(incompleteBeta(0.3, 1, 1)).toBeCloseTo(0.3, 8);
+    expect(incompleteBeta(0.2, 2, 1)).toBeCloseTo(0.04, 8);
+  });
+
+  test("p-values match the t distribution", () => {
+    // df = 1 (Cauchy): P(|T| > 1) = 0.5
+    expect(incompleteBeta(1 / (1 + 1), 0.5, 0.5)).toBeCloseTo(0.5, 8);
+    const r = welch([1, 2, 3, 4, 5], [2, 4, 6, 8, 10]);
+    expect(r?.t).toBeCloseTo(1.8974, 4);
+    expect(r?.df).toBeCloseTo(5.8824, 4);
+    expect(r?.p).toBeCloseTo(0.10753, 4); // numerical integration of the t density
+    expect(welch([1, 2], [1])).toBeUndefined();
+    expect(welch([5, 5, 5], [5, 5, 5])?.p).toBe(1);
+    expect(welch([100, 101, 99], [80, 81, 79])?.p).toBeLessThan(0.001);
+  });
+});
+
+// The Lanczos log-gamma behind it is good to about 1e-8: seven decimals are asserted.
+describe("the incomplete beta function", () => {
+  test("closed forms on both sides of its branch point", () => {
+    // I_x(2, 3) at 0.5: (C(4,2) + C(4,3) + C(4,4)) / 16
+    expect(incompleteBeta(0.5, 2, 3)).toBeCloseTo(11 / 16, 7);
+    // I_x(1/2, 1/2) = (2/π) asin(√x): the arcsine law, below and above (a+1)/(a+b+2) = 0.5
+    const arcsine = (x: number) => (2 / Math.PI) * Math.asin(Math.sqrt(x));
+    expect(incompleteBeta(0.2, 0.5, 0.5)).toBeCloseTo(arcsine(0.2), 7);
+    expect(incompleteBeta(0.9, 0.5, 0.5)).toBeCloseTo(arcsine(0.9), 7);
+    expect(incompleteBeta(0.999, 0.5, 0.5)).toBeCloseTo(arcsine(0.999), 7);
+    // I_x(a, 1) = x^a, I_x(1, b) = 1 − (1 − x)^b
+    expect(incompleteBeta(0.7, 3, 1)).toBeCloseTo(0.343, 7);
+    expect(incompleteBeta(0.3, 1, 4)).toBeCloseTo(1 - 0.7 ** 4, 7);
+  });
+
+  test("bounds", () => {
+    expect([incompleteBeta(0, 2, 3), incompleteBeta(-1, 2, 3)]).toEqual([0, 0]);
+    expect([incompleteBeta(1, 2, 3), incompleteBeta(2, 2, 3)]).toEqual([1, 1]);
+  });
+});
+
+describe("Student's t", () => {
+  test("two-sided critical values from the t table", () => {
+    expect(tCritical(0.05, 1)).toBeCloseTo(12.7062, 3);
+    expect(tCritical(0.05, 2)).toBeCloseTo(4.3027, 4);
+    expect(tCritical(0.05, 10)).toBeCloseTo(2.2281, 4);
+    expect(tCritical(0.01, 5)).toBeCloseTo(4.0321, 4);
+    expect(tCritical(0.05, 1000)).toBeCloseTo(1.9623, 3);
+  });
+
+  test("p-values: 1 at 0, the table's level at the critical value, 0 at infinity", () => {
+    expect(tTwoSidedP(0, 5)).toBeCloseTo(1, 12);
+    expect(tTwoSidedP(2.2281, 10)).toBeCloseTo(0.05, 4);
+    expect(tTwoSidedP(-2.2281, 10)).toBeCloseTo(0.05, 4);
+    expect(tTwoSidedP(Number.POSITIVE_INFINITY, 5)).toBe(0);
+  });
+});
+
+describe("Welch's test at its edges", () => {
+  test("two trials a side are enough; one is not", () => {
+    expect(welch([1, 3], [2, 6])).toBeDefined();
+    expect(welch([1], [2, 6])).toBeUndefined();
+    expect(welch([1, 3], [2])).toBeUndefined();
+  });
+
+  test("no spread at all: the sign of the difference decides, certainly", () => {
+    expect(welch([5, 5], [6, 6])).toEqual({ t: Number.POSITIVE_INFINITY, df: 2, p: 0 });
+    expect(welch([6, 6, 6], [5, 5])).toEqual({ t: Number.NEGATIVE_INFINITY, df: 3, p: 0 });
+    expect(welch([5, 5], [5, 5])).toEqual({ t: 0, df: 2, p: 1 });
+  });
+
+  test("Welch–Satterthwaite degrees of freedom for unequal variances and sizes", () => {
+    // a: mean 2, var 1, n 3; b: mean 5, var 20/3, n 4 → se² = 1/3 + 5/3 = 2
+    const r = welch([1, 2, 3], [2, 4, 6, 8]);
+    expect(r?.t).toBeCloseTo(3 / Math.SQRT2, 10);
+    expect(r?.df).toBeCloseTo(4 / ((1 / 3) ** 2 / 2 + (5 / 3) ** 2 / 3), 10);
+  });
+});
+
+describe("spread, verdict, interval, median", () => {
+  test("spread of nothing, of zeros, of two values", () => {
+    const none = spread([]);
+    expect([none.n, none.mean, none.stddev, none.cov]).toEqual([
+      0,
+      Number.NaN,
+      Number.NaN,
+      Number.NaN,
+    ]);
+    expect(spread([0, 0]).cov).toBe(0);
+    expect(spread([2, 4]).cov).toBeCloseTo(Math.SQRT2 / 3, 12);
+  });
+
+  test("the verdict's edges: 5% and 10% are still the better word", () => {
+    expect(verdict(0.0499)).toBe("acceptable");
+    expect(verdict(0.05)).toBe("noisy");
+    expect(verdict(0.1)).toBe("noisy");
+    expect(verdict(0.1001)).toBe("unreliable");
+  });
+
+  test("the 95% interval of two values uses t with one degree of freedom", () => {
+    const ci = confidenceInterval([1, 2]);
+    const half = (12.7062 * Math.SQRT1_2) / Math.SQRT2;
+    expect(ci?.low).toBeCloseTo(1.5 - half, 3);
+    expect(ci?.high).toBeCloseTo(1.5 + half, 3);
+    expect(confidenceInterval([1])).toBeUndefined();
+  });
+
+  test("median: the middle one, the mean of the middle two, nothing of nothing", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([10, 1])).toBe(5.5);
+    expect(median([])).toBeNaN();
+  });
+});
