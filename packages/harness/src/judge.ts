@@ -17,10 +17,10 @@ export const SERVER_BUSY = 0.85;
  */
 export const SERVER_CORE_IDLE = 0.1;
 /**
- * Little's law for a closed loop: in-flight requests (req/s × mean latency) cannot exceed the
- * connections, since each holds at most one request. Above 1 + this tolerance (rounding of
- * the tool's latencies, a straggler counted past the window) the numbers contradict each
- * other and the trial is invalid.
+ * Little's law for a closed loop: in-flight requests (requests × mean latency / time run)
+ * cannot exceed the connections, since each holds at most one request. Above 1 + this
+ * tolerance (rounding of the tool's latencies) the numbers contradict each other and the
+ * trial is invalid.
  */
 export const LITTLE_TOLERANCE = 0.05;
 /**
@@ -79,7 +79,7 @@ function failures(m: Measurement): string[] {
   if (!r) return reasons;
   if (r.requests === 0) reasons.push("no responses");
   const failed = r.non2xx + r.socketErrors + r.timeouts;
-  const errorRate = r.requests > 0 ? failed / r.requests : 1;
+  const errorRate = errorRateOf(r);
   if (errorRate > ERROR_THRESHOLD) {
     reasons.push(
       `${failed} failed requests (${r.non2xx} non-2xx, ${r.socketErrors} socket errors, ` +
@@ -102,6 +102,11 @@ function failures(m: Measurement): string[] {
   return reasons;
 }
 
+/** (non-2xx + socket errors + timeouts) / requests; 1 when nothing was answered. */
+function errorRateOf(r: LoadResult): number {
+  return r.requests > 0 ? (r.non2xx + r.socketErrors + r.timeouts) / r.requests : 1;
+}
+
 function cpuInconsistencies(m: Measurement): string[] {
   const out: string[] = [];
   if (m.serverCpuPercent > m.serverCores * 100 * CPU_SLACK)
@@ -113,7 +118,12 @@ function cpuInconsistencies(m: Measurement): string[] {
 
 export function littlesLaw(m: Measurement): Trial["checks"]["littlesLaw"] {
   const r = m.result;
-  const inFlight = r ? r.rps * (r.latencyMs.mean / 1000) : 0;
+  // Every answered request's latency lies within the time the tool ran (oha -w included, whose
+  // stragglers finish after the requested time): over that time the average in flight cannot
+  // exceed the connections. req/s over the requested time would count the stragglers' waits
+  // against a shorter window.
+  const inFlight =
+    r && r.durationSec > 0 ? (r.requests * r.latencyMs.mean) / 1000 / r.durationSec : 0;
   const ratio = inFlight / m.connections;
   const checked =
     r !== null &&
@@ -173,17 +183,15 @@ export function judge(m: Measurement): Judgement {
   if (!loadBusy && !serverBusy) notes.push(`neither side saturated (${cpu})`);
   if (little.checked && little.ratio < LITTLE_IDLE)
     notes.push(idleNote(m, little.inFlight, loadBusy));
-  const r = m.result;
-  const failed = r ? r.non2xx + r.socketErrors + r.timeouts : 0;
   return {
     capacityCores: capacity,
     checks: {
-      errorRate: r && r.requests > 0 ? failed / r.requests : r ? 1 : 0,
+      errorRate: m.result ? errorRateOf(m.result) : 0,
       valid: reasons.length === 0,
       invalidReasons: reasons,
       loadGeneratorBound: loadBusy && !serverBusy,
       unsaturated: !loadBusy && !serverBusy,
-      littlesLaw: { ...little, ok: little.ok },
+      littlesLaw: little,
       notes,
     },
   };

@@ -93,7 +93,7 @@ export const TrialSchema = T.Object({
      */
     unsaturated: T.Boolean(),
     littlesLaw: T.Object({
-      /** rps × mean latency: how many requests were in flight on average. */
+      /** requests × mean latency / the time the tool ran: requests in flight on average. */
       inFlight: T.Number(),
       /** inFlight / connections: ≤ 1 for a closed loop; far below 1, connections sat idle. */
       ratio: T.Number(),

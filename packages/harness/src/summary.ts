@@ -105,9 +105,16 @@ const range = (values: readonly number[]): Interval =>
     : { low: Math.min(...values), high: Math.max(...values) };
 
 /** The flags of one row, counted over its valid trials like LOAD-GENERATOR BOUND k/n. */
+interface FlagCounts {
+  readonly boundTrials: number;
+  readonly unsaturatedTrials: number;
+  readonly idleTrials: number;
+}
+
 function flagsFor(
   trials: readonly Trial[],
   valid: readonly ValidTrial[],
+  counts: FlagCounts,
   failure?: string,
 ): Flag[] {
   const flags: Flag[] = [];
@@ -129,19 +136,19 @@ function flagsFor(
   };
   counted(
     "LOAD-GENERATOR BOUND",
-    valid.filter((t) => t.checks.loadGeneratorBound).length,
+    counts.boundTrials,
     "a lower bound (the load generator was saturated, the server was not)",
   );
   counted(
     "UNSATURATED",
-    valid.filter((t) => t.checks.unsaturated).length,
+    counts.unsaturatedTrials,
     "neither the server nor the load generator was saturated (not the server's best)",
   );
   // On a valid trial, a failed Little's law check can only mean in-flight far below the
   // connections: above the upper bound the trial would be invalid.
   counted(
     "IDLE CONNECTIONS",
-    valid.filter((t) => !t.checks.littlesLaw.ok).length,
+    counts.idleTrials,
     "in-flight requests well below the connections: connections waited without a counted " +
       "request (unserved by the server, or paced by the load generator; see the notes)",
   );
@@ -175,15 +182,19 @@ function rowFor(results: Results, app: string, scenario: string): BaseRow {
     p99: f(percentile("p99")),
     p999: f(percentile("p999")),
   });
+  const counts: FlagCounts = {
+    boundTrials: valid.filter((t) => t.checks.loadGeneratorBound).length,
+    unsaturatedTrials: valid.filter((t) => t.checks.unsaturated).length,
+    // On a valid trial a failed Little's law check means in-flight far below the connections.
+    idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
+  };
   return {
     app,
     scenario,
     status: failed ? "failed" : "ok",
     ...(failed && record?.failure ? { failure: record.failure } : {}),
     validTrials: valid.length,
-    boundTrials: valid.filter((t) => t.checks.loadGeneratorBound).length,
-    unsaturatedTrials: valid.filter((t) => t.checks.unsaturated).length,
-    idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
+    ...counts,
     trials: trials.length,
     rpsValues,
     rps,
@@ -194,7 +205,7 @@ function rowFor(results: Results, app: string, scenario: string): BaseRow {
     peakRssMiB: valid.length > 0 ? Math.max(...valid.map((t) => t.server.peakRssMiB)) : Number.NaN,
     serverCpuPercent: mean(valid.map((t) => t.server.cpuPercent)),
     loadCpuPercent: mean(valid.map((t) => t.loadGenerator.cpuPercent)),
-    flags: flagsFor(trials, valid, failed ? (record?.failure ?? "unknown") : undefined),
+    flags: flagsFor(trials, valid, counts, failed ? (record?.failure ?? "unknown") : undefined),
     notes: [...new Set(valid.flatMap((t) => t.checks.notes))],
   };
 }
