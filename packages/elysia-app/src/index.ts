@@ -51,7 +51,7 @@ async function echo(request: Request, set: Context["set"]) {
 }
 
 /** Elysia's schema for a user update: the contract's rules in TypeBox (`t`). */
-const userUpdate = t.Object({
+export const userUpdate = t.Object({
   // Elysia's t.Integer() also accepts numeric strings ("42"); a JSON number that is whole is
   // what the contract asks for.
   id: t.Number({ multipleOf: 1 }),

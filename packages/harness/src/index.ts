@@ -8,3 +8,5 @@ export {
   type StopReport,
   startApp,
 } from "./launch.ts";
+export { runLoad } from "./measure.ts";
+export { toolCommand, toolVersion } from "./tools.ts";

@@ -1,0 +1,251 @@
+// The fast-path check: how close each app comes to the fastest idiomatic code of its framework
+// on the same runtime, measured in one interleaved run. Reference servers (src/hono.ts,
+// src/elysia.ts) meet no contract; they exist only to put a number on what the contract's checks
+// cost and on the framework pitfalls packages/fast-path/README.md describes.
+//
+//   bun packages/fast-path/src/run.ts [--duration S] [--warmup S] [--rounds N] [--connections C]
+//
+// Servers run on CPU 0 and wrk on the others (unpinned on a 1-core machine); every variant is
+// measured once per round, in an order reversed every other round, with the harness's own wrk
+// script (uncorrected latencies). Prints a Markdown table; exit 1 if any trial had errors.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { findScenario, getApp, pidsListeningOn, ROUTES, userPath } from "@bench/contract";
+import { isRunning, runLoad, startApp, toolCommand, toolVersion } from "@bench/harness";
+
+const HERE = join(import.meta.dir, "..");
+const NODE = join(HERE, "node_modules", ".bin", "node");
+
+interface Server {
+  readonly name: string;
+  readonly port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+interface Variant {
+  readonly label: string;
+  readonly server: string;
+  readonly path: string;
+  readonly scenario: "echo" | "validate";
+  /** The variant this one is shown as a percentage of. */
+  readonly baseline?: string;
+}
+
+const VARIANTS: readonly Variant[] = [
+  {
+    label: "Hono: c.json(await c.req.json())",
+    server: "hono-ref",
+    path: "/echo",
+    scenario: "echo",
+  },
+  {
+    label: "Hono: hono/body-limit, then c.req.json()",
+    server: "hono-ref",
+    path: "/echo-body-limit",
+    scenario: "echo",
+    baseline: "Hono: c.json(await c.req.json())",
+  },
+  {
+    label: "node-hono echo (the app)",
+    server: "node-hono",
+    path: ROUTES.echo,
+    scenario: "echo",
+    baseline: "Hono: c.json(await c.req.json())",
+  },
+  {
+    label: "node-elysia echo (the app)",
+    server: "node-elysia",
+    path: ROUTES.echo,
+    scenario: "echo",
+  },
+  {
+    label: "node-elysia validate (the app)",
+    server: "node-elysia",
+    path: userPath(42),
+    scenario: "validate",
+    baseline: "node-elysia echo (the app)",
+  },
+  {
+    label: "Elysia: body schema, default parse",
+    server: "elysia-ref",
+    path: "/validate",
+    scenario: "validate",
+    baseline: "node-elysia echo (the app)",
+  },
+  {
+    label: 'Elysia: body schema, parse: "json"',
+    server: "elysia-ref",
+    path: "/validate-json",
+    scenario: "validate",
+    baseline: "node-elysia echo (the app)",
+  },
+];
+
+async function waitReady(port: number, alive: () => boolean): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && alive()) {
+    try {
+      await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
+      return;
+    } catch {
+      await Bun.sleep(50);
+    }
+  }
+  throw new Error(`nothing answered on port ${port}`);
+}
+
+async function startReference(name: string, file: string, port: number, cpus?: string) {
+  const argv = [NODE, join(HERE, "src", file)];
+  const [cmd, ...args] = cpus ? ["taskset", "-c", cpus, ...argv] : argv;
+  const child: ChildProcess = spawn(cmd as string, args, {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const pid = child.pid ?? 0;
+  await waitReady(port, () => isRunning(pid));
+  const exited = new Promise((done) => child.once("exit", done));
+  return {
+    name,
+    port,
+    pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  } satisfies Server;
+}
+
+async function startServers(cpus?: string): Promise<Map<string, Server>> {
+  const servers = new Map<string, Server>();
+  for (const name of ["node-hono", "node-elysia"]) {
+    const app = getApp(name);
+    const running = await startApp(app, cpus ? { cpus } : {});
+    const pid = pidsListeningOn(app.port)[0] ?? running.pid;
+    const stop = async () => void (await running.stop());
+    servers.set(name, { name, port: app.port, pid, stop });
+  }
+  // Ports 3006-3007 belong to no app yet; the references borrow them for this check only.
+  servers.set("hono-ref", await startReference("hono-ref", "hono.ts", 3006, cpus));
+  servers.set("elysia-ref", await startReference("elysia-ref", "elysia.ts", 3007, cpus));
+  return servers;
+}
+
+interface Measured {
+  readonly rps: number[];
+  readonly p99: number[];
+  readonly cpu: number[];
+  readonly rss: number[];
+  errors: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+function table(measured: Map<string, Measured>): string {
+  const rows = [
+    "| variant | req/s (median) | range | % of | p99 ms (median) | server CPU % | peak RSS MiB |",
+    "|---|--:|--:|---|--:|--:|--:|",
+  ];
+  for (const v of VARIANTS) {
+    const m = measured.get(v.label) as Measured;
+    const base = v.baseline ? measured.get(v.baseline) : undefined;
+    const share = base
+      ? `${((100 * median(m.rps)) / median(base.rps)).toFixed(0)}% of ${v.baseline}`
+      : "";
+    const range = `${Math.min(...m.rps).toFixed(0)}–${Math.max(...m.rps).toFixed(0)}`;
+    rows.push(
+      `| ${v.label} | ${median(m.rps).toFixed(0)} | ${range} | ${share} | ${median(m.p99).toFixed(1)} | ${median(m.cpu).toFixed(0)} | ${Math.max(...m.rss).toFixed(0)} |`,
+    );
+  }
+  return rows.join("\n");
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "10" },
+      warmup: { type: "string", default: "5" },
+      rounds: { type: "string", default: "3" },
+      connections: { type: "string", default: "400" },
+    },
+  });
+  const [durationSec, warmupSec, rounds, connections] = [
+    values.duration,
+    values.warmup,
+    values.rounds,
+    values.connections,
+  ].map(Number) as [number, number, number, number];
+  const cores = availableParallelism();
+  const serverCpus = cores >= 2 ? "0" : undefined;
+  const loadCpus = cores >= 2 ? `1-${cores - 1}` : undefined;
+  const tool = { name: "wrk" as const, path: Bun.which("wrk") ?? "wrk", version: "" };
+  const wrk = { ...tool, version: toolVersion("wrk", tool.path) };
+  const bodies = mkdtempSync(join(tmpdir(), "fast-path-"));
+  const servers = await startServers(serverCpus);
+  const stopAll = async () => {
+    for (const server of servers.values()) await server.stop();
+  };
+  process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
+  const measured = new Map<string, Measured>(
+    VARIANTS.map((v) => [v.label, { rps: [], p99: [], cpu: [], rss: [], errors: 0 }]),
+  );
+  const load = async (v: Variant, seconds: number) => {
+    const scenario = findScenario(v.scenario) as NonNullable<ReturnType<typeof findScenario>>;
+    const bodyFile = join(bodies, `${v.scenario}.json`);
+    writeFileSync(bodyFile, scenario.body ?? "");
+    const server = servers.get(v.server) as Server;
+    const cmd = toolCommand(wrk, {
+      url: `http://127.0.0.1:${server.port}${v.path}`,
+      scenario,
+      connections,
+      durationSec: seconds,
+      bodyFile,
+      ...(loadCpus ? { cpus: loadCpus } : {}),
+      cores: cores >= 2 ? cores - 1 : cores,
+    });
+    const sampled = {
+      serverTree: [server.pid],
+      serverCpus: serverCpus ? [0] : [],
+      machineCores: cores,
+    };
+    return runLoad(wrk, cmd, seconds, sampled);
+  };
+  try {
+    for (const v of VARIANTS) await load(v, warmupSec);
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 ? VARIANTS : [...VARIANTS].reverse();
+      for (const v of order) {
+        const run = await load(v, durationSec);
+        const m = measured.get(v.label) as Measured;
+        const r = run.result;
+        if (!r) throw new Error(`${v.label}: ${run.problem}`);
+        m.rps.push(r.rps);
+        m.p99.push(r.latencyMs.p99);
+        m.cpu.push(run.rates.serverCpuPercent);
+        m.rss.push(run.peakRssBytes / 2 ** 20);
+        m.errors += r.non2xx + r.socketErrors + r.timeouts;
+        process.stderr.write(`round ${round}: ${v.label}: ${r.rps.toFixed(0)} req/s\n`);
+      }
+    }
+  } finally {
+    await stopAll();
+  }
+  console.log(
+    `wrk ${wrk.version}, ${connections} connections, ${rounds} rounds of ${durationSec} s`,
+  );
+  console.log(`(after ${warmupSec} s warm-up each); servers on CPU ${serverCpus ?? "any"}.\n`);
+  console.log(table(measured));
+  const failed = [...measured].filter(([, m]) => m.errors > 0);
+  for (const [label, m] of failed) console.error(`${label}: ${m.errors} failed requests`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();
