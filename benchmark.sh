@@ -40,6 +40,11 @@ Options:
       --no-pin           do not pin the server and the load generator to separate CPUs
   -q, --quick            smoke-run preset: 2 s trials, 1 s warm-up, 2 trials, 50 connections
                          (other flags still override it)
+      --profile          after the measured rounds, one extra trial per app and scenario
+                         with the runtime's CPU profiler on (node/bun --cpu-prof); writes
+                         profiles/<app>-<scenario>.cpuprofile (Chrome DevTools, speedscope)
+                         and lists each profile's hottest functions in the reports.
+                         Profiled trials never count in the results
       --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
                          (for testing the harness with stand-in apps)
   -h, --help             this text
@@ -179,7 +184,7 @@ resolve_names() {
 main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
-  local output="" pin=1 quick=0 apps_root="" positional=()
+  local output="" pin=1 quick=0 profile=0 apps_root="" positional=()
   local report_cmd=() threshold="" allow_mismatch=0
 
   while [[ $# -gt 0 ]]; do
@@ -195,6 +200,7 @@ main() {
       -o | --output) need_value "$@"; output=$(abspath "$2"); shift 2 ;;
       --apps-root) need_value "$@"; apps_root=$(abspath "$2"); shift 2 ;;
       --no-pin) pin=0; shift ;;
+      --profile) profile=1; shift ;;
       --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
       --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
       --compare)
@@ -277,6 +283,7 @@ main() {
     --connections "$connections" --trials "$trials" --tool "$tool_name" --tool-path "$tool_path"
     --out "$output")
   [[ $pin -eq 1 ]] || run+=(--no-pin)
+  [[ $profile -eq 0 ]] || run+=(--profile)
   [[ -z "$apps_root" ]] || run+=(--apps-root "$apps_root")
   # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
   # finished trials and exits 130; there is nothing left in this shell to clean up.

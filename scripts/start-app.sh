@@ -23,11 +23,19 @@ die() {
 }
 
 case $runtime in
-  node) override=${BENCH_NODE:-} ;;
-  bun) override=${BENCH_BUN:-} ;;
+  node) override=${BENCH_NODE:-} preload=--import ;;
+  bun) override=${BENCH_BUN:-} preload=--preload ;;
   *) die "start-app.sh: unknown runtime '$runtime' (node or bun)" ;;
 esac
-[[ -z "$override" ]] || exec "$override" "$entry"
+
+# BENCH_PROFILE=/dir/name.cpuprofile (./benchmark.sh --profile): the runtime's own CPU profiler,
+# written at exit in the DevTools format; profile-exit.mjs makes SIGTERM an exit that writes it.
+flags=()
+if [[ -n "${BENCH_PROFILE:-}" ]]; then
+  flags=(--cpu-prof --cpu-prof-interval=1000 "--cpu-prof-dir=$(dirname "$BENCH_PROFILE")"
+    "--cpu-prof-name=$(basename "$BENCH_PROFILE")" "$preload" "$root/scripts/profile-exit.mjs")
+fi
+[[ -z "$override" ]] || exec "$override" "${flags[@]}" "$entry"
 
 # The app's own package.json pins the runtime package: "node": "24.21.0" or "bun": "1.4.5".
 pinned=$(sed -n "s/^ *\"$runtime\": *\"\([0-9][^\"]*\)\".*/\1/p" package.json | head -n 1)
@@ -39,4 +47,4 @@ have=$("$bin" --version 2>/dev/null) || have="none"
 have=${have#v}
 [[ "$have" == "$pinned" ]] ||
   die "node_modules has $runtime $have but the lockfile pins $pinned: run 'bun install' in $root"
-exec "$bin" "$entry"
+exec "$bin" "${flags[@]}" "$entry"

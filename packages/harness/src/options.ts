@@ -20,6 +20,8 @@ export interface Options {
   readonly outDir: string;
   readonly pin: boolean;
   readonly appsRoot: string;
+  /** One extra, separately recorded trial per app and scenario under the CPU profiler. */
+  readonly profile: boolean;
   /** benchmark.sh's own command line, recorded as given. */
   readonly argv: string[];
 }
@@ -65,6 +67,7 @@ export function parseOptions(argv: string[]): Options {
       out: { type: "string" },
       "no-pin": { type: "boolean", default: false },
       "apps-root": { type: "string" },
+      profile: { type: "boolean", default: false },
     },
   });
   const toolName = values.tool as ToolName;
@@ -85,6 +88,7 @@ export function parseOptions(argv: string[]): Options {
     outDir: resolve(values.out),
     pin: !values["no-pin"],
     appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
+    profile: values.profile,
     argv: positionals,
   };
 }

@@ -9,7 +9,13 @@ import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
 import type { Options } from "./options.ts";
 import type { Pinning } from "./plan.ts";
 import { writeReports } from "./report/files.ts";
-import { type AppRecord, type Results, SCHEMA_VERSION, type Trial } from "./schema.ts";
+import {
+  type AppRecord,
+  type ProfileRecord,
+  type Results,
+  SCHEMA_VERSION,
+  type Trial,
+} from "./schema.ts";
 import { formatSummary } from "./summary.ts";
 
 /** Write-then-rename, so a reader (or a crash) never sees half a file. */
@@ -84,6 +90,12 @@ export class Recorder {
 
   addTrial(trial: Trial): void {
     this.results.trials.push(trial);
+    this.save();
+  }
+
+  addProfile(profile: ProfileRecord): void {
+    this.results.profiles ??= [];
+    this.results.profiles.push(profile);
     this.save();
   }
 

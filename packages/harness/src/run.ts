@@ -24,6 +24,7 @@ import { LaunchError, type RunningApp, startApp } from "./launch.ts";
 import { type LoadRun, runLoad } from "./measure.ts";
 import { type Options, parseOptions } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder } from "./plan.ts";
+import { type ProfileContext, profileTrial } from "./profiling.ts";
 import { newResults, Recorder } from "./record.ts";
 import type { Trial } from "./schema.ts";
 import { toolCommand } from "./tools.ts";
@@ -258,6 +259,37 @@ class Run {
       }
     }
   }
+
+  profileContext(): ProfileContext {
+    const { outDir, appsRoot, warmupSec, durationSec } = this.options;
+    return {
+      outDir,
+      appsRoot,
+      warmupSec,
+      durationSec,
+      ...(this.pinning.enabled ? { serverCpus: this.pinning.serverCpus } : {}),
+      load: (app, pid, scenario, seconds) =>
+        this.load({ app, serverTree: [pid, ...descendantsOf(pid)] }, scenario, seconds),
+      serverPid: (app, running) => pidsListeningOn(app.port)[0] ?? running.pid,
+      log,
+    };
+  }
+
+  /** --profile: one profiled trial per app that did not fail, per scenario. */
+  async profileApps(): Promise<void> {
+    const ctx = this.profileContext();
+    for (const app of this.options.apps) {
+      if (this.recorder.app(app.name).status === "failed") continue;
+      for (const scenario of this.options.scenarios) {
+        if (this.interrupted) return;
+        const profile = await profileTrial(ctx, app, scenario);
+        if (this.interrupted) return; // cut short: no profile of a partial trial
+        this.recorder.addProfile(profile);
+        if (profile.unavailable)
+          log(`  ${app.name} · ${scenario.name}: no profile: ${profile.unavailable}`);
+      }
+    }
+  }
 }
 
 function progressLine(trial: Trial, tool: string): string {
@@ -314,6 +346,7 @@ export async function main(argv: string[]): Promise<number> {
       await run.runApp(app, round);
     }
   }
+  if (options.profile && !run.interrupted) await run.profileApps();
   const { summary, reports } = run.recorder.finish(
     run.interrupted ? "interrupted" : "complete",
     options.outDir,

@@ -163,6 +163,39 @@ export const ManifestSchema = T.Object({
   }),
 });
 
+const HotFunctionSchema = T.Object({
+  function: T.String(),
+  /** file:line, shortened to the package or repository path; "" for native code. */
+  location: T.String(),
+  samples: T.Integer({ minimum: 0 }),
+  /** Share of the profile's busy (non-idle) samples. */
+  percent: T.Number({ minimum: 0 }),
+});
+
+/** One extra trial with the runtime's CPU profiler on (--profile): never part of the results. */
+export const ProfileSchema = T.Object({
+  app: T.String(),
+  scenario: T.String(),
+  startedAt: T.String(),
+  /** The .cpuprofile (DevTools format), relative to results.json's folder. */
+  file: T.Optional(T.String()),
+  /** Why there is no profile: the runtime has no profiler, it wrote none, the trial failed. */
+  unavailable: T.Optional(T.String()),
+  /** The profiled trial's own figures: slowed by the profiler, shown for context only. */
+  rps: T.Optional(T.Number({ minimum: 0 })),
+  p99Ms: T.Optional(T.Number({ minimum: 0 })),
+  summary: T.Optional(
+    T.Object({
+      totalMs: T.Number({ minimum: 0 }),
+      samples: T.Integer({ minimum: 0 }),
+      idleSamples: T.Integer({ minimum: 0 }),
+      /** samples × interval / totalMs: how much of the time the sampler saw. */
+      coverage: T.Number({ minimum: 0, maximum: 1 }),
+      top: T.Array(HotFunctionSchema),
+    }),
+  ),
+});
+
 export const ResultsSchema = T.Object({
   schemaVersion: T.Literal(SCHEMA_VERSION),
   status: T.Union([T.Literal("running"), T.Literal("complete"), T.Literal("interrupted")]),
@@ -171,12 +204,15 @@ export const ResultsSchema = T.Object({
   manifest: ManifestSchema,
   apps: T.Array(AppRecordSchema),
   trials: T.Array(TrialSchema),
+  /** Profiled trials (--profile), kept apart from `trials`. */
+  profiles: T.Optional(T.Array(ProfileSchema)),
 });
 
 export type Trial = Static<typeof TrialSchema>;
 export type AppRecord = Static<typeof AppRecordSchema>;
 export type Manifest = Static<typeof ManifestSchema>;
 export type Results = Static<typeof ResultsSchema>;
+export type ProfileRecord = Static<typeof ProfileSchema>;
 
 /** Every way `value` breaks the schema, as "path: message" lines; empty when it conforms. */
 export function schemaErrors(value: unknown): string[] {

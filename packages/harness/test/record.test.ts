@@ -22,6 +22,7 @@ function options(outDir: string): Options {
     outDir,
     pin: true,
     appsRoot: "/",
+    profile: false,
     argv: ["-d", "1"],
   };
 }

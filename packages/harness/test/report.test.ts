@@ -263,6 +263,76 @@ describe("HTML report", () => {
   });
 });
 
+describe("profiles in the reports (--profile)", () => {
+  const top = [
+    { function: "writeUtf8String", location: "", samples: 452, percent: 17.4 },
+    { function: "json", location: "hono/dist/context.js:336", samples: 129, percent: 4.96 },
+  ];
+  const summary = { totalMs: 4000, samples: 2821, idleSamples: 225, coverage: 0.7, top };
+  const PROFILED: Results = {
+    ...SYNTHETIC,
+    profiles: [
+      {
+        app: "bun-hono",
+        scenario: "api",
+        startedAt: "2026-11-22T12:00:00.000Z",
+        file: "profiles/bun-hono-api.cpuprofile",
+        rps: 3593.4,
+        p99Ms: 749.61,
+        summary,
+      },
+      {
+        app: "bun-bare",
+        scenario: "api",
+        startedAt: "2026-11-22T12:00:00.000Z",
+        file: "profiles/bun-bare-api.cpuprofile",
+        summary: { ...summary, coverage: 0.02 },
+      },
+      {
+        app: "node-bare",
+        scenario: "api",
+        startedAt: "2026-11-22T12:00:00.000Z",
+        unavailable: "node wrote no profile at profiles/node-bare-api.cpuprofile",
+      },
+    ],
+  };
+
+  test("the profiled run still conforms to the schema", () => {
+    expect(schemaErrors(PROFILED)).toEqual([]);
+  });
+
+  test("Markdown: a section per profile with its link, trial figures and hottest functions", () => {
+    const md = markdownReport(PROFILED);
+    expect(markdownReport(SYNTHETIC)).not.toContain("Profiles");
+    const section = md.slice(md.indexOf("## Profiles"));
+    expect(section).toContain("not in any figure above");
+    expect(section).toContain(
+      "### bun-hono · api\n\n[profiles/bun-hono-api.cpuprofile](profiles/bun-hono-api.cpuprofile). " +
+        "Profiled trial: 3,593 req/s, p99 749.6 ms (not counted). 2,821 samples over 4.0 s, 2,596 of them busy (not idle).\n",
+    );
+    expect(section).toContain("| 1 | writeUtf8String | (native) | 452 | 17.4% |");
+    expect(section).toContain("| 2 | json | hono/dist/context.js:336 | 129 | 5.0% |");
+    // Only the sparse profile gets the warning that native work is missing.
+    expect(section.match(/The sampler saw only/g)).toHaveLength(1);
+    expect(section).toContain("The sampler saw only 2% of the time");
+    expect(section).toContain(
+      "### node-bare · api\n\nNo profile: node wrote no profile at profiles/node-bare-api.cpuprofile.",
+    );
+  });
+
+  test("HTML: the same, with the profile linked", () => {
+    const html = htmlReport(PROFILED);
+    expect(html).toContain("<h2>Profiles</h2>");
+    expect(html).toContain(
+      '<h3>bun-hono · api</h3><p><a href="profiles/bun-hono-api.cpuprofile">profiles/bun-hono-api.cpuprofile</a>. Profiled trial: 3,593 req/s',
+    );
+    expect(html).toContain(
+      "<td>2</td><td>json</td><td>hono/dist/context.js:336</td><td>129</td><td>5.0%</td>",
+    );
+    expect(html).toContain("No profile: node wrote no profile");
+  });
+});
+
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 /** What the page reports it drew: the chart instances' data and the bars' pixels read back. */

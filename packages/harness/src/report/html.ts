@@ -18,6 +18,7 @@ import {
   SCENARIO_HEADER,
   scenarioRow,
 } from "./markdown.ts";
+import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 
 const CHART_JS = join(
   import.meta.dir,
@@ -260,6 +261,17 @@ for (const spec of CHARTS) {
 document.getElementById("render-check").textContent = JSON.stringify(drawn);
 `;
 
+function profilesSection(results: Results): string {
+  const views = profileViews(results);
+  if (views.length === 0) return "";
+  const parts = views.map((v) => {
+    const link = v.file ? `<a href="${escapeHtml(v.file)}">${escapeHtml(v.file)}</a>. ` : "";
+    const rows = v.rows.length > 0 ? htmlTable([...v.header], v.rows) : "";
+    return `<h3>${escapeHtml(v.title)}</h3><p>${link}${escapeHtml(v.text)}</p>${rows}`;
+  });
+  return `<section><h2>Profiles</h2><p>${escapeHtml(PROFILES_INTRO)}</p>${parts.join("\n")}</section>`;
+}
+
 export function htmlReport(results: Results): string {
   const chartJs = readFileSync(CHART_JS, "utf8").replaceAll("</script", "<\\/script");
   const summary = summarize(results);
@@ -284,6 +296,7 @@ th{background:#f5f5f7}.results td{white-space:nowrap}.results td:nth-child(3){wh
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
 <section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
+${profilesSection(results)}
 <pre id="render-check" hidden></pre>
 <script>${chartJs}</script>
 <script>const CHARTS = ${scriptJson(chartData(results))};${PAGE_SCRIPT}</script>

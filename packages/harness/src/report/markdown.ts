@@ -20,6 +20,7 @@ import {
 } from "../summary.ts";
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
+import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
@@ -211,5 +212,13 @@ export function markdownReport(results: Results, level = 1): string {
   }
   const charts = mermaidCharts(results);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
+  const profiles = profileViews(results);
+  if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);
+  for (const view of profiles) {
+    const link = view.file ? `[${view.file}](${view.file}). ` : "";
+    out.push("", `${h}## ${view.title}`, "", `${link}${view.text}`);
+    if (view.rows.length > 0)
+      out.push("", table(view.header, ["r", "l", "l", "r", "r"], view.rows));
+  }
   return `${out.join("\n")}\n`;
 }
