@@ -45,8 +45,9 @@ export function profileViews(results: Results): ProfileView[] {
     const busy = s.samples - s.idleSamples;
     const seen =
       s.coverage < LOW_COVERAGE
-        ? ` The sampler saw only ${pct(s.coverage * 100)} of the time: it records JavaScript frames ` +
-          "only, so the runtime's native work (its HTTP server, I/O) is not in this list."
+        ? ` The sampler saw only ${pct(s.coverage * 100)} of the time: it samples only while ` +
+          "the JavaScript VM runs, so the runtime's native work (its HTTP server, I/O) is mostly " +
+          "missing from this list."
         : "";
     const text =
       `${trial}${fmt(s.samples)} samples over ${fmt(s.totalMs / 1000, 1)} s, ${fmt(busy)} of them ` +
