@@ -82,6 +82,8 @@ function readJson(
     }
     onValue(value);
   };
+  // A client that vanishes mid-body must not take the server down with it.
+  req.on("error", () => res.destroy());
   req.on("data", onData);
   req.on("end", () => guard(res, onEnd));
 }
@@ -150,20 +152,29 @@ export function handle(req: IncomingMessage, res: ServerResponse): void {
   }
 }
 
-/** Runs a handler step; a bug in it costs that request a 500, not the process. */
+/** A bug in a handler costs that request a 500, not the process. */
+function failInternal(res: ServerResponse, error: unknown): void {
+  console.error(error);
+  if (!res.headersSent) sendError(res, 500, ERRORS.internal);
+}
+
+/** Runs a later step of a handler (a body's end) under the same rule. */
 function guard(res: ServerResponse, step: () => void): void {
   try {
     step();
   } catch (error) {
-    console.error(error);
-    if (!res.headersSent) sendError(res, 500, ERRORS.internal);
+    failInternal(res, error);
   }
 }
 
 export function createApp(): Server {
+  // No closure or listener per request on the hot path: node:http emits a request's 'error'
+  // to listeners only, and only a body being read (readJson) needs one.
   return createServer((req, res) => {
-    // A client that vanishes mid-body must not take the server down with it.
-    req.on("error", () => res.destroy());
-    guard(res, () => handle(req, res));
+    try {
+      handle(req, res);
+    } catch (error) {
+      failInternal(res, error);
+    }
   });
 }
