@@ -40,6 +40,9 @@ Options:
       --no-pin           do not pin the server and the load generator to separate CPUs
   -q, --quick            smoke-run preset: 2 s trials, 1 s warm-up, 2 trials, 50 connections
                          (other flags still override it)
+      --startup N        N more fresh starts per app, without load, for the start-up figures
+                         (spawn to first correct answer, memory when ready and after 1 s
+                         idle; every start of the run is measured anyway) (default: 0)
       --profile          after the measured rounds, one extra trial per app and scenario
                          with the runtime's CPU profiler on (node/bun --cpu-prof); writes
                          profiles/<app>-<scenario>.cpuprofile (Chrome DevTools, speedscope)
@@ -184,7 +187,7 @@ resolve_names() {
 main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
-  local output="" pin=1 quick=0 profile=0 apps_root="" positional=()
+  local output="" pin=1 quick=0 profile=0 startup=0 apps_root="" positional=()
   local report_cmd=() threshold="" allow_mismatch=0
 
   while [[ $# -gt 0 ]]; do
@@ -201,6 +204,7 @@ main() {
       --apps-root) need_value "$@"; apps_root=$(abspath "$2"); shift 2 ;;
       --no-pin) pin=0; shift ;;
       --profile) profile=1; shift ;;
+      --startup) need_value "$@"; startup=$2; shift 2 ;;
       --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
       --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
       --compare)
@@ -245,6 +249,7 @@ main() {
   check_int --warmup "$warmup" 0
   check_int --connections "$connections" 1
   check_int --trials "$trials" 1
+  check_int --startup "$startup" 0
   case $tool in
     "" | oha | wrk | autocannon) ;;
     *) die_usage "--tool must be oha, wrk or autocannon, got '$tool'" ;;
@@ -284,6 +289,7 @@ main() {
     --out "$output")
   [[ $pin -eq 1 ]] || run+=(--no-pin)
   [[ $profile -eq 0 ]] || run+=(--profile)
+  run+=(--startup "$startup")
   [[ -z "$apps_root" ]] || run+=(--apps-root "$apps_root")
   # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
   # finished trials and exits 130; there is nothing left in this shell to clean up.

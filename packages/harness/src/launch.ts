@@ -10,6 +10,7 @@ import {
   type AppSpec,
   commandLineOf,
   descendantsOf,
+  GREETING,
   pidsListeningOn,
   ROUTES,
 } from "@bench/contract";
@@ -38,6 +39,11 @@ export interface RunningApp {
   readonly app: AppSpec;
   /** The `bun run start` process, leader of the app's own process group. */
   readonly pid: number;
+  /**
+   * ms from spawning `bun run start` to the first correct answer (200, the greeting) to
+   * GET /, polled every READY_POLL_MS; undefined when its first answer was not correct.
+   */
+  readonly readyMs: number | undefined;
   /** Resolves with the exit code (or signal name) when the leader exits. */
   readonly exited: Promise<string>;
   hasExited(): boolean;
@@ -119,6 +125,7 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
   const command = [runtimeCommand(), "run", "--silent", "start"];
   if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
   const [file, ...args] = command as [string, ...string[]];
+  const spawnedAt = performance.now();
   const child: ChildProcess = spawn(file, args, {
     cwd,
     detached: true, // its own process group, so the whole tree can be signalled at once
@@ -150,9 +157,13 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
   }
 
   let knownTree: number[] = [];
+  let readyMs: number | undefined;
   const running: RunningApp = {
     app,
     pid,
+    get readyMs() {
+      return readyMs;
+    },
     exited,
     hasExited: () => exitedWith !== undefined,
     output: () => log,
@@ -183,6 +194,7 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
 
   const ready = await waitForReady(app, running, options.readyTimeoutMs ?? 15_000);
   knownTree = descendantsOf(pid);
+  if (ready?.correct) readyMs = ready.at - spawnedAt;
   if (!ready) {
     const why = running.hasExited()
       ? `exited (${exitedWith}) before serving`
@@ -193,17 +205,26 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
   return running;
 }
 
-async function waitForReady(app: AppSpec, running: RunningApp, timeoutMs: number) {
+/** Often enough to resolve a few ms of start-up; a refused connection costs next to nothing. */
+export const READY_POLL_MS = 2;
+
+/** The first answer of any kind, when it came, and whether it was the right one. */
+async function waitForReady(
+  app: AppSpec,
+  running: RunningApp,
+  timeoutMs: number,
+): Promise<{ at: number; correct: boolean } | undefined> {
   const deadline = Date.now() + timeoutMs;
   const url = `http://127.0.0.1:${app.port}${ROUTES.root}`;
   while (Date.now() < deadline && !running.hasExited()) {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await response.arrayBuffer();
-      return true;
+      const body = await response.text();
+      const at = performance.now();
+      return { at, correct: response.status === 200 && body === GREETING };
     } catch {
-      await sleep(50);
+      await sleep(READY_POLL_MS);
     }
   }
-  return false;
+  return undefined;
 }

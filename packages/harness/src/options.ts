@@ -22,6 +22,8 @@ export interface Options {
   readonly appsRoot: string;
   /** One extra, separately recorded trial per app and scenario under the CPU profiler. */
   readonly profile: boolean;
+  /** Extra fresh starts per app, without load, for the start-up figures. */
+  readonly startups: number;
   /** benchmark.sh's own command line, recorded as given. */
   readonly argv: string[];
 }
@@ -68,6 +70,7 @@ export function parseOptions(argv: string[]): Options {
       "no-pin": { type: "boolean", default: false },
       "apps-root": { type: "string" },
       profile: { type: "boolean", default: false },
+      startup: { type: "string", default: "0" },
     },
   });
   const toolName = values.tool as ToolName;
@@ -89,6 +92,7 @@ export function parseOptions(argv: string[]): Options {
     pin: !values["no-pin"],
     appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
     profile: values.profile,
+    startups: positiveInt(values.startup, "--startup", 0),
     argv: positionals,
   };
 }

@@ -14,6 +14,7 @@ import {
   type ProfileRecord,
   type Results,
   SCHEMA_VERSION,
+  type Startup,
   type Trial,
 } from "./schema.ts";
 import { formatSummary } from "./summary.ts";
@@ -90,6 +91,13 @@ export class Recorder {
 
   addTrial(trial: Trial): void {
     this.results.trials.push(trial);
+    this.save();
+  }
+
+  addStartup(name: string, startup: Startup): void {
+    const app = this.app(name);
+    app.startups ??= [];
+    app.startups.push(startup);
     this.save();
   }
 

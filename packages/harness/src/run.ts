@@ -27,6 +27,7 @@ import { cpuList, type Pinning, pinningPlan, roundOrder } from "./plan.ts";
 import { type ProfileContext, profileTrial } from "./profiling.ts";
 import { newResults, Recorder } from "./record.ts";
 import type { Trial } from "./schema.ts";
+import { IDLE_PAUSE_MS, measureStartup } from "./startup.ts";
 import { toolCommand } from "./tools.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -87,8 +88,9 @@ class Run {
     const { apps, scenarios, trials, warmupSec, durationSec } = this.options;
     const pending = this.recorder.results.apps.filter((a) => a.status !== "failed").length;
     const remaining = apps.length * scenarios.length * trials - this.slotsDone;
-    // ~3 s per app start (launch, readiness, verify) on top of the load itself.
-    const starts = Math.ceil(remaining / Math.max(1, scenarios.length)) * 3;
+    // ~3 s per app start (launch, readiness, verify) and its idle pause, on top of the load.
+    const starts =
+      Math.ceil(remaining / Math.max(1, scenarios.length)) * (3 + IDLE_PAUSE_MS / 1000);
     return pending === 0 ? 0 : remaining * (warmupSec + durationSec) + starts;
   }
 
@@ -182,6 +184,7 @@ class Run {
       return;
     }
     try {
+      await this.recordStartup(app, running, false);
       const target = await this.verifyApp(app, running);
       if (target) await this.measureApp(target, round, running);
     } catch (error) {
@@ -275,6 +278,38 @@ class Run {
     };
   }
 
+  async recordStartup(app: AppSpec, running: RunningApp, fresh: boolean): Promise<void> {
+    const startup = await measureStartup(app, running, fresh);
+    if (startup) this.recorder.addStartup(app.name, startup);
+    else log(`  ${app.name}: its first answer to GET / was not the greeting: no start-up figures`);
+  }
+
+  /** --startup N: N more starts per app that did not fail, with no load, then stop. */
+  async extraStarts(): Promise<void> {
+    for (let i = 1; i <= this.options.startups; i++) {
+      for (const app of roundOrder(this.options.apps, i)) {
+        if (this.interrupted) return;
+        if (this.recorder.app(app.name).status === "failed") continue;
+        log(`  ${app.name}: fresh start ${i}/${this.options.startups} (start-up figures only)`);
+        let running: RunningApp;
+        try {
+          running = await startApp(app, {
+            root: this.options.appsRoot,
+            ...(this.pinning.enabled ? { cpus: this.pinning.serverCpus } : {}),
+          });
+        } catch (error) {
+          this.fail(app.name, error instanceof LaunchError ? error.message : String(error));
+          continue;
+        }
+        try {
+          await this.recordStartup(app, running, true);
+        } finally {
+          await running.stop();
+        }
+      }
+    }
+  }
+
   /** --profile: one profiled trial per app that did not fail, per scenario. */
   async profileApps(): Promise<void> {
     const ctx = this.profileContext();
@@ -346,6 +381,7 @@ export async function main(argv: string[]): Promise<number> {
       await run.runApp(app, round);
     }
   }
+  if (!run.interrupted) await run.extraStarts();
   if (options.profile && !run.interrupted) await run.profileApps();
   const { summary, reports } = run.recorder.finish(
     run.interrupted ? "interrupted" : "complete",

@@ -107,6 +107,18 @@ export const TrialSchema = T.Object({
   }),
 });
 
+/** One start of an app (each start of the rounds, and the fresh ones of --startup). */
+export const StartupSchema = T.Object({
+  /** ms from spawning `bun run start` to the first correct answer to GET /. */
+  readyMs: T.Number({ minimum: 0 }),
+  /** The server's resident memory (its process tree) right after that answer. */
+  rssReadyMiB: T.Number({ minimum: 0 }),
+  /** The same after IDLE_PAUSE_MS with no requests. */
+  rssIdleMiB: T.Number({ minimum: 0 }),
+  /** A --startup start: no load before or after it. */
+  fresh: T.Boolean(),
+});
+
 export const AppRecordSchema = T.Object({
   name: T.String(),
   runtime: T.String(),
@@ -118,6 +130,7 @@ export const AppRecordSchema = T.Object({
   /** As the running app reported it (GET /api/test), not as assumed. */
   reportedRuntime: T.Optional(T.Object({ name: T.String(), version: T.String() })),
   executable: T.Optional(T.String()),
+  startups: T.Optional(T.Array(StartupSchema)),
 });
 
 export const ManifestSchema = T.Object({
@@ -213,6 +226,7 @@ export type AppRecord = Static<typeof AppRecordSchema>;
 export type Manifest = Static<typeof ManifestSchema>;
 export type Results = Static<typeof ResultsSchema>;
 export type ProfileRecord = Static<typeof ProfileSchema>;
+export type Startup = Static<typeof StartupSchema>;
 
 /** Every way `value` breaks the schema, as "path: message" lines; empty when it conforms. */
 export function schemaErrors(value: unknown): string[] {

@@ -23,6 +23,7 @@ function options(outDir: string): Options {
     pin: true,
     appsRoot: "/",
     profile: false,
+    startups: 0,
     argv: ["-d", "1"],
   };
 }

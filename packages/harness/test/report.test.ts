@@ -478,6 +478,52 @@ describe("HTML report in headless Chromium", () => {
     },
     120_000,
   );
+
+  test.skipIf(!CHROMIUM && process.env.CI !== "true")(
+    "the start-up charts draw each app's median ready time and memory, with their ranges",
+    () => {
+      if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
+      const starts = (ready: number[], idle: number[]) =>
+        ready.map((readyMs, i) => ({
+          readyMs,
+          rssReadyMiB: (idle[i] as number) + 5,
+          rssIdleMiB: idle[i] as number,
+          fresh: i > 0,
+        }));
+      const started: Results = {
+        ...SYNTHETIC,
+        apps: SYNTHETIC.apps.map((a) =>
+          a.name === "bun-bare"
+            ? { ...a, startups: starts([40, 30, 90], [30, 31, 32]) }
+            : a.name === "node-hono"
+              ? { ...a, startups: starts([400, 450], [80, 90]) }
+              : a,
+        ),
+      };
+      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const html = join(dir, "report.html");
+      writeFileSync(html, htmlReport(started));
+      const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
+      const chart = (id: string) => drawn.find((c) => c.id === id);
+      const ready = chart("startup");
+      const memory = chart("startup-memory");
+      for (const c of [ready, memory]) expect(c?.painted).toBeGreaterThan(2000);
+      // Fastest start first; apps that were never started (or failed to) have no bar.
+      expect(ready?.labels).toEqual(["bun-bare", "node-hono"]);
+      expectBars(ready, "ready ms", [40, 425]);
+      expectErrorBars(ready, "ready ms", [
+        [0, 30, 90],
+        [1, 400, 450],
+      ]);
+      expectBars(memory, "when ready", [36, 90]);
+      expectBars(memory, "after 1 s idle", [31, 85]);
+      expectErrorBars(memory, "after 1 s idle", [
+        [0, 30, 32],
+        [1, 80, 90],
+      ]);
+    },
+    120_000,
+  );
 });
 
 describe("README section", () => {

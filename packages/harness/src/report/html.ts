@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
 import type { Results } from "../schema.ts";
+import { IDLE_PAUSE_MS } from "../startup.ts";
 import { type SummaryRow, summarize, taxText } from "../summary.ts";
 import { pct } from "./format.ts";
 import {
@@ -19,6 +20,7 @@ import {
   scenarioRow,
 } from "./markdown.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
+import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
 
 const CHART_JS = join(
   import.meta.dir,
@@ -124,7 +126,53 @@ export function chartData(results: Results): ChartData[] {
     })),
     yTitle: "MiB",
   });
+  charts.push(...startupCharts(results));
   return charts;
+}
+
+function startupCharts(results: Results): ChartData[] {
+  const rows = startupTable(results);
+  if (rows.length === 0) return [];
+  const labels = rows.map((r) => r.app);
+  return [
+    {
+      id: "startup",
+      title: "Start-up: spawn to first correct answer (ms; median of starts, bars: lowest–highest)",
+      type: "bar",
+      labels,
+      datasets: [
+        {
+          label: "ready ms",
+          data: rows.map((r) => num(r.readyMs.median)),
+          ranges: rows.map((r) => bar(r.readyMs.min, r.readyMs.max)),
+          colors: rows.map((r) => COLORS[r.app] ?? "#888"),
+        },
+      ],
+      yTitle: "ms",
+    },
+    {
+      id: "startup-memory",
+      title: "Memory at start (RSS, MiB; median of starts, bars: lowest–highest at idle)",
+      type: "bar",
+      labels,
+      datasets: [
+        { label: "when ready", data: rows.map((r) => num(r.rssReadyMiB)) },
+        {
+          label: `after ${IDLE_PAUSE_MS / 1000} s idle`,
+          data: rows.map((r) => num(r.rssIdleMiB.median)),
+          ranges: rows.map((r) => bar(r.rssIdleMiB.min, r.rssIdleMiB.max)),
+        },
+      ],
+      yTitle: "MiB",
+    },
+  ];
+}
+
+function startupSection(results: Results): string {
+  const rows = startupTable(results);
+  if (rows.length === 0) return "";
+  return `<section><h2>Start-up</h2><p>${escapeHtml(STARTUP_INTRO)}</p>${htmlTable(STARTUP_HEADER, rows.map(startupCells))}
+<div class="charts"><div class="chart"><canvas id="startup"></canvas></div><div class="chart"><canvas id="startup-memory"></canvas></div></div></section>`;
 }
 
 /** An app's label on a chart carries its qualifiers, so a bar is never read without them. */
@@ -296,6 +344,7 @@ th{background:#f5f5f7}.results td{white-space:nowrap}.results td:nth-child(3){wh
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
 <section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
+${startupSection(results)}
 ${profilesSection(results)}
 <pre id="render-check" hidden></pre>
 <script>${chartJs}</script>

@@ -21,6 +21,7 @@ import {
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
+import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
@@ -212,6 +213,11 @@ export function markdownReport(results: Results, level = 1): string {
   }
   const charts = mermaidCharts(results);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
+  const starts = startupTable(results);
+  if (starts.length > 0) {
+    out.push("", `${h}# Start-up`, "", STARTUP_INTRO, "");
+    out.push(table(STARTUP_HEADER, ["l", "r", "r", "r", "r"], starts.map(startupCells)));
+  }
   const profiles = profileViews(results);
   if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);
   for (const view of profiles) {

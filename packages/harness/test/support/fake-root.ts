@@ -69,3 +69,6 @@ serve({
         : Response.json(CONTRACT.apiPayload(APP.framework)),
   },
 });`;
+
+/** Obeys the contract, but only starts listening 400 ms after it was started. */
+export const SLOW_START = "await Bun.sleep(400);\nserve();";

@@ -1,0 +1,65 @@
+// The cost of starting: every time the harness starts an app it already waits for its first
+// answer, so each start is also a measurement: spawn to first correct response, and the server's
+// memory right after that and after a short idle pause. --startup N adds N fresh starts per app
+// with no load at all, for a tighter figure.
+
+import { type AppSpec, descendantsOf, pidsListeningOn } from "@bench/contract";
+import type { RunningApp } from "./launch.ts";
+import { rssBytes } from "./procstats.ts";
+import type { Startup } from "./schema.ts";
+import { median } from "./stats.ts";
+
+/** How long the server sits idle before its memory is read a second time. */
+export const IDLE_PAUSE_MS = 1000;
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** The figures of one start; undefined when the app's first answer was not the right one. */
+export async function measureStartup(
+  app: AppSpec,
+  running: RunningApp,
+  fresh: boolean,
+): Promise<Startup | undefined> {
+  if (running.readyMs === undefined) return undefined;
+  const server = pidsListeningOn(app.port)[0] ?? running.pid;
+  const tree = [server, ...descendantsOf(server)];
+  const rssMiB = () => tree.reduce((sum, pid) => sum + rssBytes(pid), 0) / 2 ** 20;
+  const rssReadyMiB = rssMiB();
+  await sleep(IDLE_PAUSE_MS);
+  return { readyMs: running.readyMs, rssReadyMiB, rssIdleMiB: rssMiB(), fresh };
+}
+
+export interface StartupRow {
+  readonly app: string;
+  readonly starts: number;
+  /** Of which fresh (--startup: no load before or after). */
+  readonly fresh: number;
+  readonly readyMs: { readonly median: number; readonly min: number; readonly max: number };
+  readonly rssReadyMiB: number;
+  readonly rssIdleMiB: { readonly median: number; readonly min: number; readonly max: number };
+}
+
+const spread = (xs: number[]) => ({
+  median: median(xs),
+  min: Math.min(...xs),
+  max: Math.max(...xs),
+});
+
+/** Median and range per app, over every start that has figures. */
+export function startupRows(
+  apps: readonly { readonly name: string; readonly startups?: readonly Startup[] }[],
+): StartupRow[] {
+  return apps
+    .filter((a) => (a.startups?.length ?? 0) > 0)
+    .map((a) => {
+      const s = a.startups as readonly Startup[];
+      return {
+        app: a.name,
+        starts: s.length,
+        fresh: s.filter((x) => x.fresh).length,
+        readyMs: spread(s.map((x) => x.readyMs)),
+        rssReadyMiB: median(s.map((x) => x.rssReadyMiB)),
+        rssIdleMiB: spread(s.map((x) => x.rssIdleMiB)),
+      };
+    });
+}
