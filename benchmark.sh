@@ -40,6 +40,13 @@ Options:
       --no-pin           do not pin the server and the load generator to separate CPUs
   -q, --quick            smoke-run preset: 2 s trials, 1 s warm-up, 2 trials, 50 connections
                          (other flags still override it)
+      --rates LIST       after each trial, one open-loop trial per rate at a constant
+                         offered rate, latency counted from when each request was due (oha -q
+                         --latency-correction; wrk and autocannon cannot, so this needs oha):
+                         req/s ("5000") or shares of the app's closed-loop req/s in that same
+                         trial ("50%"), comma-separated, e.g. 25%,50%,75%,90%
+      --slo-p99 MS       the p99 budget for "capacity at a latency budget": the highest
+                         offered rate whose p99 stayed within it (default: 10)
       --startup N        N more fresh starts per app, without load, for the start-up figures
                          (spawn to first correct answer, memory when ready and after 1 s
                          idle; every start of the run is measured anyway) (default: 0)
@@ -187,7 +194,7 @@ resolve_names() {
 main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
-  local output="" pin=1 quick=0 profile=0 startup=0 apps_root="" positional=()
+  local output="" pin=1 quick=0 profile=0 startup=0 rates="" slo="" apps_root="" positional=()
   local report_cmd=() threshold="" allow_mismatch=0
 
   while [[ $# -gt 0 ]]; do
@@ -205,6 +212,8 @@ main() {
       --no-pin) pin=0; shift ;;
       --profile) profile=1; shift ;;
       --startup) need_value "$@"; startup=$2; shift 2 ;;
+      --rates) need_value "$@"; rates=$2; shift 2 ;;
+      --slo-p99) need_value "$@"; slo=$2; shift 2 ;;
       --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
       --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
       --compare)
@@ -250,6 +259,12 @@ main() {
   check_int --connections "$connections" 1
   check_int --trials "$trials" 1
   check_int --startup "$startup" 0
+  if [[ -n "$rates" ]] && ! [[ "$rates" =~ ^[0-9]+(\.[0-9]+)?%?(,[0-9]+(\.[0-9]+)?%?)*$ ]]; then
+    die_usage "--rates must list rates in req/s (5000) or shares (50%), comma-separated, got '$rates'"
+  fi
+  if [[ -n "$slo" ]] && ! [[ "$slo" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$slo" =~ ^0+(\.0+)?$ ]]; then
+    die_usage "--slo-p99 must be a number of milliseconds above 0, got '$slo'"
+  fi
   case $tool in
     "" | oha | wrk | autocannon) ;;
     *) die_usage "--tool must be oha, wrk or autocannon, got '$tool'" ;;
@@ -276,6 +291,12 @@ main() {
   tool_name=${chosen%% *}
   tool_path=${chosen#* }
 
+  local rate_tool=""
+  if [[ -n "$rates" ]]; then
+    rate_tool=$(find_oha) ||
+      die_env "--rates needs oha (wrk and autocannon measure latency from when a request was sent, not when it was due, which hides queueing); $(install_hint oha)"
+  fi
+
   if [[ -z "$output" ]]; then
     output="results/$(date -u +%Y-%m-%dT%H-%M-%SZ)"
   fi
@@ -290,6 +311,8 @@ main() {
   [[ $pin -eq 1 ]] || run+=(--no-pin)
   [[ $profile -eq 0 ]] || run+=(--profile)
   run+=(--startup "$startup")
+  [[ -z "$rates" ]] || run+=(--rates "$rates" --rate-tool-path "$rate_tool")
+  [[ -z "$slo" ]] || run+=(--slo-p99 "$slo")
   [[ -z "$apps_root" ]] || run+=(--apps-root "$apps_root")
   # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
   # finished trials and exits 130; there is nothing left in this shell to clean up.

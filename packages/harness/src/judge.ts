@@ -196,3 +196,30 @@ export function judge(m: Measurement): Judgement {
     },
   };
 }
+
+export interface OpenLoopJudgement {
+  readonly valid: boolean;
+  readonly invalidReasons: string[];
+  readonly errorRate: number;
+  /** The load generator was saturated: it may not have sent the offered rate. */
+  readonly loadGeneratorBound: boolean;
+  readonly capacityCores: number;
+}
+
+/**
+ * A fixed-rate (open-loop) trial. Its latencies count from when each request was due, so they
+ * include waiting at the client for a free connection: in-flight may exceed the connections
+ * and Little's law bounds nothing here. A saturated server is expected above capacity, so only
+ * the generator's saturation is a qualifier. Failures and impossible CPU figures still count.
+ */
+export function judgeOpenLoop(m: Measurement): OpenLoopJudgement {
+  const reasons = [...failures(m), ...cpuInconsistencies(m)];
+  const capacity = generatorCapacity(m);
+  return {
+    valid: reasons.length === 0,
+    invalidReasons: reasons,
+    errorRate: m.result ? errorRateOf(m.result) : 0,
+    loadGeneratorBound: m.cpuWindowSec > 0 && m.loadCpuPercent >= LOAD_BUSY * 100 * capacity,
+    capacityCores: capacity,
+  };
+}

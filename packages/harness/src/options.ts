@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { type AppSpec, findApp, findScenario, type Scenario } from "@bench/contract";
 import { REPO_ROOT } from "./launch.ts";
 import type { ToolName } from "./parse.ts";
+import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "./rates.ts";
 import { type ToolInfo, toolVersion } from "./tools.ts";
 
 export interface Options {
@@ -22,6 +23,12 @@ export interface Options {
   readonly appsRoot: string;
   /** One extra, separately recorded trial per app and scenario under the CPU profiler. */
   readonly profile: boolean;
+  /** Open-loop rates after each closed-loop trial (--rates); empty: none. */
+  readonly rates: RateSpec[];
+  /** The generator of the open-loop trials (oha), when there are rates. */
+  readonly rateTool?: ToolInfo;
+  /** The p99 budget for capacity at a latency budget, ms. */
+  readonly sloP99Ms: number;
   /** Extra fresh starts per app, without load, for the start-up figures. */
   readonly startups: number;
   /** benchmark.sh's own command line, recorded as given. */
@@ -29,6 +36,14 @@ export interface Options {
 }
 
 export class UsageError extends Error {}
+
+function ratesOf(list: string): RateSpec[] {
+  try {
+    return parseRates(list);
+  } catch (error) {
+    throw new UsageError(error instanceof RateError ? error.message : String(error));
+  }
+}
 
 function positiveInt(value: string | undefined, flag: string, min = 1): number {
   const n = Number(value);
@@ -71,6 +86,9 @@ export function parseOptions(argv: string[]): Options {
       "apps-root": { type: "string" },
       profile: { type: "boolean", default: false },
       startup: { type: "string", default: "0" },
+      rates: { type: "string" },
+      "rate-tool-path": { type: "string" },
+      "slo-p99": { type: "string" },
     },
   });
   const toolName = values.tool as ToolName;
@@ -80,6 +98,14 @@ export function parseOptions(argv: string[]): Options {
   if (!toolPath || !existsSync(toolPath))
     throw new UsageError(`--tool-path ${toolPath} does not exist`);
   if (!values.out) throw new UsageError("--out is required");
+  const rates = values.rates === undefined ? [] : ratesOf(values.rates);
+  const ratePath = values["rate-tool-path"];
+  if (rates.length > 0 && (!ratePath || !existsSync(ratePath))) {
+    throw new UsageError(`--rates needs oha: --rate-tool-path ${ratePath} does not exist`);
+  }
+  const sloP99Ms = Number(values["slo-p99"] ?? DEFAULT_SLO_P99_MS);
+  if (!(sloP99Ms > 0))
+    throw new UsageError(`--slo-p99 must be a number of ms above 0, got ${values["slo-p99"]}`);
   return {
     apps: names(values.apps, findApp, "app"),
     scenarios: names(values.scenarios, findScenario, "scenario"),
@@ -93,6 +119,13 @@ export function parseOptions(argv: string[]): Options {
     appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
     profile: values.profile,
     startups: positiveInt(values.startup, "--startup", 0),
+    rates,
+    ...(rates.length > 0 && ratePath
+      ? {
+          rateTool: { name: "oha" as const, path: ratePath, version: toolVersion("oha", ratePath) },
+        }
+      : {}),
+    sloP99Ms,
     argv: positionals,
   };
 }

@@ -12,6 +12,7 @@ import { writeReports } from "./report/files.ts";
 import {
   type AppRecord,
   type ProfileRecord,
+  type RateTrial,
   type Results,
   SCHEMA_VERSION,
   type Startup,
@@ -44,7 +45,19 @@ export function newResults(options: Options, pinning: Pinning): Results {
         keepAlive: true,
         errorThreshold: ERROR_THRESHOLD,
         argv: options.argv,
+        ...(options.rates.length > 0
+          ? { rates: options.rates.map((r) => r.text), sloP99Ms: options.sloP99Ms }
+          : {}),
       },
+      ...(options.rateTool
+        ? {
+            rateTool: {
+              name: options.rateTool.name,
+              version: options.rateTool.version,
+              path: options.rateTool.path,
+            },
+          }
+        : {}),
       pinning: {
         enabled: pinning.enabled,
         ...(pinning.serverCpus ? { serverCpus: pinning.serverCpus } : {}),
@@ -98,6 +111,12 @@ export class Recorder {
     const app = this.app(name);
     app.startups ??= [];
     app.startups.push(startup);
+    this.save();
+  }
+
+  addRateTrial(trial: RateTrial): void {
+    this.results.rateTrials ??= [];
+    this.results.rateTrials.push(trial);
     this.save();
   }
 

@@ -22,13 +22,14 @@ import {
 import { judge } from "./judge.ts";
 import { LaunchError, type RunningApp, startApp } from "./launch.ts";
 import { type LoadRun, runLoad } from "./measure.ts";
+import { type RateContext, runRates } from "./open-loop.ts";
 import { type Options, parseOptions } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder } from "./plan.ts";
 import { type ProfileContext, profileTrial } from "./profiling.ts";
 import { newResults, Recorder } from "./record.ts";
 import type { Trial } from "./schema.ts";
 import { IDLE_PAUSE_MS, measureStartup } from "./startup.ts";
-import { toolCommand } from "./tools.ts";
+import { type ToolInfo, toolCommand } from "./tools.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -91,12 +92,20 @@ class Run {
     // ~3 s per app start (launch, readiness, verify) and its idle pause, on top of the load.
     const starts =
       Math.ceil(remaining / Math.max(1, scenarios.length)) * (3 + IDLE_PAUSE_MS / 1000);
-    return pending === 0 ? 0 : remaining * (warmupSec + durationSec) + starts;
+    const perSlot = warmupSec + durationSec * (1 + this.options.rates.length);
+    return pending === 0 ? 0 : remaining * perSlot + starts;
   }
 
-  load(target: Target, scenario: Scenario, seconds: number): Promise<MeasuredRun> {
+  load(
+    target: Target,
+    scenario: Scenario,
+    seconds: number,
+    open?: { tool: ToolInfo; rate: number },
+  ): Promise<MeasuredRun> {
     const bodyFile = this.bodyFiles.get(scenario.name);
-    const cmd = toolCommand(this.options.tool, {
+    const tool = open?.tool ?? this.options.tool;
+    const cmd = toolCommand(tool, {
+      ...(open ? { rate: open.rate } : {}),
       url: `http://127.0.0.1:${target.app.port}${scenario.path}`,
       scenario,
       connections: this.options.connections,
@@ -110,7 +119,7 @@ class Run {
       serverCpus: this.pinning.enabled ? cpuList(this.pinning.serverCpus) : [],
       machineCores: this.cores,
     };
-    return runLoad(this.options.tool, cmd, seconds, sampled, (child) => {
+    return runLoad(tool, cmd, seconds, sampled, (child) => {
       this.tool = child;
     }).then((run) => ({ ...run, threads: cmd.threads, connections: cmd.connections }));
   }
@@ -260,6 +269,13 @@ class Run {
         this.fail(app.name, died);
         return;
       }
+      if (this.options.rates.length > 0) {
+        const ctx = this.rateContext(target, scenario, running);
+        if (!(await runRates(ctx, app.name, scenario, round, trial))) {
+          this.fail(app.name, ctx.died() ?? "the app exited during a rate trial");
+          return;
+        }
+      }
     }
   }
 
@@ -275,6 +291,24 @@ class Run {
         this.load({ app, serverTree: [pid, ...descendantsOf(pid)] }, scenario, seconds),
       serverPid: (app, running) => pidsListeningOn(app.port)[0] ?? running.pid,
       log,
+    };
+  }
+
+  rateContext(target: Target, scenario: Scenario, running: RunningApp): RateContext {
+    const { options, pinning } = this;
+    const tool = options.rateTool as ToolInfo;
+    return {
+      rates: options.rates,
+      tool,
+      durationSec: options.durationSec,
+      pinned: pinning.enabled,
+      loadCores: pinning.loadCores,
+      serverCores: pinning.serverCores,
+      load: (rate) => this.load(target, scenario, options.durationSec, { tool, rate }),
+      add: (trial) => this.recorder.addRateTrial(trial),
+      log,
+      died: () => (running.hasExited() ? "the app exited during a rate trial" : undefined),
+      interrupted: () => this.interrupted !== undefined,
     };
   }
 
@@ -392,7 +426,9 @@ export async function main(argv: string[]): Promise<number> {
   if (run.interrupted) return run.interrupted === "SIGINT" ? 130 : 143;
   const results = run.recorder.results;
   const failed = results.apps.some((a) => a.status === "failed");
-  const invalid = results.trials.some((t) => !t.checks.valid);
+  const invalid =
+    results.trials.some((t) => !t.checks.valid) ||
+    (results.rateTrials ?? []).some((t) => !t.valid);
   return failed || invalid ? 1 : 0;
 }
 

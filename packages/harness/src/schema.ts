@@ -151,7 +151,12 @@ export const ManifestSchema = T.Object({
     errorThreshold: T.Number(),
     /** The harness's own command line, as given. */
     argv: T.Array(T.String()),
+    /** --rates as given ("50%", "5000"), and the p99 budget capacity is judged against. */
+    rates: T.Optional(T.Array(T.String())),
+    sloP99Ms: T.Optional(T.Number({ exclusiveMinimum: 0 })),
   }),
+  /** The generator of the open-loop trials (oha), when --rates asked for any. */
+  rateTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),
   pinning: T.Object({
     enabled: T.Boolean(),
     serverCpus: T.Optional(T.String()),
@@ -174,6 +179,36 @@ export const ManifestSchema = T.Object({
     commit: T.String(),
     dirty: T.Boolean(),
   }),
+});
+
+/** One open-loop trial (--rates): a constant offered rate, latency from when requests were due. */
+export const RateTrialSchema = T.Object({
+  app: T.String(),
+  scenario: T.String(),
+  round: T.Integer({ minimum: 1 }),
+  startedAt: T.String(),
+  command: T.Array(T.String()),
+  /** As asked: "5000" (req/s) or "50%" (of this round's closed-loop req/s). */
+  requested: T.String(),
+  offeredRps: T.Number({ exclusiveMinimum: 0 }),
+  /** Responses over the requested time. */
+  achievedRps: T.Number({ minimum: 0 }),
+  connections: T.Integer({ minimum: 1 }),
+  requestedSec: T.Number({ exclusiveMinimum: 0 }),
+  result: T.Union([LoadResultSchema, T.Null()]),
+  server: T.Object({ cpuPercent: T.Number({ minimum: 0 }), peakRssMiB: T.Number({ minimum: 0 }) }),
+  loadGenerator: T.Object({
+    cpuPercent: T.Number({ minimum: 0 }),
+    capacityCores: T.Number({ minimum: 0 }),
+    threads: T.Integer({ minimum: 1 }),
+  }),
+  /** Achieved fell short of offered by more than RATE_TOLERANCE: latencies of an overload. */
+  overCapacity: T.Boolean(),
+  loadGeneratorBound: T.Boolean(),
+  errorRate: T.Number({ minimum: 0 }),
+  valid: T.Boolean(),
+  invalidReasons: T.Array(T.String()),
+  notes: T.Array(T.String()),
 });
 
 const HotFunctionSchema = T.Object({
@@ -217,6 +252,8 @@ export const ResultsSchema = T.Object({
   manifest: ManifestSchema,
   apps: T.Array(AppRecordSchema),
   trials: T.Array(TrialSchema),
+  /** Open-loop trials (--rates), kept apart from the closed-loop `trials`. */
+  rateTrials: T.Optional(T.Array(RateTrialSchema)),
   /** Profiled trials (--profile), kept apart from `trials`. */
   profiles: T.Optional(T.Array(ProfileSchema)),
 });
@@ -227,6 +264,7 @@ export type Manifest = Static<typeof ManifestSchema>;
 export type Results = Static<typeof ResultsSchema>;
 export type ProfileRecord = Static<typeof ProfileSchema>;
 export type Startup = Static<typeof StartupSchema>;
+export type RateTrial = Static<typeof RateTrialSchema>;
 
 /** Every way `value` breaks the schema, as "path: message" lines; empty when it conforms. */
 export function schemaErrors(value: unknown): string[] {

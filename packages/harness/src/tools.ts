@@ -65,6 +65,11 @@ export interface LoadPlan {
   readonly cpus?: string;
   /** How many cores the tool may use (its CPU set, or the machine's). */
   readonly cores: number;
+  /**
+   * Open loop: send this many requests per second, latency from when each was due (oha only:
+   * wrk and autocannon measure from when a request was sent, which hides queueing).
+   */
+  readonly rate?: number;
 }
 
 export interface ToolCommand {
@@ -129,6 +134,7 @@ function ohaArgs(tool: ToolInfo, plan: LoadPlan, post: boolean, contentType: str
     "-m",
     plan.scenario.method,
     ...(post ? ["-H", `content-type: ${contentType}`, "-D", plan.bodyFile as string] : []),
+    ...(plan.rate === undefined ? [] : ["-q", String(plan.rate), "--latency-correction"]),
     plan.url,
   ];
 }
@@ -158,6 +164,11 @@ function autocannonArgs(
 
 export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
   const { scenario, connections, durationSec, url, bodyFile } = plan;
+  if (plan.rate !== undefined && tool.name !== "oha") {
+    throw new Error(
+      `${tool.name} cannot send a fixed rate with latency from when requests were due`,
+    );
+  }
   const post = scenario.body !== undefined && bodyFile !== undefined;
   const contentType = scenario.contentType ?? "application/json";
   let argv: string[];

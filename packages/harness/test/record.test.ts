@@ -24,6 +24,8 @@ function options(outDir: string): Options {
     appsRoot: "/",
     profile: false,
     startups: 0,
+    rates: [],
+    sloP99Ms: 10,
     argv: ["-d", "1"],
   };
 }

@@ -23,7 +23,7 @@ import { markdownReport } from "../src/report/markdown.ts";
 import { END, START, updateReadme } from "../src/report/readme.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
-import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
+import { cleanChecks, syntheticRateTrial, syntheticResult } from "./support/synthetic.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
@@ -340,7 +340,7 @@ interface Drawn {
   id: string;
   title: string;
   labels: string[];
-  datasets: { label: string; data: (number | null)[]; heights: (number | null)[] }[];
+  datasets: { label: string; data: unknown[]; heights: (number | null)[] }[];
   errorBars: { dataset: string; index: number; low: number; high: number }[];
   bars: number;
   painted: number;
@@ -475,6 +475,64 @@ describe("HTML report in headless Chromium", () => {
         timeout: 60_000,
       });
       expect(statSync(shot).size).toBeGreaterThan(20_000);
+    },
+    120_000,
+  );
+
+  test.skipIf(!CHROMIUM && process.env.CI !== "true")(
+    "the latency-at-offered-load chart draws p50 and p99 against the offered rate per app",
+    () => {
+      if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
+      const lat = (p50: number, p99: number) => ({
+        mean: p50,
+        p50,
+        p90: p99,
+        p99,
+        p999: p99,
+        max: p99,
+      });
+      const rated: Results = {
+        ...SYNTHETIC,
+        manifest: {
+          ...SYNTHETIC.manifest,
+          settings: { ...SYNTHETIC.manifest.settings, rates: ["50%", "90%"], sloP99Ms: 10 },
+        },
+        rateTrials: [
+          syntheticRateTrial("50%", 20_000, lat(0.5, 4)),
+          syntheticRateTrial("90%", 36_000, lat(2, 40)),
+          syntheticRateTrial("50%", 15_000, lat(0.8, 6), { app: "node-hono" }),
+          syntheticRateTrial("90%", 27_000, lat(30, 300), { app: "node-hono", overCapacity: true }),
+        ],
+      };
+      const md = markdownReport(rated);
+      expect(md).toContain(
+        "| bun-bare | 20,000 req/s (below 36,000) | the highest measured rate that met the budget; the next one measured missed it |",
+      );
+      expect(md).toContain(
+        "| node-hono | 90% | 27,000 | 27,000 | 30.00 | 300.00 | over capacity |",
+      );
+      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const html = join(dir, "report.html");
+      writeFileSync(html, htmlReport(rated));
+      const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
+      const chart = drawn.find((c) => c.id === "rates-api");
+      expect(chart?.painted).toBeGreaterThan(2000);
+      expect(chart?.datasets.map((d) => d.label)).toEqual([
+        "bun-bare p50",
+        "bun-bare p99",
+        "node-hono p50",
+        "node-hono p99",
+      ]);
+      const points = (label: string) => chart?.datasets.find((d) => d.label === label);
+      expect(points("bun-bare p99")?.data).toEqual([
+        { x: 20_000, y: 4 },
+        { x: 36_000, y: 40 },
+      ]);
+      // Each point drawn at its value on the log axis.
+      const heights = points("node-hono p99")?.heights ?? [];
+      expect(heights[0]).toBeCloseTo(6, 6);
+      expect(heights[1]).toBeCloseTo(300, 6);
+      expect(points("node-hono p50")?.heights[1]).toBeCloseTo(30, 6);
     },
     120_000,
   );

@@ -20,6 +20,7 @@ import {
   scenarioRow,
 } from "./markdown.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
+import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
 
 const CHART_JS = join(
@@ -54,11 +55,16 @@ const COLORS: Record<string, string> = {
 export interface ChartData {
   readonly id: string;
   readonly title: string;
-  readonly type: "bar";
+  /** "line": x/y points joined, x on a linear axis titled xTitle. */
+  readonly type: "bar" | "line";
   readonly labels: string[];
+  readonly xTitle?: string;
   readonly datasets: {
     label: string;
-    data: (number | null)[];
+    data: (number | null)[] | { x: number; y: number }[];
+    /** Line charts: one colour for the line, dashed or not. */
+    color?: string;
+    dashed?: boolean;
     /** An error bar per bar, from low to high (the 95% CI, or the range over trials). */
     ranges?: ([number, number] | null)[];
     colors?: string[];
@@ -126,8 +132,33 @@ export function chartData(results: Results): ChartData[] {
     })),
     yTitle: "MiB",
   });
+  charts.push(...rateCharts(results));
   charts.push(...startupCharts(results));
   return charts;
+}
+
+/** Per scenario, p50 (dashed) and p99 against the offered rate, one colour per app. */
+function rateCharts(results: Results): ChartData[] {
+  return rateViews(results).map((v) => ({
+    id: `rates-${v.scenario}`,
+    title: `${v.scenario}: latency at offered load (ms, log scale; dashed: p50, solid: p99)`,
+    type: "line",
+    labels: [],
+    xTitle: "offered req/s",
+    datasets: v.series.flatMap(({ app, levels }) =>
+      (["p50", "p99"] as const).map((p) => ({
+        label: `${app} ${p}`,
+        data: levels.map((l) => ({
+          x: num(l.offeredRps) ?? 0,
+          y: num(p === "p50" ? l.p50Ms : l.p99Ms) ?? 0,
+        })),
+        color: COLORS[app] ?? "#888",
+        dashed: p === "p50",
+      })),
+    ),
+    yTitle: "ms",
+    logarithmic: true,
+  }));
 }
 
 function startupCharts(results: Results): ChartData[] {
@@ -166,6 +197,17 @@ function startupCharts(results: Results): ChartData[] {
       yTitle: "MiB",
     },
   ];
+}
+
+function ratesSection(results: Results): string {
+  const views = rateViews(results);
+  if (views.length === 0) return "";
+  const parts = views.map(
+    (v) =>
+      `<h3>${escapeHtml(v.scenario)}</h3>${htmlTable(RATES_HEADER, v.rows)}${htmlTable(CAPACITY_HEADER, v.capacity)}` +
+      `<div class="chart wide"><canvas id="rates-${v.scenario}"></canvas></div>`,
+  );
+  return `<section><h2>Latency at offered load</h2><p>${escapeHtml(ratesIntro(results))}</p>${parts.join("\n")}</section>`;
 }
 
 function startupSection(results: Results): string {
@@ -275,15 +317,18 @@ Chart.defaults.maintainAspectRatio = false;
 const drawn = [];
 for (const spec of CHARTS) {
   const canvas = document.getElementById(spec.id);
+  const line = spec.type === "line";
+  const datasets = spec.datasets.map((d) =>
+    line
+      ? { ...d, showLine: true, borderColor: d.color, backgroundColor: d.color, borderDash: d.dashed ? [6, 4] : [], borderWidth: 2 }
+      : { ...d, backgroundColor: d.colors, borderWidth: 0 });
+  const x = line ? { x: { type: "linear", title: { display: true, text: spec.xTitle } } } : {};
   const chart = new Chart(canvas, {
-    type: spec.type,
-    data: {
-      labels: spec.labels,
-      datasets: spec.datasets.map((d) => ({ ...d, backgroundColor: d.colors, borderWidth: 0 })),
-    },
+    type: line ? "scatter" : spec.type,
+    data: { labels: spec.labels, datasets },
     options: {
       plugins: { title: { display: true, text: spec.title }, legend: { display: spec.datasets.length > 1 } },
-      scales: { y: { type: spec.logarithmic ? "logarithmic" : "linear", beginAtZero: !spec.logarithmic, ...rangeLimits(spec), title: { display: true, text: spec.yTitle } } },
+      scales: { ...x, y: { type: spec.logarithmic ? "logarithmic" : "linear", beginAtZero: !spec.logarithmic, ...rangeLimits(spec), title: { display: true, text: spec.yTitle } } },
     },
     plugins: [errorBars],
   });
@@ -344,6 +389,7 @@ th{background:#f5f5f7}.results td{white-space:nowrap}.results td:nth-child(3){wh
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
 <section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
+${ratesSection(results)}
 ${startupSection(results)}
 ${profilesSection(results)}
 <pre id="render-check" hidden></pre>

@@ -21,6 +21,7 @@ import {
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
+import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -213,6 +214,13 @@ export function markdownReport(results: Results, level = 1): string {
   }
   const charts = mermaidCharts(results);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
+  const rates = rateViews(results);
+  if (rates.length > 0) out.push("", `${h}# Latency at offered load`, "", ratesIntro(results));
+  for (const v of rates) {
+    out.push("", `${h}## ${v.scenario}`, "");
+    out.push(table(RATES_HEADER, ["l", "r", "r", "r", "r", "r", "l"], v.rows), "");
+    out.push(table(CAPACITY_HEADER, ["l", "r", "l"], v.capacity));
+  }
   const starts = startupTable(results);
   if (starts.length > 0) {
     out.push("", `${h}# Start-up`, "", STARTUP_INTRO, "");

@@ -1,0 +1,142 @@
+// Open-loop trials (--rates): the server is sent a constant offered rate and its latency is
+// measured from when each request was due, not when it was sent, so queueing shows (oha -q with
+// --latency-correction). Pure functions: which rates, whether a trial kept up, and the capacity
+// at a latency budget (--slo-p99).
+
+import type { RateTrial } from "./schema.ts";
+import { median } from "./stats.ts";
+
+/** A trial kept up with its offered rate unless it achieved less than this share below it. */
+export const RATE_TOLERANCE = 0.05;
+
+/** The default p99 budget: 10 ms spent in one HTTP server on localhost is already a lot. */
+export const DEFAULT_SLO_P99_MS = 10;
+
+/** "5000" (req/s) or "50%" (of the app's closed-loop req/s in the same round). */
+export type RateSpec =
+  | { readonly text: string; readonly absolute: number }
+  | { readonly text: string; readonly fraction: number };
+
+export class RateError extends Error {}
+
+export function parseRates(list: string): RateSpec[] {
+  const specs = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((text): RateSpec => {
+      const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
+      if (percent) {
+        const fraction = Number(percent[1]) / 100;
+        if (fraction <= 0 || fraction > 10) {
+          throw new RateError(`--rates: ${text} must be above 0% and at most 1000%`);
+        }
+        return { text, fraction };
+      }
+      if (/^\d+$/.test(text) && Number(text) > 0) return { text, absolute: Number(text) };
+      throw new RateError(`--rates: "${text}" is neither a rate in req/s (5000) nor a share (50%)`);
+    });
+  if (specs.length === 0) throw new RateError("--rates names no rate");
+  return specs;
+}
+
+/** The offered rate in req/s, or undefined for a share when there is no closed-loop figure. */
+export function offeredRate(spec: RateSpec, closedLoopRps: number | undefined): number | undefined {
+  if ("absolute" in spec) return spec.absolute;
+  if (closedLoopRps === undefined || !(closedLoopRps > 0)) return undefined;
+  return Math.max(1, Math.round(spec.fraction * closedLoopRps));
+}
+
+export interface RateVerdict {
+  /** achieved < offered × (1 − RATE_TOLERANCE): the latencies are those of an overload. */
+  readonly overCapacity: boolean;
+  readonly notes: string[];
+}
+
+/** Whether a trial kept up with its offered rate, and who did not if it did not. */
+export function rateVerdict(
+  offeredRps: number,
+  achievedRps: number,
+  loadGeneratorBound: boolean,
+): RateVerdict {
+  const overCapacity = achievedRps < offeredRps * (1 - RATE_TOLERANCE);
+  const notes: string[] = [];
+  if (overCapacity) {
+    const share = (100 * achievedRps) / offeredRps;
+    notes.push(
+      loadGeneratorBound
+        ? `achieved ${share.toFixed(0)}% of the offered rate, and the load generator was saturated: the generator, not the server, could not keep up`
+        : `achieved ${share.toFixed(0)}% of the offered rate: over the server's capacity, its latencies are those of a queue that only grows`,
+    );
+  }
+  return { overCapacity, notes };
+}
+
+export interface RateLevel {
+  /** As asked: "50%" or "5000". */
+  readonly requested: string;
+  /** Median over the level's valid trials. */
+  readonly offeredRps: number;
+  readonly achievedRps: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly trials: number;
+  /** Any of its trials fell short of the offered rate. */
+  readonly overCapacity: boolean;
+  /** Kept up, and its median p99 was within the budget. */
+  readonly withinBudget: boolean;
+}
+
+/** Per requested rate, the medians of an app's valid rate trials on a scenario, slowest first. */
+export function rateLevels(
+  trials: readonly RateTrial[],
+  app: string,
+  scenario: string,
+  budgetMs: number,
+): RateLevel[] {
+  const mine = trials.filter(
+    (t) => t.app === app && t.scenario === scenario && t.valid && t.result !== null,
+  );
+  const requested = [...new Set(mine.map((t) => t.requested))];
+  return requested
+    .map((r) => {
+      const level = mine.filter((t) => t.requested === r);
+      const p99Ms = median(level.map((t) => t.result?.latencyMs.p99 ?? Number.NaN));
+      const overCapacity = level.some((t) => t.overCapacity);
+      return {
+        requested: r,
+        offeredRps: median(level.map((t) => t.offeredRps)),
+        achievedRps: median(level.map((t) => t.achievedRps)),
+        p50Ms: median(level.map((t) => t.result?.latencyMs.p50 ?? Number.NaN)),
+        p99Ms,
+        trials: level.length,
+        overCapacity,
+        withinBudget: !overCapacity && p99Ms <= budgetMs,
+      };
+    })
+    .sort((a, b) => a.offeredRps - b.offeredRps);
+}
+
+export interface Capacity {
+  /** The highest measured offered rate that kept up within the budget; undefined: none did. */
+  readonly withinRps?: number;
+  /** The lowest measured rate above it that missed; undefined: none above it was measured. */
+  readonly missedRps?: number;
+  /** A lower rate missed the budget although a higher one met it: noise, read with care. */
+  readonly nonMonotonic: boolean;
+}
+
+/** Capacity at the budget, bracketed by the measured rates: withinRps ≤ capacity < missedRps. */
+export function capacityAtBudget(levels: readonly RateLevel[]): Capacity {
+  const met = levels.filter((l) => l.withinBudget);
+  const withinRps = met.length > 0 ? Math.max(...met.map((l) => l.offeredRps)) : undefined;
+  const above = levels.filter((l) => !l.withinBudget && l.offeredRps > (withinRps ?? 0));
+  const missedRps = above.length > 0 ? Math.min(...above.map((l) => l.offeredRps)) : undefined;
+  const nonMonotonic =
+    withinRps !== undefined && levels.some((l) => !l.withinBudget && l.offeredRps < withinRps);
+  return {
+    ...(withinRps !== undefined ? { withinRps } : {}),
+    ...(missedRps !== undefined ? { missedRps } : {}),
+    nonMonotonic,
+  };
+}

@@ -1,0 +1,86 @@
+// The reports' open-loop part (--rates): per scenario, each app's latency at each offered rate
+// and its capacity at the p99 budget. One model, rendered by markdown.ts and html.ts.
+
+import { capacityAtBudget, RATE_TOLERANCE, type RateLevel, rateLevels } from "../rates.ts";
+import type { Results } from "../schema.ts";
+import { fmt } from "./format.ts";
+
+export const RATES_HEADER = [
+  "app",
+  "rate",
+  "offered req/s",
+  "achieved req/s",
+  "p50 ms",
+  "p99 ms",
+  "budget",
+];
+export const CAPACITY_HEADER = ["app", "capacity at the p99 budget", "how it was found"];
+
+export function ratesIntro(results: Results): string {
+  const budget = results.manifest.settings.sloP99Ms ?? Number.NaN;
+  return (
+    "Open-loop trials (--rates): after each closed-loop trial, the same warm server was sent a " +
+    "constant offered rate by oha (-q, --latency-correction), latency counted from when each " +
+    "request was due, so waiting in a queue counts. A share (50%) is of the app's closed-loop " +
+    `req/s in that same trial. A rate achieved more than ${fmt(RATE_TOLERANCE * 100)}% short of ` +
+    "its offer is over capacity: its latencies are those of a queue that only grows. Medians " +
+    `over the valid trials; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99) and the rate kept up.`
+  );
+}
+
+export interface RateView {
+  readonly scenario: string;
+  readonly rows: string[][];
+  readonly capacity: string[][];
+  /** Per app, its levels, for the chart. */
+  readonly series: { readonly app: string; readonly levels: RateLevel[] }[];
+}
+
+function budgetCell(l: RateLevel, budget: number): string {
+  if (l.overCapacity) return "over capacity";
+  return l.p99Ms <= budget ? "within" : "missed";
+}
+
+function capacityCells(app: string, levels: RateLevel[]): string[] {
+  const c = capacityAtBudget(levels);
+  const figure =
+    c.withinRps === undefined
+      ? `below ${fmt(Math.min(...levels.map((l) => l.offeredRps)))} req/s`
+      : c.missedRps === undefined
+        ? `at least ${fmt(c.withinRps)} req/s`
+        : `${fmt(c.withinRps)} req/s (below ${fmt(c.missedRps)})`;
+  const how =
+    c.withinRps === undefined
+      ? "even the lowest measured rate missed the budget"
+      : c.missedRps === undefined
+        ? "the highest measured rate met the budget; measure higher rates for the limit"
+        : "the highest measured rate that met the budget; the next one measured missed it";
+  return [app, figure, c.nonMonotonic ? `${how}; a lower rate missed it too (noise)` : how];
+}
+
+export function rateViews(results: Results): RateView[] {
+  const trials = results.rateTrials ?? [];
+  if (trials.length === 0) return [];
+  const budget = results.manifest.settings.sloP99Ms ?? Number.NaN;
+  const { apps, scenarios } = results.manifest.settings;
+  return scenarios
+    .map((scenario) => {
+      const series = apps
+        .map((app) => ({ app, levels: rateLevels(trials, app, scenario, budget) }))
+        .filter((s) => s.levels.length > 0);
+      const rows = series.flatMap(({ app, levels }) =>
+        levels.map((l) => [
+          app,
+          l.requested,
+          fmt(l.offeredRps),
+          fmt(l.achievedRps),
+          fmt(l.p50Ms, 2),
+          fmt(l.p99Ms, 2),
+          budgetCell(l, budget),
+        ]),
+      );
+      const capacity = series.map(({ app, levels }) => capacityCells(app, levels));
+      return { scenario, rows, capacity, series };
+    })
+    .filter((v) => v.rows.length > 0);
+}
