@@ -30,7 +30,9 @@ Options:
                          --scenarios is the same flag
   -d, --duration SEC     measured seconds per trial (default: 30)
   -w, --warmup SEC       unrecorded warm-up before every trial, 0 for none (default: 10)
-  -c, --connections N    concurrent connections, kept open (keep-alive) (default: 400)
+  -c, --connections N    concurrent connections, kept open (keep-alive) (default: 400);
+                         a list (1,10,50,100,400,1000) measures one trial per count: the
+                         throughput curve (req/s and p99 against concurrency, each app's peak)
   -n, --trials N         trials per app and scenario; apps interleave (default: 3)
   -t, --tool NAME        load generator: wrk, oha or autocannon (default: the first
                          installed, in that order: wrk is the least likely to be the
@@ -256,7 +258,13 @@ main() {
   : "${apps:=all}" "${duration:=30}" "${warmup:=10}" "${connections:=400}" "${trials:=3}"
   check_int --duration "$duration" 1
   check_int --warmup "$warmup" 0
-  check_int --connections "$connections" 1
+  local count counts
+  IFS=, read -r -a counts <<<"$connections"
+  [[ ${#counts[@]} -gt 0 && "$connections" != *, && "$connections" != ,* ]] ||
+    die_usage "--connections must be a count or a comma-separated list of counts, got '$connections'"
+  for count in "${counts[@]}"; do check_int --connections "$count" 1; done
+  [[ -z "$(printf '%s\n' "${counts[@]}" | sed 's/^0*//' | sort | uniq -d)" ]] ||
+    die_usage "--connections lists a count twice, got '$connections'"
   check_int --trials "$trials" 1
   check_int --startup "$startup" 0
   if [[ -n "$rates" ]] && ! [[ "$rates" =~ ^[0-9]+(\.[0-9]+)?%?(,[0-9]+(\.[0-9]+)?%?)*$ ]]; then

@@ -15,7 +15,10 @@ export interface Options {
   readonly scenarios: Scenario[];
   readonly durationSec: number;
   readonly warmupSec: number;
+  /** The largest connection count (the only one, usually). */
   readonly connections: number;
+  /** Every count to measure, as given: one trial each per app, scenario and round. */
+  readonly connectionCounts: number[];
   readonly trials: number;
   readonly tool: ToolInfo;
   readonly outDir: string;
@@ -98,6 +101,12 @@ export function parseOptions(argv: string[]): Options {
   if (!toolPath || !existsSync(toolPath))
     throw new UsageError(`--tool-path ${toolPath} does not exist`);
   if (!values.out) throw new UsageError("--out is required");
+  const connectionCounts = (values.connections ?? "")
+    .split(",")
+    .map((c) => positiveInt(c, "--connections"));
+  if (new Set(connectionCounts).size !== connectionCounts.length) {
+    throw new UsageError(`--connections lists a count twice: ${values.connections}`);
+  }
   const rates = values.rates === undefined ? [] : ratesOf(values.rates);
   const ratePath = values["rate-tool-path"];
   if (rates.length > 0 && (!ratePath || !existsSync(ratePath))) {
@@ -111,7 +120,8 @@ export function parseOptions(argv: string[]): Options {
     scenarios: names(values.scenarios, findScenario, "scenario"),
     durationSec: positiveInt(values.duration, "--duration"),
     warmupSec: positiveInt(values.warmup, "--warmup", 0),
-    connections: positiveInt(values.connections, "--connections"),
+    connections: Math.max(...connectionCounts),
+    connectionCounts,
     trials: positiveInt(values.trials, "--trials"),
     tool: { name: toolName, path: toolPath, version: toolVersion(toolName, toolPath) },
     outDir: resolve(values.out),

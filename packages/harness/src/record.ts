@@ -41,6 +41,9 @@ export function newResults(options: Options, pinning: Pinning): Results {
         durationSec: options.durationSec,
         warmupSec: options.warmupSec,
         connections: options.connections,
+        ...(options.connectionCounts.length > 1
+          ? { connectionCounts: options.connectionCounts }
+          : {}),
         trials: options.trials,
         keepAlive: true,
         errorThreshold: ERROR_THRESHOLD,

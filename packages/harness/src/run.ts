@@ -88,11 +88,12 @@ class Run {
   timeLeft(): number {
     const { apps, scenarios, trials, warmupSec, durationSec } = this.options;
     const pending = this.recorder.results.apps.filter((a) => a.status !== "failed").length;
-    const remaining = apps.length * scenarios.length * trials - this.slotsDone;
+    const counts = this.options.connectionCounts.length;
+    const remaining = apps.length * scenarios.length * counts * trials - this.slotsDone;
     // ~3 s per app start (launch, readiness, verify) and its idle pause, on top of the load.
     const starts =
       Math.ceil(remaining / Math.max(1, scenarios.length)) * (3 + IDLE_PAUSE_MS / 1000);
-    const perSlot = warmupSec + durationSec * (1 + this.options.rates.length);
+    const perSlot = warmupSec / counts + durationSec * (1 + this.options.rates.length / counts);
     return pending === 0 ? 0 : remaining * perSlot + starts;
   }
 
@@ -100,6 +101,7 @@ class Run {
     target: Target,
     scenario: Scenario,
     seconds: number,
+    connections: number,
     open?: { tool: ToolInfo; rate: number },
   ): Promise<MeasuredRun> {
     const bodyFile = this.bodyFiles.get(scenario.name);
@@ -108,7 +110,7 @@ class Run {
       ...(open ? { rate: open.rate } : {}),
       url: `http://127.0.0.1:${target.app.port}${scenario.path}`,
       scenario,
-      connections: this.options.connections,
+      connections,
       durationSec: seconds,
       ...(bodyFile ? { bodyFile } : {}),
       ...(this.pinning.enabled ? { cpus: this.pinning.loadCpus } : {}),
@@ -238,45 +240,70 @@ class Run {
 
   async measureApp(target: Target, round: number, running: RunningApp): Promise<void> {
     const { app } = target;
-    const { warmupSec, durationSec, trials } = this.options;
+    const { warmupSec, connectionCounts } = this.options;
     for (const scenario of this.options.scenarios) {
       if (this.interrupted) return;
-      if (warmupSec > 0) {
-        log(`  ${app.name} · ${scenario.name}: warm-up ${warmupSec} s (not recorded)`);
-        const warm = await this.load(target, scenario, warmupSec);
-        if (this.interrupted) return;
-        if (running.hasExited()) {
-          this.fail(
-            app.name,
-            `exited (${await running.exited}) during warm-up of ${scenario.name}`,
-          );
-          return;
-        }
-        if (warm.problem) log(`  ${app.name} · ${scenario.name}: warm-up problem: ${warm.problem}`);
-      }
-      log(`  ${app.name} · ${scenario.name}: trial ${round}/${trials}, ${durationSec} s`);
-      const startedAt = new Date().toISOString();
-      const run = await this.load(target, scenario, durationSec);
-      if (this.interrupted) return; // a trial cut short is no trial
-      this.slotsDone++;
-      const died = running.hasExited()
-        ? `the app exited (${await running.exited}) during the trial`
-        : undefined;
-      const trial = this.trialOf(target, scenario, round, startedAt, run, died);
-      this.recorder.addTrial(trial);
-      log(progressLine(trial, this.options.tool.name));
-      if (died) {
-        this.fail(app.name, died);
-        return;
+      if (warmupSec > 0 && !(await this.warmUp(target, scenario, running))) return;
+      // One trial per connection count (usually one); rates follow the best of them.
+      const done: Trial[] = [];
+      for (const connections of connectionCounts) {
+        const trial = await this.measureTrial(target, scenario, round, running, connections);
+        if (!trial) return;
+        done.push(trial);
       }
       if (this.options.rates.length > 0) {
-        const ctx = this.rateContext(target, scenario, running);
-        if (!(await runRates(ctx, app.name, scenario, round, trial))) {
+        const best = bestTrial(done);
+        const ctx = this.rateContext(target, scenario, running, best.connections);
+        if (!(await runRates(ctx, app.name, scenario, round, best))) {
           this.fail(app.name, ctx.died() ?? "the app exited during a rate trial");
           return;
         }
       }
     }
+  }
+
+  /** Unrecorded load at the largest connection count; false when the run must stop. */
+  async warmUp(target: Target, scenario: Scenario, running: RunningApp): Promise<boolean> {
+    const { app } = target;
+    const { warmupSec, connections } = this.options;
+    log(`  ${app.name} · ${scenario.name}: warm-up ${warmupSec} s (not recorded)`);
+    const warm = await this.load(target, scenario, warmupSec, connections);
+    if (this.interrupted) return false;
+    if (running.hasExited()) {
+      this.fail(app.name, `exited (${await running.exited}) during warm-up of ${scenario.name}`);
+      return false;
+    }
+    if (warm.problem) log(`  ${app.name} · ${scenario.name}: warm-up problem: ${warm.problem}`);
+    return true;
+  }
+
+  /** One recorded trial; undefined when the run must stop (interrupted, or the app died). */
+  async measureTrial(
+    target: Target,
+    scenario: Scenario,
+    round: number,
+    running: RunningApp,
+    connections: number,
+  ): Promise<Trial | undefined> {
+    const { app } = target;
+    const { durationSec, trials, connectionCounts } = this.options;
+    const at = connectionCounts.length > 1 ? `, ${connections} connections` : "";
+    log(`  ${app.name} · ${scenario.name}: trial ${round}/${trials}, ${durationSec} s${at}`);
+    const startedAt = new Date().toISOString();
+    const run = await this.load(target, scenario, durationSec, connections);
+    if (this.interrupted) return undefined; // a trial cut short is no trial
+    this.slotsDone++;
+    const died = running.hasExited()
+      ? `the app exited (${await running.exited}) during the trial`
+      : undefined;
+    const trial = this.trialOf(target, scenario, round, startedAt, run, died);
+    this.recorder.addTrial(trial);
+    log(progressLine(trial, this.options.tool.name));
+    if (died) {
+      this.fail(app.name, died);
+      return undefined;
+    }
+    return trial;
   }
 
   profileContext(): ProfileContext {
@@ -288,13 +315,23 @@ class Run {
       durationSec,
       ...(this.pinning.enabled ? { serverCpus: this.pinning.serverCpus } : {}),
       load: (app, pid, scenario, seconds) =>
-        this.load({ app, serverTree: [pid, ...descendantsOf(pid)] }, scenario, seconds),
+        this.load(
+          { app, serverTree: [pid, ...descendantsOf(pid)] },
+          scenario,
+          seconds,
+          this.options.connections,
+        ),
       serverPid: (app, running) => pidsListeningOn(app.port)[0] ?? running.pid,
       log,
     };
   }
 
-  rateContext(target: Target, scenario: Scenario, running: RunningApp): RateContext {
+  rateContext(
+    target: Target,
+    scenario: Scenario,
+    running: RunningApp,
+    connections: number,
+  ): RateContext {
     const { options, pinning } = this;
     const tool = options.rateTool as ToolInfo;
     return {
@@ -304,7 +341,7 @@ class Run {
       pinned: pinning.enabled,
       loadCores: pinning.loadCores,
       serverCores: pinning.serverCores,
-      load: (rate) => this.load(target, scenario, options.durationSec, { tool, rate }),
+      load: (rate) => this.load(target, scenario, options.durationSec, connections, { tool, rate }),
       add: (trial) => this.recorder.addRateTrial(trial),
       log,
       died: () => (running.hasExited() ? "the app exited during a rate trial" : undefined),
@@ -361,6 +398,12 @@ class Run {
   }
 }
 
+/** The closed-loop trial rates are offered against: the highest valid req/s. */
+function bestTrial(trials: readonly Trial[]): Trial {
+  const rps = (t: Trial) => (t.checks.valid ? (t.result?.rps ?? -1) : -1);
+  return trials.reduce((best, t) => (rps(t) > rps(best) ? t : best));
+}
+
 function progressLine(trial: Trial, tool: string): string {
   const r = trial.result;
   const c = trial.checks;
@@ -378,11 +421,11 @@ function progressLine(trial: Trial, tool: string): string {
 }
 
 function announce(run: Run): void {
-  const { tool, apps, scenarios, trials, durationSec, warmupSec, connections } = run.options;
+  const { tool, apps, scenarios, trials, durationSec, warmupSec, connectionCounts } = run.options;
   const p = run.pinning;
   log(
     `bench: ${tool.name} ${tool.version} · ${apps.length} app(s) × ${scenarios.length} scenario(s) × ` +
-      `${trials} trial(s) · ${durationSec} s each after ${warmupSec} s warm-up · ${connections} connections · ` +
+      `${trials} trial(s) · ${durationSec} s each after ${warmupSec} s warm-up · ${connectionCounts.join(", ")} connections · ` +
       (p.enabled
         ? `server on CPU ${p.serverCpus}, load on CPU ${p.loadCpus}`
         : `not pinned (${p.note})`),
@@ -427,8 +470,7 @@ export async function main(argv: string[]): Promise<number> {
   const results = run.recorder.results;
   const failed = results.apps.some((a) => a.status === "failed");
   const invalid =
-    results.trials.some((t) => !t.checks.valid) ||
-    (results.rateTrials ?? []).some((t) => !t.valid);
+    results.trials.some((t) => !t.checks.valid) || (results.rateTrials ?? []).some((t) => !t.valid);
   return failed || invalid ? 1 : 0;
 }
 

@@ -144,7 +144,10 @@ export const ManifestSchema = T.Object({
     scenarios: T.Array(T.String()),
     durationSec: T.Number({ exclusiveMinimum: 0 }),
     warmupSec: T.Number({ minimum: 0 }),
+    /** The connection count; with several (--connections 1,10,100), the largest. */
     connections: T.Integer({ minimum: 1 }),
+    /** --connections with several counts: one trial per count, each summarized apart. */
+    connectionCounts: T.Optional(T.Array(T.Integer({ minimum: 1 }))),
     trials: T.Integer({ minimum: 1 }),
     keepAlive: T.Boolean(),
     /** Largest (non-2xx + socket errors + timeouts) / requests a valid trial may have. */

@@ -5,6 +5,7 @@
 // so an ordering of means alone claims more than the trials hold.
 
 import { baselineOf, findApp } from "@bench/contract";
+import { connectionsText, type Group, groupsOf, inGroup } from "./groups.ts";
 import { fmt, pct, pValue } from "./report/format.ts";
 import type { Results, Trial } from "./schema.ts";
 import {
@@ -167,9 +168,9 @@ type BaseRow = Omit<
   "rank" | "pctOfFastest" | "vsFastest" | "pctOfBaseline" | "vsBaseline"
 >;
 
-function rowFor(results: Results, app: string, scenario: string): BaseRow {
+function rowFor(results: Results, app: string, group: Group): BaseRow {
   const record = results.apps.find((a) => a.name === app);
-  const trials = results.trials.filter((t) => t.app === app && t.scenario === scenario);
+  const trials = results.trials.filter((t) => t.app === app && inGroup(t, group));
   const valid = trials.filter((t): t is ValidTrial => t.checks.valid && t.result !== null);
   const failed = record?.status === "failed";
   const rpsValues = valid.map((t) => t.result.rps);
@@ -190,7 +191,7 @@ function rowFor(results: Results, app: string, scenario: string): BaseRow {
   };
   return {
     app,
-    scenario,
+    scenario: group.key,
     status: failed ? "failed" : "ok",
     ...(failed && record?.failure ? { failure: record.failure } : {}),
     validTrials: valid.length,
@@ -231,11 +232,11 @@ export function rankRows(sorted: readonly Pick<SummaryRow, "rpsValues">[]): (Ran
   });
 }
 
-/** Rows per scenario, fastest first; apps with no valid trial last. */
+/** Rows per scenario (per scenario and connection count: see groups.ts), fastest first; apps with no valid trial last. */
 export function summarize(results: Results): Map<string, SummaryRow[]> {
   const byScenario = new Map<string, SummaryRow[]>();
-  for (const scenario of results.manifest.settings.scenarios) {
-    const rows = results.manifest.settings.apps.map((app) => rowFor(results, app, scenario));
+  for (const group of groupsOf(results)) {
+    const rows = results.manifest.settings.apps.map((app) => rowFor(results, app, group));
     rows.sort((a, b) => (b.rps.n > 0 ? b.rps.mean : -1) - (a.rps.n > 0 ? a.rps.mean : -1));
     const fastest = rows[0]?.rps.n ? rows[0] : undefined;
     const measured = (name: string) => rows.find((r) => r.app === name && r.rps.n > 0);
@@ -258,7 +259,7 @@ export function summarize(results: Results): Map<string, SummaryRow[]> {
           : {}),
       };
     });
-    byScenario.set(scenario, complete);
+    byScenario.set(group.key, complete);
   }
   return byScenario;
 }
@@ -364,7 +365,7 @@ export function formatSummary(results: Results): string {
   const out: string[] = [];
   const pin = pinningText(results);
   out.push(
-    `${m.tool.name} ${m.tool.version} · ${m.settings.connections} connections · ` +
+    `${m.tool.name} ${m.tool.version} · ${connectionsText(m.settings)} connections · ` +
       `${m.settings.durationSec} s trials × ${m.settings.trials} (+${m.settings.warmupSec} s warm-up) · ${pin}`,
     `${m.machine.cpuModel}, ${m.machine.cores} cores · ${m.machine.os} · commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`,
   );

@@ -17,6 +17,7 @@ function options(outDir: string): Options {
     durationSec: 1,
     warmupSec: 0,
     connections: 8,
+    connectionCounts: [8],
     trials: 1,
     tool: { name: "wrk", path: "/usr/bin/wrk", version: "4.1.0" },
     outDir,

@@ -23,7 +23,13 @@ import { markdownReport } from "../src/report/markdown.ts";
 import { END, START, updateReadme } from "../src/report/readme.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
-import { cleanChecks, syntheticRateTrial, syntheticResult } from "./support/synthetic.ts";
+import {
+  cleanChecks,
+  syntheticRateTrial,
+  syntheticResult,
+  syntheticRun,
+  syntheticTrial,
+} from "./support/synthetic.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
@@ -533,6 +539,41 @@ describe("HTML report in headless Chromium", () => {
       expect(heights[0]).toBeCloseTo(6, 6);
       expect(heights[1]).toBeCloseTo(300, 6);
       expect(points("node-hono p50")?.heights[1]).toBeCloseTo(30, 6);
+    },
+    120_000,
+  );
+
+  test.skipIf(!CHROMIUM && process.env.CI !== "true")(
+    "the throughput curve draws req/s and p99 against connections on a log axis",
+    () => {
+      if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
+      const points: [string, number, number, number][] = [
+        ["bun-bare", 1, 5_000, 0.5],
+        ["bun-bare", 100, 40_000, 5],
+        ["node-bare", 1, 4_000, 0.6],
+        ["node-bare", 100, 12_000, 12],
+      ];
+      const curve = syntheticRun(
+        ["bun-bare", "node-bare"],
+        ["api"],
+        points.map(([app, c, rps, p99]) => syntheticTrial(app, "api", 1, c, rps, p99)),
+        { connections: 100, connectionCounts: [1, 100] },
+      );
+      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const html = join(dir, "report.html");
+      writeFileSync(html, htmlReport(curve));
+      const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
+      const rps = drawn.find((c) => c.id === "curve-rps-api");
+      const p99 = drawn.find((c) => c.id === "curve-p99Ms-api");
+      for (const c of [rps, p99]) expect(c?.painted).toBeGreaterThan(2000);
+      expect(rps?.datasets.map((d) => d.label)).toEqual(["bun-bare", "node-bare"]);
+      expect(rps?.datasets[0]?.data).toEqual([
+        { x: 1, y: 5_000 },
+        { x: 100, y: 40_000 },
+      ]);
+      expect(rps?.datasets[1]?.heights[1]).toBeCloseTo(12_000, 3);
+      expect(p99?.datasets[0]?.heights[0]).toBeCloseTo(0.5, 6);
+      expect(p99?.datasets[1]?.heights[1]).toBeCloseTo(12, 6);
     },
     120_000,
   );

@@ -7,6 +7,7 @@
 // "slower?", not "different?"), and Holm's step-down instead of plain Bonferroni. Where the
 // data cannot rule out a change beyond the threshold, the verdict says so instead of "no change".
 
+import { connectionsText, type Group, groupsOf, inGroup } from "../groups.ts";
 import type { Results, Trial } from "../schema.ts";
 import { median, spread, tCritical, type WelchResult, welch } from "../stats.ts";
 import { change, fmt } from "./format.ts";
@@ -58,7 +59,7 @@ export function runMismatches(base: Results, next: Results): string[] {
   const facts: [string, (r: Results) => string][] = [
     ["schema version", (r) => String(r.schemaVersion)],
     ["tool", (r) => `${r.manifest.tool.name} ${r.manifest.tool.version}`],
-    ["connections", (r) => String(r.manifest.settings.connections)],
+    ["connections", (r) => connectionsText(r.manifest.settings)],
     ["duration", (r) => `${r.manifest.settings.durationSec} s`],
     ["warm-up", (r) => `${r.manifest.settings.warmupSec} s`],
     ["keep-alive", (r) => (r.manifest.settings.keepAlive ? "on" : "off")],
@@ -89,10 +90,10 @@ export function holm(pValues: readonly number[], alpha: number): boolean[] {
   return significant;
 }
 
-const validTrials = (results: Results, app: string, scenario: string) =>
+const validTrials = (results: Results, app: string, group: Group) =>
   results.trials.filter(
     (t): t is Trial & { result: NonNullable<Trial["result"]> } =>
-      t.app === app && t.scenario === scenario && t.checks.valid && t.result !== null,
+      t.app === app && inGroup(t, group) && t.checks.valid && t.result !== null,
   );
 
 interface Pair {
@@ -105,15 +106,15 @@ interface Pair {
   readonly test?: WelchResult;
 }
 
-function measure(base: Results, next: Results, app: string, scenario: string): Pair {
-  const a = validTrials(base, app, scenario);
-  const b = validTrials(next, app, scenario);
+function measure(base: Results, next: Results, app: string, group: Group): Pair {
+  const a = validTrials(base, app, group);
+  const b = validTrials(next, app, group);
   const baseRps = a.map((t) => t.result.rps);
   const newRps = b.map((t) => t.result.rps);
   const test = welch(baseRps, newRps);
   return {
     app,
-    scenario,
+    scenario: group.key,
     baseRps,
     newRps,
     baseP99: median(a.map((t) => t.result.latencyMs.p99)),
@@ -145,8 +146,8 @@ export function compareRuns(
   next: Results,
   options: CompareOptions = DEFAULT_COMPARE,
 ): ComparisonRow[] {
-  const { scenarios, apps } = next.manifest.settings;
-  const pairs = scenarios.flatMap((s) => apps.map((app) => measure(base, next, app, s)));
+  const { apps } = next.manifest.settings;
+  const pairs = groupsOf(next).flatMap((g) => apps.map((app) => measure(base, next, app, g)));
   const tested = pairs.filter((p): p is Pair & { test: WelchResult } => p.test !== undefined);
   // Slower and faster are two families, each held to alpha: only "slower" fails a build.
   const slower = holm(

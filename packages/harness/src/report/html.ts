@@ -7,9 +7,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
+import { scenarioOfKey } from "../groups.ts";
 import type { Results } from "../schema.ts";
 import { IDLE_PAUSE_MS } from "../startup.ts";
 import { type SummaryRow, summarize, taxText } from "../summary.ts";
+import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { pct } from "./format.ts";
 import {
   headerLines,
@@ -59,6 +61,7 @@ export interface ChartData {
   readonly type: "bar" | "line";
   readonly labels: string[];
   readonly xTitle?: string;
+  readonly xLogarithmic?: boolean;
   readonly datasets: {
     label: string;
     data: (number | null)[] | { x: number; y: number }[];
@@ -132,9 +135,36 @@ export function chartData(results: Results): ChartData[] {
     })),
     yTitle: "MiB",
   });
+  charts.push(...curveCharts(results));
   charts.push(...rateCharts(results));
   charts.push(...startupCharts(results));
   return charts;
+}
+
+/** Per scenario, req/s and p99 against the connection count, one line per app. */
+function curveCharts(results: Results): ChartData[] {
+  return curveViews(results).flatMap((v) =>
+    (["rps", "p99Ms"] as const).map((what) => ({
+      id: `curve-${what}-${v.scenario}`,
+      title:
+        what === "rps"
+          ? `${v.scenario}: req/s against connections (mean of valid trials)`
+          : `${v.scenario}: p99 against connections (ms, log scale; median of valid trials)`,
+      type: "line" as const,
+      labels: [],
+      xTitle: "connections (log scale)",
+      xLogarithmic: true,
+      datasets: v.series.map(({ app, points }) => ({
+        label: app,
+        data: points
+          .filter((p) => Number.isFinite(p[what]))
+          .map((p) => ({ x: p.connections, y: num(p[what]) ?? 0 })),
+        color: COLORS[app] ?? "#888",
+      })),
+      yTitle: what === "rps" ? "req/s" : "ms",
+      logarithmic: what === "p99Ms",
+    })),
+  );
 }
 
 /** Per scenario, p50 (dashed) and p99 against the offered rate, one colour per app. */
@@ -199,6 +229,18 @@ function startupCharts(results: Results): ChartData[] {
   ];
 }
 
+function curveSection(results: Results): string {
+  const views = curveViews(results);
+  if (views.length === 0) return "";
+  const parts = views.map(
+    (v) =>
+      `<h3>${escapeHtml(v.scenario)}</h3>${htmlTable(v.header, v.rows)}` +
+      `<div class="charts"><div class="chart"><canvas id="curve-rps-${v.scenario}"></canvas></div>` +
+      `<div class="chart"><canvas id="curve-p99Ms-${v.scenario}"></canvas></div></div>`,
+  );
+  return `<section><h2>Throughput curve</h2><p>${escapeHtml(CURVE_INTRO)}</p>${parts.join("\n")}</section>`;
+}
+
 function ratesSection(results: Results): string {
   const views = rateViews(results);
   if (views.length === 0) return "";
@@ -242,7 +284,7 @@ function htmlTable(header: string[] | undefined, rows: string[][], cls = ""): st
 }
 
 function scenarioTables(scenario: string, rows: SummaryRow[]): string {
-  const description = findScenario(scenario)?.description ?? "";
+  const description = findScenario(scenarioOfKey(scenario))?.description ?? "";
   const main = htmlTable(SCENARIO_HEADER, rows.map(scenarioRow), "results");
   const notes = rowNotes(rows);
   const noteList = notes.length
@@ -322,7 +364,7 @@ for (const spec of CHARTS) {
     line
       ? { ...d, showLine: true, borderColor: d.color, backgroundColor: d.color, borderDash: d.dashed ? [6, 4] : [], borderWidth: 2 }
       : { ...d, backgroundColor: d.colors, borderWidth: 0 });
-  const x = line ? { x: { type: "linear", title: { display: true, text: spec.xTitle } } } : {};
+  const x = line ? { x: { type: spec.xLogarithmic ? "logarithmic" : "linear", title: { display: true, text: spec.xTitle } } } : {};
   const chart = new Chart(canvas, {
     type: line ? "scatter" : spec.type,
     data: { labels: spec.labels, datasets },
@@ -389,6 +431,7 @@ th{background:#f5f5f7}.results td{white-space:nowrap}.results td:nth-child(3){wh
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
 <section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
+${curveSection(results)}
 ${ratesSection(results)}
 ${startupSection(results)}
 ${profilesSection(results)}

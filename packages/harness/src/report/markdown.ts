@@ -4,6 +4,7 @@
 // stays narrow enough to read.
 
 import { findScenario } from "@bench/contract";
+import { connectionsText, scenarioOfKey } from "../groups.ts";
 import type { Results } from "../schema.ts";
 import {
   ciText,
@@ -18,6 +19,7 @@ import {
   summarize,
   taxText,
 } from "../summary.ts";
+import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
@@ -134,7 +136,7 @@ export function headerLines(results: Results): string[][] {
     ],
     [
       "Load",
-      `${m.tool.name} ${m.tool.version} · ${s.connections} keep-alive connections · ${s.trials} × ${s.durationSec} s trials after ${s.warmupSec} s warm-up, apps interleaved`,
+      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${s.trials} × ${s.durationSec} s trials after ${s.warmupSec} s warm-up, apps interleaved`,
     ],
     ["Pinning", pinningText(results)],
     ["Runtimes (as the apps reported)", runtimes.join(", ") || "—"],
@@ -156,7 +158,7 @@ export const READING_GUIDE = [
 ];
 
 function scenarioSection(scenario: string, rows: SummaryRow[], level: string): string {
-  const description = findScenario(scenario)?.description ?? "";
+  const description = findScenario(scenarioOfKey(scenario))?.description ?? "";
   const out = [`${level} ${scenario}${description ? ` — ${description}` : ""}`, ""];
   out.push(table(SCENARIO_HEADER, SCENARIO_ALIGN, rows.map(scenarioRow)));
   const notes = rowNotes(rows);
@@ -214,6 +216,12 @@ export function markdownReport(results: Results, level = 1): string {
   }
   const charts = mermaidCharts(results);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
+  const curves = curveViews(results);
+  if (curves.length > 0) out.push("", `${h}# Throughput curve`, "", CURVE_INTRO);
+  for (const v of curves) {
+    const align = v.header.map((_, i) => (i === 0 || i >= v.header.length - 2 ? "l" : "r"));
+    out.push("", `${h}## ${v.scenario}`, "", table(v.header, align as ("l" | "r")[], v.rows));
+  }
   const rates = rateViews(results);
   if (rates.length > 0) out.push("", `${h}# Latency at offered load`, "", ratesIntro(results));
   for (const v of rates) {

@@ -2,7 +2,7 @@
 // test is about, so a change to the schema is made here once.
 
 import type { LatencyMs, LoadResult } from "../../src/parse.ts";
-import type { RateTrial, Trial } from "../../src/schema.ts";
+import type { RateTrial, Results, Trial } from "../../src/schema.ts";
 
 /** A clean run of `rps` over `seconds`: every request 200, no error, raw latencies as given. */
 export function syntheticResult(
@@ -76,5 +76,81 @@ export function syntheticRateTrial(
     invalidReasons: [],
     notes: [],
     ...patch,
+  };
+}
+
+/** A clean closed-loop trial: `rps` for 5 s at `connections`, p50 = p99 / 4. */
+export function syntheticTrial(
+  app: string,
+  scenario: string,
+  round: number,
+  connections: number,
+  rps: number,
+  p99: number,
+): Trial {
+  const p50 = p99 / 4;
+  return {
+    app,
+    scenario,
+    round,
+    startedAt: "2026-11-22T12:00:00.000Z",
+    command: ["wrk", "-c", String(connections)],
+    result: syntheticResult(rps, 5, {
+      mean: p50,
+      p50,
+      p90: p99 / 2,
+      p99,
+      p999: p99 * 2,
+      max: p99 * 3,
+    }),
+    connections,
+    requestedSec: 5,
+    cpuWindowSec: 4.9,
+    server: { pid: 4242, cpuPercent: 97, peakRssMiB: 50 },
+    loadGenerator: { cpuPercent: 60, capacityCores: 1, threads: 1 },
+    stealPercent: 0,
+    checks: cleanChecks(connections * 0.9, connections),
+  };
+}
+
+/** A complete run of `apps` on `scenarios` holding `trials`; settings patched as given. */
+export function syntheticRun(
+  apps: string[],
+  scenarios: string[],
+  trials: Trial[],
+  settings: Partial<Results["manifest"]["settings"]> = {},
+): Results {
+  return {
+    schemaVersion: 2,
+    status: "complete",
+    startedAt: "2026-11-22T12:00:00.000Z",
+    finishedAt: "2026-11-22T12:05:00.000Z",
+    manifest: {
+      tool: { name: "wrk", version: "4.2.0", path: "/usr/bin/wrk" },
+      settings: {
+        apps,
+        scenarios,
+        durationSec: 5,
+        warmupSec: 2,
+        connections: 64,
+        trials: 3,
+        keepAlive: true,
+        errorThreshold: 0.0001,
+        argv: [],
+        ...settings,
+      },
+      pinning: { enabled: true, serverCpus: "0", loadCpus: "1" },
+      machine: { cpuModel: "Test CPU", cores: 2, memoryGiB: 8, os: "Debian 13", kernel: "6.1" },
+      versions: { lockfile: {}, harnessBun: "1.4.5" },
+      git: { commit: "0123456789abcdef", dirty: false },
+    },
+    apps: apps.map((name) => ({
+      name,
+      runtime: name.split("-")[0] as string,
+      framework: name.split("-")[1] as string,
+      port: 3000,
+      status: "ok" as const,
+    })),
+    trials,
   };
 }

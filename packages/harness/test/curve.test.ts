@@ -1,0 +1,142 @@
+// --connections with several counts: trials grouped per count (never mixed), the curve's table
+// with each app's peak, and a real run through benchmark.sh.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/groups.ts";
+import { compareRuns } from "../src/report/compare.ts";
+import { curveViews } from "../src/report/curve.ts";
+import { markdownReport } from "../src/report/markdown.ts";
+import { type Results, schemaErrors } from "../src/schema.ts";
+import { summarize } from "../src/summary.ts";
+import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+
+// bun-bare peaks at 100 connections, then only queues; node-bare keeps climbing to 1,000.
+const CURVE: [string, number, number, number][] = [
+  ["bun-bare", 1, 5_000, 0.5],
+  ["bun-bare", 100, 40_000, 5],
+  ["bun-bare", 1000, 38_000, 60],
+  ["node-bare", 1, 4_000, 0.6],
+  ["node-bare", 100, 12_000, 12],
+  ["node-bare", 1000, 13_000, 150],
+];
+const trials = CURVE.flatMap(([app, c, rps, p99]) =>
+  [1, 2].map((round) => syntheticTrial(app, "api", round, c, rps + round * 10, p99)),
+);
+const RUN: Results = syntheticRun(["bun-bare", "node-bare"], ["api"], trials, {
+  connections: 1000,
+  connectionCounts: [1, 100, 1000],
+});
+
+describe("groups", () => {
+  test("one group per scenario, or per scenario and count when there are several", () => {
+    expect(schemaErrors(RUN)).toEqual([]);
+    expect(groupsOf(RUN).map((g) => g.key)).toEqual(["api (c=1)", "api (c=100)", "api (c=1000)"]);
+    const single = syntheticRun(["bun-bare"], ["api", "echo"], [], { connectionCounts: [64] });
+    expect(groupsOf(single)).toEqual([
+      { key: "api", scenario: "api" },
+      { key: "echo", scenario: "echo" },
+    ]);
+    expect(scenarioOfKey("api (c=100)")).toBe("api");
+    expect(scenarioOfKey("api")).toBe("api");
+  });
+
+  test("a trial belongs to its scenario at the connections it opened", () => {
+    const [, c100] = groupsOf(RUN);
+    const t = syntheticTrial("bun-bare", "api", 1, 100, 1, 1);
+    expect(inGroup(t, c100 as Group)).toBe(true);
+    expect(inGroup({ ...t, connections: 1000 }, c100 as Group)).toBe(false);
+    expect(inGroup({ ...t, scenario: "echo" }, c100 as Group)).toBe(false);
+  });
+
+  test("the summary never mixes counts: each table holds its own trials", () => {
+    const summary = summarize(RUN);
+    expect([...summary.keys()]).toEqual(["api (c=1)", "api (c=100)", "api (c=1000)"]);
+    const at100 = summary.get("api (c=100)") ?? [];
+    expect(at100.map((r) => [r.app, r.rps.mean, r.validTrials])).toEqual([
+      ["bun-bare", 40_015, 2],
+      ["node-bare", 12_015, 2],
+    ]);
+  });
+
+  test("compare pairs trials per scenario and count", () => {
+    const rows = compareRuns(RUN, RUN);
+    expect(rows.map((r) => `${r.app} ${r.scenario}`)).toEqual([
+      "bun-bare api (c=1)",
+      "node-bare api (c=1)",
+      "bun-bare api (c=100)",
+      "node-bare api (c=100)",
+      "bun-bare api (c=1000)",
+      "node-bare api (c=1000)",
+    ]);
+    for (const r of rows) expect(r.rpsChange).toBe(0);
+  });
+});
+
+test("the curve: req/s (p99) per count, the peak, and what the counts past it cost", () => {
+  const [view] = curveViews(RUN);
+  expect(view?.header).toEqual(["app", "c=1", "c=100", "c=1,000", "peak", "past the peak"]);
+  expect(view?.rows).toEqual([
+    [
+      "bun-bare",
+      "5,015 (0.5)",
+      "40,015 (5.0)",
+      "38,015 (60.0)",
+      "c=100",
+      "at 1,000: p99 ×12.0, req/s −5%",
+    ],
+    [
+      "node-bare",
+      "4,015 (0.6)",
+      "12,015 (12.0)",
+      "13,015 (150.0)",
+      "c=1,000",
+      "peak at the largest count measured",
+    ],
+  ]);
+  const md = markdownReport(RUN);
+  expect(md).toContain("## Throughput curve");
+  expect(md).toContain(
+    "| bun-bare | 5,015 (0.5) | 40,015 (5.0) | 38,015 (60.0) | c=100 | at 1,000: p99 ×12.0, req/s −5% |",
+  );
+  expect(md).toContain("## api (c=100) — GET /api/test");
+  // A run with one count has no curve.
+  expect(curveViews(syntheticRun(["bun-bare"], ["api"], trials.slice(0, 2)))).toEqual([]);
+});
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+test("benchmark.sh -c 1,8: a trial per count, summarized apart, with the curve", async () => {
+  const out = join(mkdtempSync(join(tmpdir(), "bench-curve-")), "run");
+  dirs.push(out);
+  const r = await runBenchmark([
+    "-o",
+    out,
+    "-c",
+    "1,8",
+    "-s",
+    "hello",
+    "-d",
+    "1",
+    "-w",
+    "0",
+    "-n",
+    "1",
+    "bun-bare",
+  ]);
+  expect(r.code).toBe(0);
+  const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
+  expect(schemaErrors(results)).toEqual([]);
+  expect(results.manifest.settings).toMatchObject({ connections: 8, connectionCounts: [1, 8] });
+  expect(results.trials.map((t) => t.connections)).toEqual([1, 8]);
+  expect(r.stdout).toContain("== hello (c=1)");
+  expect(r.stdout).toContain("== hello (c=8)");
+  const md = readFileSync(join(out, "report.md"), "utf8");
+  expect(md).toMatch(/\| bun-bare \| [\d,]+ \([\d.]+\) \| [\d,]+ \([\d.]+\) \| c=(1|8) \|/);
+  expect(taggedProcesses()).toEqual([]);
+}, 60_000);
