@@ -166,6 +166,27 @@ const CASES: [string, (text: string) => unknown, unknown, string, string][] = [
     "non2xx",
     "autocannon non2xx",
   ],
+  [
+    "autocannon",
+    parseAutocannon,
+    JSON.parse(fixture("autocannon-get.json")),
+    "statusCodeStats.200.count",
+    "autocannon status 200",
+  ],
+  [
+    "autocannon",
+    parseAutocannon,
+    JSON.parse(fixture("autocannon-get.json")),
+    "resets",
+    "autocannon resets",
+  ],
+  [
+    "oha",
+    parseOha,
+    JSON.parse(fixture("oha-get.json")),
+    "errorDistribution.reset",
+    'oha error "reset"',
+  ],
 ];
 
 /** wrk's parser reads the first line that starts with its marker: wrap a patched object. */
@@ -182,6 +203,8 @@ const OPTIONAL = new Set([
   "oha:summary.totalData",
   "oha:statusCodeDistribution.200",
   "autocannon:statusCodeStats.200",
+  "autocannon:resets",
+  "oha:errorDistribution.reset",
 ]);
 
 describe("a missing or non-numeric field is a ParseError naming it", () => {
@@ -213,12 +236,45 @@ describe("what the parsers compute", () => {
     expect(() => parseWrk('{"wrkJson":2, oops')).toThrow("wrk output is not JSON");
   });
 
-  test("oha: percentiles of nothing (null) count as 0 ms", () => {
+  test("the output quoted in the error is cut at 200 characters", () => {
+    const garbage = `Error: ${"x".repeat(1000)}`;
+    expect(() => parseOha(garbage)).toThrow(
+      new ParseError(`oha output is not JSON: ${garbage.slice(0, 200)}`),
+    );
+    expect(() => parseWrk(garbage)).toThrow(
+      new ParseError(
+        `wrk printed no JSON summary (was tools/wrk.lua used?): ${garbage.slice(0, 200)}`,
+      ),
+    );
+  });
+
+  test("a number too large for a double (Infinity) is no number", () => {
+    const text = fixture("oha-get.json").replace(/"total": [0-9.]+/, '"total": 1e999');
+    expect(text).toContain("1e999");
+    expect(() => parseOha(text)).toThrow(ParseError);
+    expect(() => parseOha(text)).toThrow("oha summary.total is");
+  });
+
+  test("oha: percentiles of nothing (null, or absent) count as 0 ms", () => {
     const json = JSON.parse(fixture("oha-get.json"));
     json.latencyPercentiles.p99 = null;
     json.summary.average = null;
     const r = parseOha(JSON.stringify(json));
     expect([r.latencyMs.p99, r.latencyMs.mean]).toEqual([0, 0]);
+    delete json.latencyPercentiles.p99;
+    delete json.summary.average;
+    const absent = parseOha(JSON.stringify(json));
+    expect([absent.latencyMs.p99, absent.latencyMs.mean]).toEqual([0, 0]);
+  });
+
+  test("wrk: a summary of another format, or latencies that are no object, name it", () => {
+    const json = wrkJson();
+    expect(() => parseWrk(JSON.stringify({ ...json, wrkJson: 1 }))).toThrow(
+      "wrk summary format 1: expected 2 (tools/wrk.lua)",
+    );
+    expect(() => parseWrk(JSON.stringify({ ...json, latency_us: 12 }))).toThrow(
+      "wrk latency_us is missing or not an object",
+    );
   });
 
   test("wrk: connect, read and write errors are socket errors; timeouts apart", () => {
