@@ -6,6 +6,7 @@ import {
   ERROR_THRESHOLD,
   generatorCapacity,
   judge,
+  judgeOpenLoop,
   LITTLE_IDLE,
   LITTLE_TOLERANCE,
   LOAD_BUSY,
@@ -67,19 +68,33 @@ describe("failed requests", () => {
     });
   }
 
+  test("the reason counts every kind of failure and states the rate against the threshold", () => {
+    const c = judge(
+      measured({ result: result({ non2xx: 4, socketErrors: 3, timeouts: 5 }) }),
+    ).checks;
+    expect(c.invalidReasons).toEqual([
+      "12 failed requests (4 non-2xx, 3 socket errors, 5 timeouts) = 0.012% > 0.01%",
+    ]);
+  });
+
   test("aborted at the deadline is not the server's failure", () => {
     expect(judge(measured({ result: result({ aborted: 400 }) })).checks.valid).toBe(true);
   });
 
   test("no responses, unusable output, a dead app: invalid, each named", () => {
-    expect(
-      judge(measured({ result: result({ requests: 0, rps: 0 }) })).checks.invalidReasons,
-    ).toContain("no responses");
+    const none = judge(measured({ result: result({ requests: 0, rps: 0 }) })).checks;
+    expect(none.invalidReasons).toContain("no responses");
+    // nothing answered is all failed, and there is nothing to apply Little's law to
+    expect(none.errorRate).toBe(1);
+    expect(none.littlesLaw.checked).toBe(false);
+    expect(none.notes).toEqual([]);
     const broken = judge(
       measured({ result: null, problem: "wrk exited 1; its output could not be read" }),
     );
     expect(broken.checks.valid).toBe(false);
     expect(broken.checks.invalidReasons).toEqual(["wrk exited 1; its output could not be read"]);
+    expect(broken.checks.littlesLaw).toEqual({ inFlight: 0, ratio: 0, checked: false, ok: true });
+    expect(broken.checks.notes).toEqual([]);
     const died = judge(measured({ appDied: "the app exited (7) during the trial" })).checks;
     expect(died.invalidReasons).toEqual(["the app exited (7) during the trial"]);
   });
@@ -100,12 +115,29 @@ describe("Little's law: physically consistent or invalid", () => {
     expect(at(60).invalidReasons.join()).toContain("×12.00");
   });
 
+  test(`exactly ×${1 + LITTLE_TOLERANCE} and exactly ×${LITTLE_IDLE} are still within bounds`, () => {
+    // 100,000 requests in 10 s on 50 connections: 5.25 ms is ×1.05, 2.5 ms is ×0.5
+    const top = at(5.25);
+    expect(top.littlesLaw.ratio).toBe(1 + LITTLE_TOLERANCE);
+    expect([top.valid, top.littlesLaw.ok]).toEqual([true, true]);
+    const low = at(2.5);
+    expect(low.littlesLaw.ratio).toBe(LITTLE_IDLE);
+    expect([low.littlesLaw.ok, low.notes]).toEqual([true, []]);
+  });
+
+  test("every ratio between the bounds is consistent: no idle flag near ×1", () => {
+    for (const mean of [2.6, 4, 4.9, 5, 5.1, 5.2]) expect(at(mean).littlesLaw.ok).toBe(true);
+  });
+
   test(`below ×${LITTLE_IDLE} the connections sat idle: flagged, still valid`, () => {
     const idle = at(5 * LITTLE_IDLE - 0.01);
     expect(idle.valid).toBe(true);
     expect(idle.littlesLaw.ok).toBe(false);
     expect(idle.notes.join()).toContain("connections waited for answers that came late");
     expect(idle.notes.join()).toContain("slowest answered 50 ms");
+    expect(idle.notes[0]).toStartWith(
+      "24.9 requests in flight on 50 connections, wrk not saturated",
+    );
     // ...unless the generator was saturated: then it paced the run
     const paced = at(5 * LITTLE_IDLE - 0.01, { loadCpuPercent: 95, serverCpuPercent: 50 });
     expect(paced.notes.join()).toContain("the saturated load generator paced the run");
@@ -131,14 +163,27 @@ describe("Little's law: physically consistent or invalid", () => {
     expect(judge(measured({ result: result({ latencyMs: latency(9_999) }) })).checks.valid).toBe(
       true,
     );
+    // a request that took exactly as long as the tool ran is possible
+    expect(judge(measured({ result: result({ latencyMs: latency(10_000) }) })).checks.valid).toBe(
+      true,
+    );
     // oha -w ran 10.2 s, waiting for a straggler: a 10.1 s latency is a measured one
     const waited = result({ durationSec: 10.2, latencyMs: latency(10_100) });
     expect(judge(measured({ tool: "oha", result: waited })).checks.valid).toBe(true);
   });
 
   test("a tool that measured less than 90% of the requested time stopped early", () => {
-    expect(judge(measured({ result: result({ durationSec: 8.9 }) })).checks.valid).toBe(false);
+    expect(judge(measured({ result: result({ durationSec: 8.9 }) })).checks.invalidReasons).toEqual(
+      ["wrk measured 8.90 s of the 10 s asked for"],
+    );
+    expect(judge(measured({ result: result({ durationSec: 9 }) })).checks.valid).toBe(true);
     expect(judge(measured({ result: result({ durationSec: 9.1 }) })).checks.valid).toBe(true);
+  });
+
+  test("a tool that reports 0 s is invalid for that alone: no division by zero", () => {
+    const c = judge(measured({ result: result({ durationSec: 0 }) })).checks;
+    expect(c.invalidReasons).toEqual(["wrk measured 0.00 s of the 10 s asked for"]);
+    expect([c.littlesLaw.inFlight, c.littlesLaw.ratio]).toEqual([0, 0]);
   });
 });
 
@@ -147,7 +192,9 @@ describe("who limited the run", () => {
     const bound = judge(measured({ loadCpuPercent: 90, serverCpuPercent: 84 })).checks;
     expect(bound.loadGeneratorBound).toBe(true);
     expect(bound.unsaturated).toBe(false);
-    expect(bound.notes.join()).toContain("load generator saturated");
+    expect(bound.notes).toEqual([
+      "load generator saturated (server 84% of a core, wrk 90% of its 1.00-core capacity, steal 0.0%)",
+    ]);
     expect(
       judge(measured({ loadCpuPercent: 89, serverCpuPercent: 84 })).checks.loadGeneratorBound,
     ).toBe(false);
@@ -182,7 +229,12 @@ describe("who limited the run", () => {
       measured({ serverCpuPercent: 80, loadCpuPercent: 50, serverCoreIdlePercent: 10.1 }),
     ).checks;
     expect(idle.unsaturated).toBe(true);
-    expect(idle.notes[0]).toContain("server's core 10% idle");
+    expect(idle.notes[0]).toBe(
+      "neither side saturated (server 80% of a core, wrk 50% of its 1.00-core capacity, steal 0.0%, server's core 10% idle)",
+    );
+    // exactly 10% idle is not "less than 10%"
+    const edge = measured({ serverCpuPercent: 80, loadCpuPercent: 50, serverCoreIdlePercent: 10 });
+    expect(judge(edge).checks.unsaturated).toBe(true);
     // a generator at its limit beside a full server core is not what limited the run
     const both = measured({ serverCpuPercent: 80, loadCpuPercent: 95, serverCoreIdlePercent: 2 });
     expect(judge(both).checks.loadGeneratorBound).toBe(false);
@@ -225,10 +277,16 @@ describe("who limited the run", () => {
   });
 
   test("CPU above the cores a process may use is a broken measurement", () => {
-    expect(judge(measured({ serverCpuPercent: 120 })).checks.valid).toBe(false);
-    expect(judge(measured({ loadCpuPercent: 120 })).checks.invalidReasons.join()).toContain(
-      "exceeds its 1 core(s)",
-    );
+    expect(judge(measured({ serverCpuPercent: 120 })).checks.invalidReasons).toEqual([
+      "server CPU 120% exceeds its 1 core(s)",
+    ]);
+    expect(judge(measured({ loadCpuPercent: 120 })).checks.invalidReasons).toEqual([
+      "wrk CPU 120% exceeds its 1 core(s)",
+    ]);
+    // up to 5% over is sampling slack, not a broken reading
+    const slack = judge(measured({ serverCpuPercent: 105, loadCpuPercent: 105 })).checks;
+    expect(slack.valid).toBe(true);
+    expect(judge(measured({ loadCpuPercent: 100 })).checks.valid).toBe(true);
   });
 
   test("no CPU window: neither flag is claimed, and the note says why", () => {
@@ -236,5 +294,50 @@ describe("who limited the run", () => {
     expect(c.unsaturated).toBe(false);
     expect(c.loadGeneratorBound).toBe(false);
     expect(c.notes).toEqual(["CPU not measured: the load window was too short to sample"]);
+  });
+});
+
+describe("an open-loop (fixed-rate) trial", () => {
+  // 10,000 req/s at 4 ms; an open loop may queue beyond its connections: 400 ms is no contradiction
+  const queued = result({}, 400);
+
+  test("valid when nothing failed, whatever Little's law would say", () => {
+    expect(judgeOpenLoop(measured({ result: queued }))).toEqual({
+      valid: true,
+      invalidReasons: [],
+      errorRate: 0,
+      loadGeneratorBound: false,
+      capacityCores: 1,
+    });
+  });
+
+  test("failed requests and impossible CPU still make it invalid, each named", () => {
+    const failed = judgeOpenLoop(
+      measured({ result: result({ non2xx: 11 }, 400), serverCpuPercent: 120 }),
+    );
+    expect(failed.valid).toBe(false);
+    expect(failed.errorRate).toBeCloseTo(0.00011, 10);
+    expect(failed.invalidReasons).toEqual([
+      "11 failed requests (11 non-2xx, 0 socket errors, 0 timeouts) = 0.011% > 0.01%",
+      "server CPU 120% exceeds its 1 core(s)",
+    ]);
+    const broken = judgeOpenLoop(measured({ result: null, problem: "oha was killed" }));
+    expect([broken.valid, broken.errorRate, broken.invalidReasons]).toEqual([
+      false,
+      0,
+      ["oha was killed"],
+    ]);
+  });
+
+  test(`generator at ${LOAD_BUSY * 100}% of its capacity: bound, even beside a saturated server`, () => {
+    const at = (loadCpuPercent: number, patch: Partial<Measurement> = {}) =>
+      judgeOpenLoop(measured({ result: queued, loadCpuPercent, ...patch })).loadGeneratorBound;
+    expect([at(90), at(89.9)]).toEqual([true, false]);
+    // two load threads on two cores: 90% of 2 cores is 180%
+    const two = { loadCores: 2, threads: 2 };
+    expect([at(180, two), at(179, two)]).toEqual([true, false]);
+    expect(judgeOpenLoop(measured({ ...two, loadCpuPercent: 180 })).capacityCores).toBe(2);
+    // no CPU window: no claim
+    expect(at(95, { cpuWindowSec: 0 })).toBe(false);
   });
 });
