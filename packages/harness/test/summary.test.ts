@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Results, Trial } from "../src/schema.ts";
 import { schemaErrors } from "../src/schema.ts";
 import { spread, verdict } from "../src/stats.ts";
-import { formatSummary, summarize } from "../src/summary.ts";
+import { formatSummary, pinningText, rankRows, summarize, taxText } from "../src/summary.ts";
 import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 
 describe("stats", () => {
@@ -138,6 +138,114 @@ describe("summary", () => {
     expect(text).toContain("100,000 ± 14,142");
     expect(text).toContain("14.1% unreliable");
   });
+
+  test("a complete, clean, pinned run: its setup in two lines, no INTERRUPTED", () => {
+    expect(formatSummary(sample).split("\n").slice(0, 4)).toEqual([
+      "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · server on CPU 0, load generator on CPU 1",
+      "test cpu, 2 cores · Debian · commit 0123456789ab",
+      "",
+      "== api",
+    ]);
+  });
+
+  test("a failed app's row says so and keeps the failure; the others are ok", () => {
+    const rows = summarize(sample).get("api") ?? [];
+    const failed = rows.find((r) => r.app === "node-bare");
+    expect(failed?.status).toBe("failed");
+    expect(failed?.failure).toBe("port 3005 is already in use by pid 42 (python3 -m http.server)");
+    expect(failed?.flags.map((f) => f.tag)).toEqual(["FAILED"]);
+    expect(rows.find((r) => r.app === "bun-hono")?.status).toBe("ok");
+  });
+});
+
+describe("apps without a valid trial", () => {
+  // bun-bare comes first in the run's order but has no trial (the run was stopped before it);
+  // node-bare failed without a message; node-hono's only trial was invalid. bun-hono, stalled
+  // at under 1 req/s, was still measured: it comes first.
+  const r = results(
+    [
+      trial("bun-hono", 0.5),
+      trial("bun-hono", 0.7),
+      trial("node-hono", 1000, {
+        checks: {
+          valid: false,
+          invalidReasons: ["no responses", "oha measured 0.00 s of the 5 s asked for"],
+        },
+      }),
+    ],
+    {},
+    ["bun-bare", "node-bare", "bun-hono", "node-hono"],
+  );
+  Object.assign(r.apps[1] ?? {}, { status: "failed" });
+  const rows = summarize(r).get("api") ?? [];
+  const row = (app: string) => rows.find((x) => x.app === app);
+
+  test("sorted after every measured app, in the run's order", () => {
+    expect(rows.map((x) => x.app)).toEqual(["bun-hono", "bun-bare", "node-bare", "node-hono"]);
+    expect(row("bun-hono")?.rank).toEqual({ position: 1, tie: false });
+    expect(row("bun-bare")?.rank).toBeUndefined();
+  });
+
+  test("no number stands in for the missing ones", () => {
+    const none = row("node-hono");
+    expect(none?.peakRssMiB).toBeNaN();
+    expect(none?.latencyRangeMs.p99).toEqual({ low: Number.NaN, high: Number.NaN });
+    expect(none?.latencyMs.p99).toBeNaN();
+  });
+
+  test("each flagged with why: not measured, failed, invalid (every reason once)", () => {
+    expect(row("bun-bare")?.flags).toEqual([{ tag: "NOT MEASURED", text: "not measured" }]);
+    expect(row("node-bare")?.flags).toEqual([{ tag: "FAILED", text: "FAILED: unknown" }]);
+    expect(row("node-hono")?.flags).toEqual([
+      {
+        tag: "INVALID 1/1",
+        text: "INVALID 1/1 (no responses; oha measured 0.00 s of the 5 s asked for): excluded",
+      },
+    ]);
+    const text = formatSummary(r);
+    expect(text).toContain("  bun-bare: not measured\n");
+    expect(text).toContain("  node-bare: FAILED: unknown\n");
+  });
+
+  test("rankRows leaves an unmeasured row unranked, and it opens no group", () => {
+    expect(rankRows([{ rpsValues: [10, 11, 12] }, { rpsValues: [] }, { rpsValues: [5] }])).toEqual([
+      { position: 1, tie: false },
+      undefined,
+      { position: 1, tie: true },
+    ]);
+  });
+});
+
+describe("scenarios", () => {
+  test("each scenario's rows are computed from its own trials only", () => {
+    const r = results(
+      [
+        trial("bun-bare", 41_000),
+        trial("bun-bare", 41_400),
+        { ...trial("bun-bare", 10_000), scenario: "echo" },
+        { ...trial("bun-bare", 10_200), scenario: "echo" },
+        { ...trial("bun-bare", 10_400), scenario: "echo" },
+      ],
+      {},
+      ["bun-bare"],
+    );
+    Object.assign(r.manifest.settings, { scenarios: ["api", "echo"] });
+    const summary = summarize(r);
+    expect(summary.get("api")?.[0]?.rpsValues).toEqual([41_000, 41_400]);
+    expect(summary.get("echo")?.[0]?.rpsValues).toEqual([10_000, 10_200, 10_400]);
+    expect(summary.get("echo")?.[0]?.trials).toBe(3);
+  });
+});
+
+describe("pinning, as the summary's first line states it", () => {
+  test("the CPUs when pinned; the reason when not, if there is one", () => {
+    const r = results([]);
+    expect(pinningText(r)).toBe("server on CPU 0, load generator on CPU 1");
+    Object.assign(r.manifest, { pinning: { enabled: false } });
+    expect(pinningText(r)).toBe("not pinned");
+    Object.assign(r.manifest, { pinning: { enabled: false, note: "1 core" } });
+    expect(pinningText(r)).toBe("not pinned (1 core)");
+  });
 });
 
 describe("latency percentiles: the median of the trials, not their mean", () => {
@@ -150,8 +258,7 @@ describe("latency percentiles: the median of the trials, not their mean", () => 
 
   test("p99 is the middle trial's, with the range over trials beside it", () => {
     const row = summarize(r).get("api")?.[0];
-    expect(row?.latencyMs.p99).toBe(17.99);
-    expect(row?.latencyMs.p999).toBe(35.98);
+    expect(row?.latencyMs).toEqual({ p50: 1, p90: 2, p99: 17.99, p999: 35.98 });
     expect(row?.latencyRangeMs.p99).toEqual({ low: 9.93, high: 437.65 });
     expect(formatSummary(r)).toContain(" 17.99 (9.93–437.65) ");
   });
@@ -217,6 +324,22 @@ describe("confidence intervals, ranks and ties", () => {
     expect(lines).toContain(
       "  node-hono: 1 valid trial: no spread and no confidence interval, so every comparison is a tie (≈)",
     );
+    expect(row("node-hono")?.flags.map((f) => f.tag)).toEqual(["1 VALID TRIAL"]);
+  });
+
+  test("the framework tax: a cost when significant, a tie when not, untestable with 1 trial", () => {
+    const tax = (app: string) => {
+      const r = row(app);
+      if (!r) throw new Error(`no row for ${app}`);
+      return taxText(r);
+    };
+    // 40,500 / 41,200 = 98.3%: 1.7% slower, p = 0.013 (Welch)
+    expect(tax("bun-hono")).toEqual({ ofBare: "98%", cost: "2%", p: "0.013" });
+    // 20,000 / 30,000
+    expect(tax("node-elysia")).toEqual({ ofBare: "67%", cost: "33%", p: "< 0.001" });
+    // t = −0.32 on 2.6 degrees of freedom: p = 0.772 (numerical integration of the t density)
+    expect(tax("bun-elysia")).toEqual({ ofBare: "≈100%", cost: "≈ tie", p: "0.772" });
+    expect(tax("node-hono")).toEqual({ ofBare: "≈100%", cost: "≈ tie", p: "— (untestable)" });
   });
 });
 
