@@ -120,6 +120,12 @@ function slowerWithP(p: number): number[] {
   return BASE3.map((v) => v - delta);
 }
 
+/** The mirror of slowerWithP: new-run trials whose one-sided p (new faster) is exactly `p`. */
+function fasterWithP(p: number): number[] {
+  const delta = tCritical(2 * p, 4) * 40 * Math.sqrt(2 / 3);
+  return BASE3.map((v) => v + delta);
+}
+
 /** Compares base and new runs built from [app, base trials, new trials] rows. */
 function compare(rows: [string, number[], number[]][], threshold = 0.05): ComparisonRow[] {
   const base = run(rows.map(([app, rps]) => ({ app, rps })));
@@ -177,6 +183,29 @@ describe("multiple comparisons: Holm's step-down", () => {
     }
   });
 
+  test("a pair that moved the other way does not lower Holm's bar for the rest", () => {
+    // Beside one other pair, a one-sided p of 0.04 must pass 0.05 / 2 first: it does not. A
+    // clear rise, or a small one (two-sided p 0.89), is no step passed in the "slower" family...
+    for (const other of [
+      [1300, 1350, 1400],
+      [965, 1005, 1045],
+    ]) {
+      const rows = compare([
+        ["other", BASE3, other],
+        ["slow", BASE3, slowerWithP(0.04)],
+      ]);
+      expect(byApp(rows, "slow").verdict).toBe("inconclusive");
+    }
+    // ...nor is a clear drop one in the "faster" family.
+    const rows = compare([
+      ["other", BASE3, [660, 700, 740]],
+      ["fast", BASE3, fasterWithP(0.04)],
+    ]);
+    expect(byApp(rows, "other").verdict).toBe("regression");
+    expect(byApp(rows, "fast").rpsChange).toBeGreaterThan(0.05);
+    expect(byApp(rows, "fast").verdict).toBe("inconclusive");
+  });
+
   test("a 30% drop at 5% CoV, 3 trials a side, among 36 pairs is detected", () => {
     const apps = ["bun-hono", "bun-elysia", "node-hono", "node-elysia", "bun-bare", "node-bare"];
     const scenarios = ["api", "json", "text", "params", "body", "headers"];
@@ -211,6 +240,11 @@ describe("verdicts", () => {
     }
     // Within the threshold but no spread to judge it by: not "no change".
     expect(byApp(rows, "small").verdict).toBe("inconclusive");
+    const up = byApp(compare([["up", [1000], [1100]]]), "up");
+    expect([up.verdict, up.note]).toEqual([
+      "improvement",
+      "threshold only (fewer than 2 trials a side, no spread to test against)",
+    ]);
     const out = formatComparison(rows, DEFAULT_COMPARE);
     expect(out.split("\n").find((l) => l.includes("one-each"))).toContain("threshold only");
     expect(out).toContain("2 regression(s)");
@@ -236,6 +270,32 @@ describe("verdicts", () => {
     expect(byApp(rows, "broken").note).toBe("no valid trials in the base run");
     expect(byApp(rows, "fine").verdict).toBe("regression");
     expect(formatComparison(rows, DEFAULT_COMPARE)).toContain("over the 1 pair(s) tested");
+    const gone = compareRuns(
+      run([{ app: "gone", rps: BASE3 }]),
+      run([{ app: "gone", rps: BASE3, valid: false }]),
+    )[0];
+    expect([gone?.verdict, gone?.note]).toEqual([
+      "not comparable",
+      "no valid trials in the new run",
+    ]);
+  });
+
+  test("a significant change within the threshold is no change beyond it, either way", () => {
+    // ±2% at ±1% spread: one-sided p = 0.035, but only 2% moved
+    for (const next of [
+      [970, 980, 990],
+      [1010, 1020, 1030],
+    ]) {
+      const row = byApp(compare([["a", [990, 1000, 1010], next]]), "a");
+      expect(row.p).toBeCloseTo(0.0352, 4);
+      expect(row.verdict).toBe("no change beyond the threshold");
+    }
+  });
+
+  test("a rise beyond the threshold that is not significant is no improvement", () => {
+    const row = byApp(compare([["a", [800, 1000, 1200], [880, 1100, 1320]]]), "a");
+    expect(row.rpsChange).toBeCloseTo(0.1, 10);
+    expect(row.verdict).toBe("inconclusive");
   });
 
   test("no change beyond the threshold only where a change that large was detectable", () => {
@@ -249,7 +309,8 @@ describe("verdicts", () => {
     expect(noisy.detectable).toBeGreaterThan(0.05);
     const out = formatComparison(rows, DEFAULT_COMPARE);
     const line = out.split("\n").find((l) => l.includes("noisy")) ?? "";
-    expect(line).toMatch(/inconclusive: only changes ≥ \d+\.\d% detectable/);
+    // t(0.975, 4 df) × √(2 × 200² / 3) / 1,000 = 2.7764 × 163.30 / 1,000
+    expect(line).toContain("inconclusive: only changes ≥ 45.3% detectable");
     expect(out).toContain("no regression detected; 1 pair(s) inconclusive");
   });
 
@@ -327,6 +388,11 @@ describe("runs that were not measured alike", () => {
       "pinning: server CPUs 1, load CPUs 0 vs server CPUs 1, load CPUs 3",
     ],
     [
+      "pinned CPUs unknown",
+      (m) => Object.assign(m, { pinning: { enabled: true } }),
+      "pinning: server CPUs 1, load CPUs 0 vs server CPUs ?, load CPUs ?",
+    ],
+    [
       "CPU model",
       (m) => Object.assign(m.machine, { cpuModel: "Intel Xeon 8375C" }),
       "machine: AMD EPYC 7763, 2 cores vs Intel Xeon 8375C, 2 cores",
@@ -398,5 +464,135 @@ describe("the CLI's exit status", () => {
       encoding: "utf8",
     });
     expect(missing.status).toBe(2);
+  });
+});
+
+describe("the printed comparison", () => {
+  /** The table's cells, cut where the dashes under the header start. */
+  function cells(out: string): string[][] {
+    const lines = out.split("\n");
+    const dashes = lines.findIndex((l) => /^-+( +-+)+$/.test(l));
+    expect(dashes).toBeGreaterThan(0);
+    const starts = [...(lines[dashes] ?? "").matchAll(/-+/g)].map((m) => m.index);
+    const end = lines.indexOf("", dashes);
+    return [lines[dashes - 1] ?? "", ...lines.slice(dashes + 1, end)].map((l) =>
+      starts.map((s, i) => l.slice(s, starts[i + 1]).trimEnd()),
+    );
+  }
+
+  /** Two pairs tested, one on the threshold alone, one not comparable (when `gone`). */
+  const rows = (options = DEFAULT_COMPARE, gone = true) => {
+    const base = run([
+      { app: "steady", rps: [990, 1000, 1010] },
+      { app: "noisy", rps: [800, 1000, 1200] },
+      { app: "one-each", rps: [1000] },
+      ...(gone ? [{ app: "gone", rps: BASE3 }] : []),
+    ]);
+    const next = run([
+      { app: "steady", rps: [985, 995, 1005] },
+      { app: "noisy", rps: [790, 990, 1190] },
+      { app: "one-each", rps: [900] },
+      ...(gone ? [{ app: "gone", rps: BASE3, valid: false }] : []),
+    ]);
+    return compareRuns(base, next, options);
+  };
+
+  test("one line per pair, its columns under the header's, no trailing spaces", () => {
+    const out = formatComparison(rows(), DEFAULT_COMPARE);
+    expect(cells(out)).toEqual([
+      [
+        "scenario",
+        "app",
+        "base req/s",
+        "new req/s",
+        "change",
+        "p (1-sided)",
+        "detectable",
+        "p99 base→new ms",
+        "p99 change",
+        "verdict",
+      ],
+      // p: half of Welch's two-sided p; detectable: t(0.975, 4 df) × se / mean at alpha / 2
+      // (t = −0.612, p = 0.573; se = 8.165 and 163.3)
+      [
+        "api",
+        "steady",
+        "1,000",
+        "995",
+        "−0.5%",
+        "0.29",
+        "≥ ±2.3%",
+        "10.00 → 10.00",
+        "+0.0%",
+        "no change beyond the threshold",
+      ],
+      [
+        "api",
+        "noisy",
+        "1,000",
+        "990",
+        "−1.0%",
+        "0.48",
+        "≥ ±45.3%",
+        "10.00 → 10.00",
+        "+0.0%",
+        "inconclusive: only changes ≥ 45.3% detectable",
+      ],
+      [
+        "api",
+        "one-each",
+        "1,000",
+        "900",
+        "−10.0%",
+        "—",
+        "threshold only",
+        "10.00 → 10.00",
+        "+0.0%",
+        "REGRESSION: threshold only (fewer than 2 trials a side, no spread to test against)",
+      ],
+      [
+        "api",
+        "gone",
+        "1,000",
+        "—",
+        "—",
+        "—",
+        "—",
+        "10.00 → —",
+        "—",
+        "not comparable: no valid trials in the new run",
+      ],
+    ]);
+    for (const line of out.split("\n")) expect(line).toBe(line.trimEnd());
+  });
+
+  test("the legend states the rule with the options given, the last line the outcome", () => {
+    const options = { threshold: 0.09, alpha: 0.01 };
+    const lines = formatComparison(rows(options, false), options).split("\n");
+    expect(lines.slice(0, 6)).toEqual([
+      "Regression: req/s down by more than 9.0%, and significantly so by a one-sided",
+      "Welch's t-test over the trials with Holm's step-down over the 2 pair(s) tested (family-wise",
+      "error 0.01 as with Bonferroni, more power); fewer than 2 trials a side: threshold only.",
+      "Detectable: the smallest change that would have been significant at the observed spread, at",
+      "Holm's strictest level 0.01/2 (conservative). p99: median of the trials' p99, never gated.",
+      "",
+    ]);
+    expect(lines.slice(-2)).toEqual([
+      "",
+      "1 regression(s); 1 pair(s) inconclusive: a change beyond 9.0% there could have gone unseen",
+    ]);
+    const clean = compare([["steady", [990, 1000, 1010], [985, 995, 1005]]]);
+    expect(formatComparison(clean, DEFAULT_COMPARE).split("\n").at(-1)).toBe(
+      "no regression detected",
+    );
+  });
+
+  test("setup differences compared anyway head the output, one line, then a blank one", () => {
+    const out = formatComparison(rows(), DEFAULT_COMPARE, ["tool: a vs b", "duration: 1 s vs 2 s"]);
+    expect(out.split("\n").slice(0, 3)).toEqual([
+      "COMPARED DESPITE MISMATCH: tool: a vs b; duration: 1 s vs 2 s",
+      "",
+      "Regression: req/s down by more than 5.0%, and significantly so by a one-sided",
+    ]);
   });
 });
