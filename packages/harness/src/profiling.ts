@@ -10,6 +10,7 @@ import { LaunchError, REPO_ROOT, type RunningApp, startApp } from "./launch.ts";
 import type { LoadRun } from "./measure.ts";
 import { ProfileError, readCpuProfile, summarizeProfile } from "./profile.ts";
 import type { ProfileRecord } from "./schema.ts";
+import type { AfterRounds } from "./startup.ts";
 
 /** Runtimes whose profiler start-app.sh knows how to turn on (--cpu-prof, DevTools format). */
 export const PROFILERS: Readonly<Record<string, string>> = {
@@ -18,15 +19,14 @@ export const PROFILERS: Readonly<Record<string, string>> = {
 };
 
 /** What a profiled trial needs from the run. */
-export interface ProfileContext {
+export interface ProfileContext extends AfterRounds {
   readonly outDir: string;
-  readonly appsRoot: string;
   readonly warmupSec: number;
   readonly durationSec: number;
-  readonly serverCpus?: string;
+  readonly scenarios: readonly Scenario[];
   load(app: AppSpec, serverPid: number, scenario: Scenario, seconds: number): Promise<LoadRun>;
   serverPid(app: AppSpec, running: RunningApp): number;
-  log(message: string): void;
+  record(profile: ProfileRecord): void;
 }
 
 /** Where the profile goes, relative to results.json. */
@@ -89,5 +89,21 @@ export async function profileTrial(
   } catch (error) {
     const why = error instanceof ProfileError ? error.message : String(error);
     return { ...base, ...figures, file, unavailable: `${file} is not a usable profile: ${why}` };
+  }
+}
+
+/** --profile: one profiled trial per app that did not fail, per scenario. */
+export async function profileApps(ctx: ProfileContext): Promise<void> {
+  for (const app of ctx.apps) {
+    if (ctx.failed(app.name)) continue;
+    for (const scenario of ctx.scenarios) {
+      if (ctx.interrupted()) return;
+      const profile = await profileTrial(ctx, app, scenario);
+      if (ctx.interrupted()) return; // cut short: no profile of a partial trial
+      ctx.record(profile);
+      if (profile.unavailable) {
+        ctx.log(`  ${app.name} · ${scenario.name}: no profile: ${profile.unavailable}`);
+      }
+    }
   }
 }

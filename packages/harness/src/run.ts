@@ -25,10 +25,10 @@ import { type LoadRun, runLoad } from "./measure.ts";
 import { type RateContext, runRates } from "./open-loop.ts";
 import { type Options, parseOptions } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder } from "./plan.ts";
-import { type ProfileContext, profileTrial } from "./profiling.ts";
+import { type ProfileContext, profileApps } from "./profiling.ts";
 import { newResults, Recorder } from "./record.ts";
 import type { Trial } from "./schema.ts";
-import { IDLE_PAUSE_MS, measureStartup } from "./startup.ts";
+import { type AfterRounds, extraStarts, IDLE_PAUSE_MS, measureStartup } from "./startup.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -307,13 +307,14 @@ class Run {
   }
 
   profileContext(): ProfileContext {
-    const { outDir, appsRoot, warmupSec, durationSec } = this.options;
+    const { outDir, warmupSec, durationSec, scenarios } = this.options;
     return {
+      ...this.afterRounds(),
       outDir,
-      appsRoot,
       warmupSec,
       durationSec,
-      ...(this.pinning.enabled ? { serverCpus: this.pinning.serverCpus } : {}),
+      scenarios,
+      record: (profile) => this.recorder.addProfile(profile),
       load: (app, pid, scenario, seconds) =>
         this.load(
           { app, serverTree: [pid, ...descendantsOf(pid)] },
@@ -322,7 +323,6 @@ class Run {
           this.options.connections,
         ),
       serverPid: (app, running) => pidsListeningOn(app.port)[0] ?? running.pid,
-      log,
     };
   }
 
@@ -355,46 +355,17 @@ class Run {
     else log(`  ${app.name}: its first answer to GET / was not the greeting: no start-up figures`);
   }
 
-  /** --startup N: N more starts per app that did not fail, with no load, then stop. */
-  async extraStarts(): Promise<void> {
-    for (let i = 1; i <= this.options.startups; i++) {
-      for (const app of roundOrder(this.options.apps, i)) {
-        if (this.interrupted) return;
-        if (this.recorder.app(app.name).status === "failed") continue;
-        log(`  ${app.name}: fresh start ${i}/${this.options.startups} (start-up figures only)`);
-        let running: RunningApp;
-        try {
-          running = await startApp(app, {
-            root: this.options.appsRoot,
-            ...(this.pinning.enabled ? { cpus: this.pinning.serverCpus } : {}),
-          });
-        } catch (error) {
-          this.fail(app.name, error instanceof LaunchError ? error.message : String(error));
-          continue;
-        }
-        try {
-          await this.recordStartup(app, running, true);
-        } finally {
-          await running.stop();
-        }
-      }
-    }
-  }
-
-  /** --profile: one profiled trial per app that did not fail, per scenario. */
-  async profileApps(): Promise<void> {
-    const ctx = this.profileContext();
-    for (const app of this.options.apps) {
-      if (this.recorder.app(app.name).status === "failed") continue;
-      for (const scenario of this.options.scenarios) {
-        if (this.interrupted) return;
-        const profile = await profileTrial(ctx, app, scenario);
-        if (this.interrupted) return; // cut short: no profile of a partial trial
-        this.recorder.addProfile(profile);
-        if (profile.unavailable)
-          log(`  ${app.name} · ${scenario.name}: no profile: ${profile.unavailable}`);
-      }
-    }
+  /** What the passes after the rounds (--startup, --profile) need from the run. */
+  afterRounds(): AfterRounds {
+    return {
+      apps: this.options.apps,
+      appsRoot: this.options.appsRoot,
+      ...(this.pinning.enabled ? { serverCpus: this.pinning.serverCpus } : {}),
+      failed: (name) => this.recorder.app(name).status === "failed",
+      fail: (name, why) => this.fail(name, why),
+      interrupted: () => this.interrupted !== undefined,
+      log,
+    };
   }
 }
 
@@ -458,8 +429,14 @@ export async function main(argv: string[]): Promise<number> {
       await run.runApp(app, round);
     }
   }
-  if (!run.interrupted) await run.extraStarts();
-  if (options.profile && !run.interrupted) await run.profileApps();
+  if (!run.interrupted && options.startups > 0) {
+    await extraStarts({
+      ...run.afterRounds(),
+      count: options.startups,
+      start: (app, running) => run.recordStartup(app, running, true),
+    });
+  }
+  if (options.profile && !run.interrupted) await profileApps(run.profileContext());
   const { summary, reports } = run.recorder.finish(
     run.interrupted ? "interrupted" : "complete",
     options.outDir,

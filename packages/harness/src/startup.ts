@@ -4,7 +4,8 @@
 // with no load at all, for a tighter figure.
 
 import { type AppSpec, descendantsOf, pidsListeningOn } from "@bench/contract";
-import type { RunningApp } from "./launch.ts";
+import { LaunchError, type RunningApp, startApp } from "./launch.ts";
+import { roundOrder } from "./plan.ts";
 import { rssBytes } from "./procstats.ts";
 import type { Startup } from "./schema.ts";
 import { median } from "./stats.ts";
@@ -62,4 +63,46 @@ export function startupRows(
         rssIdleMiB: spread(s.map((x) => x.rssIdleMiB)),
       };
     });
+}
+
+/** What a pass over the apps after the measured rounds needs from the run. */
+export interface AfterRounds {
+  readonly apps: readonly AppSpec[];
+  readonly appsRoot: string;
+  readonly serverCpus?: string;
+  failed(name: string): boolean;
+  fail(name: string, why: string): void;
+  interrupted(): boolean;
+  log(message: string): void;
+}
+
+/** --startup N: N more starts per app that did not fail, with no load, then stop. */
+export async function extraStarts(
+  ctx: AfterRounds & {
+    readonly count: number;
+    start(app: AppSpec, running: RunningApp): Promise<void>;
+  },
+): Promise<void> {
+  for (let i = 1; i <= ctx.count; i++) {
+    for (const app of roundOrder(ctx.apps, i)) {
+      if (ctx.interrupted()) return;
+      if (ctx.failed(app.name)) continue;
+      ctx.log(`  ${app.name}: fresh start ${i}/${ctx.count} (start-up figures only)`);
+      let running: RunningApp;
+      try {
+        running = await startApp(app, {
+          root: ctx.appsRoot,
+          ...(ctx.serverCpus !== undefined ? { cpus: ctx.serverCpus } : {}),
+        });
+      } catch (error) {
+        ctx.fail(app.name, error instanceof LaunchError ? error.message : String(error));
+        continue;
+      }
+      try {
+        await ctx.start(app, running);
+      } finally {
+        await running.stop();
+      }
+    }
+  }
 }
