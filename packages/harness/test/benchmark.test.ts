@@ -393,3 +393,18 @@ describe("command line", () => {
     expect(readFileSync(join(r.out, "results.json"), "utf8")).toBe(before);
   }, 60_000);
 });
+
+describe("the throughput curve", () => {
+  test("-c 1,8: a trial per count, summarized apart, with the curve", async () => {
+    const r = await run(["-c", "1,8", "-s", "hello", "-d", "1", "-w", "0", "-n", "1", "bun-bare"]);
+    expect(r.code).toBe(0);
+    const results = r.results as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    expect(results.manifest.settings).toMatchObject({ connections: 8, connectionCounts: [1, 8] });
+    expect(results.trials.map((t) => t.connections)).toEqual([1, 8]);
+    expect(r.stdout).toContain("== hello (c=1)");
+    expect(r.stdout).toContain("== hello (c=8)");
+    const md = readFileSync(join(r.out, "report.md"), "utf8");
+    expect(md).toMatch(/\| bun-bare \| [\d,]+ \([\d.]+\) \| [\d,]+ \([\d.]+\) \| c=(1|8) \|/);
+  }, 60_000);
+});

@@ -1,16 +1,12 @@
-// --connections with several counts: trials grouped per count (never mixed), the curve's table
-// with each app's peak, and a real run through benchmark.sh.
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// --connections with several counts: trials grouped per count (never mixed), and the curve's
+// table with each app's peak. (The real run is in benchmark.test.ts.)
+import { describe, expect, test } from "bun:test";
 import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/groups.ts";
 import { compareRuns } from "../src/report/compare.ts";
 import { curveViews } from "../src/report/curve.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
 import { summarize } from "../src/summary.ts";
-import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 // bun-bare peaks at 100 connections, then only queues; node-bare keeps climbing to 1,000.
@@ -105,38 +101,3 @@ test("the curve: req/s (p99) per count, the peak, and what the counts past it co
   // A run with one count has no curve.
   expect(curveViews(syntheticRun(["bun-bare"], ["api"], trials.slice(0, 2)))).toEqual([]);
 });
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-test("benchmark.sh -c 1,8: a trial per count, summarized apart, with the curve", async () => {
-  const out = join(mkdtempSync(join(tmpdir(), "bench-curve-")), "run");
-  dirs.push(out);
-  const r = await runBenchmark([
-    "-o",
-    out,
-    "-c",
-    "1,8",
-    "-s",
-    "hello",
-    "-d",
-    "1",
-    "-w",
-    "0",
-    "-n",
-    "1",
-    "bun-bare",
-  ]);
-  expect(r.code).toBe(0);
-  const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
-  expect(schemaErrors(results)).toEqual([]);
-  expect(results.manifest.settings).toMatchObject({ connections: 8, connectionCounts: [1, 8] });
-  expect(results.trials.map((t) => t.connections)).toEqual([1, 8]);
-  expect(r.stdout).toContain("== hello (c=1)");
-  expect(r.stdout).toContain("== hello (c=8)");
-  const md = readFileSync(join(out, "report.md"), "utf8");
-  expect(md).toMatch(/\| bun-bare \| [\d,]+ \([\d.]+\) \| [\d,]+ \([\d.]+\) \| c=(1|8) \|/);
-  expect(taggedProcesses()).toEqual([]);
-}, 60_000);
