@@ -8,6 +8,7 @@ import { REPO_ROOT } from "./launch.ts";
 import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
 import type { Options } from "./options.ts";
 import type { Pinning } from "./plan.ts";
+import { summaryExtras } from "./report/extras.ts";
 import { writeReports } from "./report/files.ts";
 import {
   type AppRecord,
@@ -137,7 +138,7 @@ export class Recorder {
     this.results.status = status;
     this.results.finishedAt = new Date().toISOString();
     this.save();
-    const summary = formatSummary(this.results);
+    const summary = [formatSummary(this.results), ...summaryExtras(this.results)].join("\n\n");
     writeFileSync(join(outDir, "summary.txt"), `${summary}\n`);
     return { summary, reports: writeReports(this.path, this.results) };
   }

@@ -72,6 +72,9 @@ describe("--rates", () => {
         /\| bun-bare \| 100000000 \| 100,000,000 \| [\d,]+ \| [\d.,]+ \| [\d.,]+ \| over capacity \|/,
       );
       expect(md).toContain("| app | capacity at the p99 budget | how it was found |");
+      expect(r.stdout).toContain(
+        "== api: capacity at p99 ≤ 25 ms (open loop, oha --latency-correction)",
+      );
       const allValid = rates.every((t) => t.valid) && results.trials.every((t) => t.checks.valid);
       expect(r.code).toBe(allValid ? 0 : 1);
       expect(taggedProcesses()).toEqual([]);

@@ -15,7 +15,9 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(args: string[]): Promise<{ code: number | null; results: Results; md: string }> {
+async function run(
+  args: string[],
+): Promise<{ code: number | null; results: Results; md: string; stdout: string }> {
   const out = join(mkdtempSync(join(tmpdir(), "bench-startup-")), "run");
   dirs.push(out);
   const r = await runBenchmark([
@@ -32,14 +34,19 @@ async function run(args: string[]): Promise<{ code: number | null; results: Resu
     ...args,
   ]);
   const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
-  return { code: r.code, results, md: readFileSync(join(out, "report.md"), "utf8") };
+  return {
+    code: r.code,
+    results,
+    md: readFileSync(join(out, "report.md"), "utf8"),
+    stdout: r.stdout,
+  };
 }
 
 const READY_TIMEOUT_MS = 15_000;
 
 describe("start-up figures", () => {
   test("each start of the run and each --startup start is measured and reported", async () => {
-    const { code, results, md } = await run(["--startup", "2", "bun-bare", "node-bare"]);
+    const { code, results, md, stdout } = await run(["--startup", "2", "bun-bare", "node-bare"]);
     expect(code).toBe(0);
     expect(schemaErrors(results)).toEqual([]);
     for (const app of results.apps) {
@@ -56,6 +63,9 @@ describe("start-up figures", () => {
       expect(md).toContain(`| ${startupCells(row as StartupRow).join(" | ")} |`);
     }
     expect(md).toContain("## Start-up");
+    // The terminal summary ends with the same figures.
+    expect(stdout).toContain("== start-up: spawn to first correct answer");
+    expect(stdout).toMatch(/\nnode-bare +3 \(2\) +\d/);
     expect(taggedProcesses()).toEqual([]);
   }, 120_000);
 

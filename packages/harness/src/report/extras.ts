@@ -1,0 +1,42 @@
+// What the terminal summary (and summary.txt) adds after its closed-loop tables when the run
+// measured more: capacity at the p99 budget (--rates) and start-up figures. Plain text.
+
+import type { Results } from "../schema.ts";
+import { rateViews } from "./rates.ts";
+import { startupCells, startupTable } from "./startup.ts";
+
+function columns(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+export function summaryExtras(results: Results): string[] {
+  const out: string[] = [];
+  const budget = results.manifest.settings.sloP99Ms;
+  for (const v of rateViews(results)) {
+    out.push(
+      [
+        `== ${v.scenario}: capacity at p99 ≤ ${budget} ms (open loop, oha --latency-correction)`,
+        ...columns([["app", "capacity", "how"], ...v.capacity]),
+      ].join("\n"),
+    );
+  }
+  const starts = startupTable(results);
+  if (starts.length > 0) {
+    out.push(
+      [
+        "== start-up: spawn to first correct answer; RSS when ready and after 1 s idle (median, range)",
+        ...columns([
+          ["app", "starts (fresh)", "ready ms", "RSS ready MiB", "RSS idle MiB"],
+          ...starts.map(startupCells),
+        ]),
+      ].join("\n"),
+    );
+  }
+  return out;
+}
