@@ -83,6 +83,13 @@ const RUNTIME = detectRuntime();
  * Why echo refuses a parsed JSON value, or undefined when it accepts it: echo takes a document
  * (an object or an array, not a bare string or number) nested at most MAX_JSON_DEPTH deep.
  */
+function visit(child: unknown, depth: number, pending: unknown[], depths: number[]): void {
+  if (typeof child === "object" && child !== null) {
+    pending.push(child);
+    depths.push(depth + 1);
+  }
+}
+
 export function jsonDocumentError(value: unknown): ErrorMessage | undefined {
   if (typeof value !== "object" || value === null) return ERRORS.notDocument;
   // Iterative, so that checking depth cannot itself overflow the stack.
@@ -92,11 +99,13 @@ export function jsonDocumentError(value: unknown): ErrorMessage | undefined {
     const node = pending.pop() as object;
     const depth = depths.pop() as number;
     if (depth > MAX_JSON_DEPTH) return ERRORS.tooDeep;
-    for (const child of Object.values(node)) {
-      if (typeof child === "object" && child !== null) {
-        pending.push(child);
-        depths.push(depth + 1);
-      }
+    // Indexes and keys walked in place: Object.values() allocated an array per node, on
+    // every echo request of every app.
+    const children = node as Record<string, unknown>;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) visit(node[i], depth, pending, depths);
+    } else {
+      for (const key in children) visit(children[key], depth, pending, depths);
     }
   }
   return undefined;
