@@ -4,6 +4,7 @@
 // cost and on the framework pitfalls packages/fast-path/README.md describes.
 //
 //   bun packages/fast-path/src/run.ts [--duration S] [--warmup S] [--rounds N] [--connections C]
+//                                     [--only TEXT]   (variants whose label contains TEXT)
 //
 // Servers run on CPU 0 and wrk on the others (unpinned on a 1-core machine); every variant is
 // measured once per round, in an order reversed every other round, with the harness's own wrk
@@ -45,8 +46,36 @@ const VARIANTS: readonly Variant[] = [
   },
   {
     label: "Hono: hono/body-limit, then c.req.json()",
-    server: "hono-ref",
+    server: "hono-limit",
     path: "/echo-body-limit",
+    scenario: "echo",
+    baseline: "Hono: c.json(await c.req.json())",
+  },
+  {
+    label: "Hono: the media-type check alone",
+    server: "hono-ref",
+    path: "/echo-content-type",
+    scenario: "echo",
+    baseline: "Hono: c.json(await c.req.json())",
+  },
+  {
+    label: "Hono: the document check alone",
+    server: "hono-ref",
+    path: "/echo-document",
+    scenario: "echo",
+    baseline: "Hono: c.json(await c.req.json())",
+  },
+  {
+    label: "Hono: the app's checks in one handler",
+    server: "hono-ref",
+    path: "/echo-checked",
+    scenario: "echo",
+    baseline: "Hono: c.json(await c.req.json())",
+  },
+  {
+    label: "Hono: node-hono's app mounted in this process",
+    server: "hono-ref",
+    path: `/app${ROUTES.echo}`,
     scenario: "echo",
     baseline: "Hono: c.json(await c.req.json())",
   },
@@ -99,11 +128,17 @@ async function waitReady(port: number, alive: () => boolean): Promise<void> {
   throw new Error(`nothing answered on port ${port}`);
 }
 
-async function startReference(name: string, file: string, port: number, cpus?: string) {
+async function startReference(
+  name: string,
+  file: string,
+  port: number,
+  cpus?: string,
+  env: Record<string, string> = {},
+) {
   const argv = [NODE, join(HERE, "src", file)];
   const [cmd, ...args] = cpus ? ["taskset", "-c", cpus, ...argv] : argv;
   const child: ChildProcess = spawn(cmd as string, args, {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const pid = child.pid ?? 0;
@@ -129,9 +164,13 @@ async function startServers(cpus?: string): Promise<Map<string, Server>> {
     const stop = async () => void (await running.stop());
     servers.set(name, { name, port: app.port, pid, stop });
   }
-  // Ports 3006-3007 belong to no app yet; the references borrow them for this check only.
+  // Ports 3006-3008 belong to no app yet; the references borrow them for this check only.
   servers.set("hono-ref", await startReference("hono-ref", "hono.ts", 3006, cpus));
   servers.set("elysia-ref", await startReference("elysia-ref", "elysia.ts", 3007, cpus));
+  servers.set(
+    "hono-limit",
+    await startReference("hono-limit", "hono.ts", 3008, cpus, { LIMIT: "1" }),
+  );
   return servers;
 }
 
@@ -149,12 +188,12 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
-function table(measured: Map<string, Measured>): string {
+function table(measured: Map<string, Measured>, variants: readonly Variant[]): string {
   const rows = [
     "| variant | req/s (median) | range | % of | p99 ms (median) | server CPU % | peak RSS MiB |",
     "|---|--:|--:|---|--:|--:|--:|",
   ];
-  for (const v of VARIANTS) {
+  for (const v of variants) {
     const m = measured.get(v.label) as Measured;
     const base = v.baseline ? measured.get(v.baseline) : undefined;
     const share = base
@@ -175,6 +214,7 @@ async function main(): Promise<number> {
       warmup: { type: "string", default: "5" },
       rounds: { type: "string", default: "3" },
       connections: { type: "string", default: "400" },
+      only: { type: "string" },
     },
   });
   const [durationSec, warmupSec, rounds, connections] = [
@@ -183,6 +223,12 @@ async function main(): Promise<number> {
     values.rounds,
     values.connections,
   ].map(Number) as [number, number, number, number];
+  // --only hono: the variants whose label contains it, any case (and their baselines).
+  const only = values.only?.toLowerCase();
+  const wanted = VARIANTS.filter((v) => !only || v.label.toLowerCase().includes(only));
+  const chosen = VARIANTS.filter(
+    (v) => wanted.includes(v) || wanted.some((w) => w.baseline === v.label),
+  );
   const cores = availableParallelism();
   const serverCpus = cores >= 2 ? "0" : undefined;
   const loadCpus = cores >= 2 ? `1-${cores - 1}` : undefined;
@@ -219,9 +265,9 @@ async function main(): Promise<number> {
     return runLoad(wrk, cmd, seconds, sampled);
   };
   try {
-    for (const v of VARIANTS) await load(v, warmupSec);
+    for (const v of chosen) await load(v, warmupSec);
     for (let round = 1; round <= rounds; round++) {
-      const order = round % 2 ? VARIANTS : [...VARIANTS].reverse();
+      const order = round % 2 ? chosen : [...chosen].reverse();
       for (const v of order) {
         const run = await load(v, durationSec);
         const m = measured.get(v.label) as Measured;
@@ -231,7 +277,9 @@ async function main(): Promise<number> {
         m.p99.push(r.latencyMs.p99);
         m.cpu.push(run.rates.serverCpuPercent);
         m.rss.push(run.peakRssBytes / 2 ** 20);
-        m.errors += r.non2xx + r.socketErrors + r.timeouts;
+        const failed = r.non2xx + r.socketErrors + r.timeouts;
+        m.errors += failed;
+        if (failed > 0) process.stderr.write(`  ${v.label}: ${JSON.stringify(r.errorDetails)}\n`);
         process.stderr.write(`round ${round}: ${v.label}: ${r.rps.toFixed(0)} req/s\n`);
       }
     }
@@ -242,7 +290,7 @@ async function main(): Promise<number> {
     `wrk ${wrk.version}, ${connections} connections, ${rounds} rounds of ${durationSec} s`,
   );
   console.log(`(after ${warmupSec} s warm-up each); servers on CPU ${serverCpus ?? "any"}.\n`);
-  console.log(table(measured));
+  console.log(table(measured, chosen));
   const failed = [...measured].filter(([, m]) => m.errors > 0);
   for (const [label, m] of failed) console.error(`${label}: ${m.errors} failed requests`);
   return failed.length > 0 ? 1 : 0;
