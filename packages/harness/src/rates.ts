@@ -83,6 +83,8 @@ export interface RateLevel {
   readonly trials: number;
   /** Any of its trials fell short of the offered rate. */
   readonly overCapacity: boolean;
+  /** Any of its trials saturated the load generator: the level says nothing of the server. */
+  readonly loadGeneratorBound: boolean;
   /** Kept up, and its median p99 was within the budget. */
   readonly withinBudget: boolean;
 }
@@ -111,6 +113,7 @@ export function rateLevels(
         p99Ms,
         trials: level.length,
         overCapacity,
+        loadGeneratorBound: level.some((t) => t.loadGeneratorBound),
         withinBudget: !overCapacity && p99Ms <= budgetMs,
       };
     })
@@ -126,8 +129,13 @@ export interface Capacity {
   readonly nonMonotonic: boolean;
 }
 
-/** Capacity at the budget, bracketed by the measured rates: withinRps ≤ capacity < missedRps. */
-export function capacityAtBudget(levels: readonly RateLevel[]): Capacity {
+/**
+ * Capacity at the budget, bracketed by the measured rates: withinRps ≤ capacity < missedRps.
+ * Levels whose load generator was saturated take no part.
+ */
+export function capacityAtBudget(all: readonly RateLevel[]): Capacity {
+  // A level where the generator was saturated judges the generator, not the server: skipped.
+  const levels = all.filter((l) => !l.loadGeneratorBound);
   const met = levels.filter((l) => l.withinBudget);
   const withinRps = met.length > 0 ? Math.max(...met.map((l) => l.offeredRps)) : undefined;
   const above = levels.filter((l) => !l.withinBudget && l.offeredRps > (withinRps ?? 0));

@@ -101,6 +101,14 @@ describe("rateLevels and capacityAtBudget", () => {
     // 75%: median p99 10 ms is within a 10 ms budget; 90% kept up in one trial only.
     expect(levels.map((l) => l.withinBudget)).toEqual([true, true, false]);
     expect(levels[2]?.overCapacity).toBe(true);
+    expect(levels.map((l) => l.loadGeneratorBound)).toEqual([false, false, false]);
+    const bound = rateLevels(
+      [...trials, rateTrial("95%", 19_000, 9, { loadGeneratorBound: true })],
+      "bun-bare",
+      "api",
+      10,
+    );
+    expect(bound.at(-1)).toMatchObject({ requested: "95%", loadGeneratorBound: true });
     expect(rateLevels(trials, "bun-bare", "api", 9.99).map((l) => l.withinBudget)).toEqual([
       true,
       false,
@@ -108,7 +116,11 @@ describe("rateLevels and capacityAtBudget", () => {
     ]);
   });
 
-  const level = (offeredRps: number, withinBudget: boolean): RateLevel => ({
+  const level = (
+    offeredRps: number,
+    withinBudget: boolean,
+    loadGeneratorBound = false,
+  ): RateLevel => ({
     requested: String(offeredRps),
     offeredRps,
     achievedRps: offeredRps,
@@ -116,7 +128,20 @@ describe("rateLevels and capacityAtBudget", () => {
     p99Ms: withinBudget ? 1 : 100,
     trials: 1,
     overCapacity: false,
+    loadGeneratorBound,
     withinBudget,
+  });
+
+  test("a level that saturated the load generator takes no part", () => {
+    expect(capacityAtBudget([level(1, true), level(2, false, true), level(3, false)])).toEqual({
+      withinRps: 1,
+      missedRps: 3,
+      nonMonotonic: false,
+    });
+    expect(capacityAtBudget([level(1, true), level(2, false, true)])).toEqual({
+      withinRps: 1,
+      nonMonotonic: false,
+    });
   });
 
   test("bracketed by the highest rate that met and the lowest above it that missed", () => {

@@ -37,15 +37,20 @@ export interface RateView {
 }
 
 function budgetCell(l: RateLevel, budget: number): string {
+  if (l.loadGeneratorBound) return "not judged: load generator saturated";
   if (l.overCapacity) return "over capacity";
   return l.p99Ms <= budget ? "within" : "missed";
 }
 
 function capacityCells(app: string, levels: RateLevel[]): string[] {
   const c = capacityAtBudget(levels);
+  const judged = levels.filter((l) => !l.loadGeneratorBound);
+  if (judged.length === 0) {
+    return [app, "—", "the load generator was saturated at every measured rate"];
+  }
   const figure =
     c.withinRps === undefined
-      ? `below ${fmt(Math.min(...levels.map((l) => l.offeredRps)))} req/s`
+      ? `below ${fmt(Math.min(...judged.map((l) => l.offeredRps)))} req/s`
       : c.missedRps === undefined
         ? `at least ${fmt(c.withinRps)} req/s`
         : `${fmt(c.withinRps)} req/s (below ${fmt(c.missedRps)})`;
