@@ -80,6 +80,8 @@ export interface RateLevel {
   readonly achievedRps: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Lowest and highest p99 over the level's trials: its spread. */
+  readonly p99RangeMs: { readonly low: number; readonly high: number };
   readonly trials: number;
   /** Any of its trials fell short of the offered rate. */
   readonly overCapacity: boolean;
@@ -103,7 +105,8 @@ export function rateLevels(
   return requested
     .map((r) => {
       const level = mine.filter((t) => t.requested === r);
-      const p99Ms = median(level.map((t) => t.result?.latencyMs.p99 ?? Number.NaN));
+      const p99s = level.map((t) => t.result?.latencyMs.p99 ?? Number.NaN);
+      const p99Ms = median(p99s);
       const overCapacity = level.some((t) => t.overCapacity);
       return {
         requested: r,
@@ -111,6 +114,7 @@ export function rateLevels(
         achievedRps: median(level.map((t) => t.achievedRps)),
         p50Ms: median(level.map((t) => t.result?.latencyMs.p50 ?? Number.NaN)),
         p99Ms,
+        p99RangeMs: { low: Math.min(...p99s), high: Math.max(...p99s) },
         trials: level.length,
         overCapacity,
         loadGeneratorBound: level.some((t) => t.loadGeneratorBound),

@@ -100,6 +100,7 @@ describe("rateLevels and capacityAtBudget", () => {
     ]);
     // 75%: median p99 10 ms is within a 10 ms budget; 90% kept up in one trial only.
     expect(levels.map((l) => l.withinBudget)).toEqual([true, true, false]);
+    expect(levels[0]?.p99RangeMs).toEqual({ low: 2, high: 4 });
     expect(levels[2]?.overCapacity).toBe(true);
     expect(levels.map((l) => l.loadGeneratorBound)).toEqual([false, false, false]);
     const bound = rateLevels(
@@ -126,6 +127,7 @@ describe("rateLevels and capacityAtBudget", () => {
     achievedRps: offeredRps,
     p50Ms: 1,
     p99Ms: withinBudget ? 1 : 100,
+    p99RangeMs: { low: withinBudget ? 1 : 100, high: withinBudget ? 1 : 100 },
     trials: 1,
     overCapacity: false,
     loadGeneratorBound,

@@ -27,7 +27,8 @@ export const CURVE_INTRO =
   "trials) and p99 in ms (median) at each. The peak is the count with the most req/s; past it " +
   "the last column compares the largest count with the peak: more connections that bring no " +
   "more req/s only queue, and their latency grows. The peak is where the mean is highest: " +
-  "neighbouring counts within the noise of it are not told apart here.";
+  "neighbouring counts within the noise of it are not told apart here; each count's own " +
+  "table above gives its confidence interval and p99 range.";
 
 /** "at 1,000: p99 ×8.2, req/s −3%", or why there is nothing past the peak. */
 function pastPeak(points: readonly CurvePoint[], peak: CurvePoint): string {

@@ -24,7 +24,7 @@ export function ratesIntro(results: Results): string {
     "request was due, so waiting in a queue counts. A share (50%) is of the app's closed-loop " +
     `req/s in that same trial. A rate achieved more than ${fmt(RATE_TOLERANCE * 100)}% short of ` +
     "its offer is over capacity: its latencies are those of a queue that only grows. Medians " +
-    `over the valid trials; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99) and the rate kept up.`
+    `over the valid trials, p99 with its lowest–highest over them; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99) and the rate kept up.`
   );
 }
 
@@ -80,7 +80,9 @@ export function rateViews(results: Results): RateView[] {
           fmt(l.offeredRps),
           fmt(l.achievedRps),
           fmt(l.p50Ms, 2),
-          fmt(l.p99Ms, 2),
+          l.trials > 1
+            ? `${fmt(l.p99Ms, 2)} (${fmt(l.p99RangeMs.low, 2)}–${fmt(l.p99RangeMs.high, 2)})`
+            : fmt(l.p99Ms, 2),
           budgetCell(l, budget),
         ]),
       );
