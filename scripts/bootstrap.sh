@@ -36,6 +36,10 @@ bootstrap() {
     BUN=$local_bun
   fi
   export BUN
+  # Scripts started from here (an app's `bun run start`, the tests' stand-in apps) call `bun`
+  # by name: on a machine whose only Bun is the one installed above, that must find it.
+  PATH="$(dirname "$BUN"):$PATH"
+  export PATH
 
   # Fast when nothing changed; --frozen-lockfile refuses to drift from bun.lock. Quiet unless
   # it fails: the output of a benchmark run is the benchmark.
