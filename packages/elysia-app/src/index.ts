@@ -50,6 +50,21 @@ async function echo(request: Request, set: Context["set"]) {
   return refused ? status(400, errorBody(refused)) : read.value;
 }
 
+/**
+ * The validate route's parser: the contract's reader, and an object for the schema to check.
+ * Exported for packages/fast-path, which measures what this parser costs on its own.
+ */
+export async function parseJsonObject({ request, set }: Pick<Context, "request" | "set">) {
+  const read = await readJson(request, set);
+  if ("refusal" in read) throw read.refusal;
+  // Elysia turns a non-object body into {} before validating it: refuse it here.
+  const value = read.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw status(400, errorBody(ERRORS.notObject));
+  }
+  return value;
+}
+
 /** Elysia's schema for a user update: the contract's rules in TypeBox (`t`). */
 export const userUpdate = t.Object({
   // Elysia's t.Integer() also accepts numeric strings ("42"); a JSON number that is whole is
@@ -101,16 +116,7 @@ export function createApp(config: ElysiaConfig<""> = {}) {
         },
         {
           body: userUpdate,
-          async parse({ request, set }) {
-            const read = await readJson(request, set);
-            if ("refusal" in read) throw read.refusal;
-            // Elysia turns a non-object body into {} before validating it: refuse it here.
-            const value = read.value;
-            if (typeof value !== "object" || value === null || Array.isArray(value)) {
-              throw status(400, errorBody(ERRORS.notObject));
-            }
-            return value;
-          },
+          parse: parseJsonObject,
         },
       )
       .get(ROUTES.items, ({ query }) => {

@@ -4,7 +4,7 @@
 // cost and on the framework pitfalls packages/fast-path/README.md describes.
 //
 //   bun packages/fast-path/src/run.ts [--duration S] [--warmup S] [--rounds N] [--connections C]
-//                                     [--only TEXT]   (variants whose label contains TEXT)
+//                                     [--only TEXT,...]   (variants whose label contains one)
 //
 // Servers run on CPU 0 and wrk on the others (unpinned on a 1-core machine); every variant is
 // measured once per round, in an order reversed every other round, with the harness's own wrk
@@ -113,6 +113,20 @@ const VARIANTS: readonly Variant[] = [
     scenario: "validate",
     baseline: "node-elysia echo (the app)",
   },
+  {
+    label: 'Elysia: no schema, parse: "json"',
+    server: "elysia-ref",
+    path: "/update-json",
+    scenario: "validate",
+    baseline: "node-elysia echo (the app)",
+  },
+  {
+    label: "Elysia: no schema, node-elysia's parser",
+    server: "elysia-ref",
+    path: "/update-app-parser",
+    scenario: "validate",
+    baseline: "node-elysia echo (the app)",
+  },
 ];
 
 async function waitReady(port: number, alive: () => boolean): Promise<void> {
@@ -155,23 +169,18 @@ async function startReference(
   } satisfies Server;
 }
 
-async function startServers(cpus?: string): Promise<Map<string, Server>> {
-  const servers = new Map<string, Server>();
-  for (const name of ["node-hono", "node-elysia"]) {
+/** A fresh process per trial: every variant starts, warms up and is measured alike. */
+async function startServer(name: string, cpus?: string): Promise<Server> {
+  if (name === "node-hono" || name === "node-elysia") {
     const app = getApp(name);
     const running = await startApp(app, cpus ? { cpus } : {});
     const pid = pidsListeningOn(app.port)[0] ?? running.pid;
-    const stop = async () => void (await running.stop());
-    servers.set(name, { name, port: app.port, pid, stop });
+    return { name, port: app.port, pid, stop: async () => void (await running.stop()) };
   }
   // Ports 3006-3008 belong to no app yet; the references borrow them for this check only.
-  servers.set("hono-ref", await startReference("hono-ref", "hono.ts", 3006, cpus));
-  servers.set("elysia-ref", await startReference("elysia-ref", "elysia.ts", 3007, cpus));
-  servers.set(
-    "hono-limit",
-    await startReference("hono-limit", "hono.ts", 3008, cpus, { LIMIT: "1" }),
-  );
-  return servers;
+  if (name === "hono-ref") return startReference(name, "hono.ts", 3006, cpus);
+  if (name === "elysia-ref") return startReference(name, "elysia.ts", 3007, cpus);
+  return startReference(name, "hono.ts", 3008, cpus, { LIMIT: "1" });
 }
 
 interface Measured {
@@ -188,16 +197,22 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
+/** Per round, this variant's req/s over its baseline's, measured in the same round. */
+function pairedShares(m: Measured, base: Measured): number[] {
+  return m.rps.map((rps, i) => (100 * rps) / (base.rps[i] as number));
+}
+
 function table(measured: Map<string, Measured>, variants: readonly Variant[]): string {
   const rows = [
-    "| variant | req/s (median) | range | % of | p99 ms (median) | server CPU % | peak RSS MiB |",
+    "| variant | req/s (median) | range | % of, per round: median (range) | p99 ms (median) | server CPU % | peak RSS MiB |",
     "|---|--:|--:|---|--:|--:|--:|",
   ];
   for (const v of variants) {
     const m = measured.get(v.label) as Measured;
     const base = v.baseline ? measured.get(v.baseline) : undefined;
+    const shares = base ? pairedShares(m, base) : [];
     const share = base
-      ? `${((100 * median(m.rps)) / median(base.rps)).toFixed(0)}% of ${v.baseline}`
+      ? `${median(shares).toFixed(0)}% (${Math.min(...shares).toFixed(0)}–${Math.max(...shares).toFixed(0)}) of ${v.baseline}`
       : "";
     const range = `${Math.min(...m.rps).toFixed(0)}–${Math.max(...m.rps).toFixed(0)}`;
     rows.push(
@@ -223,9 +238,12 @@ async function main(): Promise<number> {
     values.rounds,
     values.connections,
   ].map(Number) as [number, number, number, number];
-  // --only hono: the variants whose label contains it, any case (and their baselines).
-  const only = values.only?.toLowerCase();
-  const wanted = VARIANTS.filter((v) => !only || v.label.toLowerCase().includes(only));
+  // --only hono,elysia: the variants whose label contains one of them, any case (and their
+  // baselines).
+  const only = values.only?.toLowerCase().split(",");
+  const wanted = VARIANTS.filter(
+    (v) => !only || only.some((text) => v.label.toLowerCase().includes(text)),
+  );
   const chosen = VARIANTS.filter(
     (v) => wanted.includes(v) || wanted.some((w) => w.baseline === v.label),
   );
@@ -235,19 +253,18 @@ async function main(): Promise<number> {
   const tool = { name: "wrk" as const, path: Bun.which("wrk") ?? "wrk", version: "" };
   const wrk = { ...tool, version: toolVersion("wrk", tool.path) };
   const bodies = mkdtempSync(join(tmpdir(), "fast-path-"));
-  const servers = await startServers(serverCpus);
-  const stopAll = async () => {
-    for (const server of servers.values()) await server.stop();
-  };
-  process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
+  let current: Server | undefined;
+  process.once(
+    "SIGINT",
+    () => void (current?.stop() ?? Promise.resolve()).then(() => process.exit(130)),
+  );
   const measured = new Map<string, Measured>(
     VARIANTS.map((v) => [v.label, { rps: [], p99: [], cpu: [], rss: [], errors: 0 }]),
   );
-  const load = async (v: Variant, seconds: number) => {
+  const load = async (v: Variant, server: Server, seconds: number) => {
     const scenario = findScenario(v.scenario) as NonNullable<ReturnType<typeof findScenario>>;
     const bodyFile = join(bodies, `${v.scenario}.json`);
     writeFileSync(bodyFile, scenario.body ?? "");
-    const server = servers.get(v.server) as Server;
     const cmd = toolCommand(wrk, {
       url: `http://127.0.0.1:${server.port}${v.path}`,
       scenario,
@@ -264,32 +281,40 @@ async function main(): Promise<number> {
     };
     return runLoad(wrk, cmd, seconds, sampled);
   };
-  try {
-    for (const v of chosen) await load(v, warmupSec);
-    for (let round = 1; round <= rounds; round++) {
-      const order = round % 2 ? chosen : [...chosen].reverse();
-      for (const v of order) {
-        const run = await load(v, durationSec);
-        const m = measured.get(v.label) as Measured;
-        const r = run.result;
-        if (!r) throw new Error(`${v.label}: ${run.problem}`);
-        m.rps.push(r.rps);
-        m.p99.push(r.latencyMs.p99);
-        m.cpu.push(run.rates.serverCpuPercent);
-        m.rss.push(run.peakRssBytes / 2 ** 20);
-        const failed = r.non2xx + r.socketErrors + r.timeouts;
-        m.errors += failed;
-        if (failed > 0) process.stderr.write(`  ${v.label}: ${JSON.stringify(r.errorDetails)}\n`);
-        process.stderr.write(`round ${round}: ${v.label}: ${r.rps.toFixed(0)} req/s\n`);
-      }
+  // One trial: a fresh process for the variant, its warm-up on the same route, the measurement.
+  const trial = async (v: Variant) => {
+    current = await startServer(v.server, serverCpus);
+    try {
+      await load(v, current, warmupSec);
+      return await load(v, current, durationSec);
+    } finally {
+      await current.stop();
+      current = undefined;
     }
-  } finally {
-    await stopAll();
+  };
+  for (let round = 1; round <= rounds; round++) {
+    const order = round % 2 ? chosen : [...chosen].reverse();
+    for (const v of order) {
+      const run = await trial(v);
+      const m = measured.get(v.label) as Measured;
+      const r = run.result;
+      if (!r) throw new Error(`${v.label}: ${run.problem}`);
+      m.rps.push(r.rps);
+      m.p99.push(r.latencyMs.p99);
+      m.cpu.push(run.rates.serverCpuPercent);
+      m.rss.push(run.peakRssBytes / 2 ** 20);
+      const failed = r.non2xx + r.socketErrors + r.timeouts;
+      m.errors += failed;
+      if (failed > 0) process.stderr.write(`  ${v.label}: ${JSON.stringify(r.errorDetails)}\n`);
+      process.stderr.write(`round ${round}: ${v.label}: ${r.rps.toFixed(0)} req/s\n`);
+    }
   }
   console.log(
     `wrk ${wrk.version}, ${connections} connections, ${rounds} rounds of ${durationSec} s`,
   );
-  console.log(`(after ${warmupSec} s warm-up each); servers on CPU ${serverCpus ?? "any"}.\n`);
+  console.log(
+    `(each in a fresh process after ${warmupSec} s warm-up); servers on CPU ${serverCpus ?? "any"}.\n`,
+  );
   console.log(table(measured, chosen));
   const failed = [...measured].filter(([, m]) => m.errors > 0);
   for (const [label, m] of failed) console.error(`${label}: ${m.errors} failed requests`);
