@@ -57,6 +57,12 @@ Options:
                          profiles/<app>-<scenario>.cpuprofile (Chrome DevTools, speedscope)
                          and lists each profile's hottest functions in the reports.
                          Profiled trials never count in the results
+      --workers N        serve each app's port from N processes (node:cluster; on Bun
+                         every worker listens with reusePort), or "auto": one per CPU
+                         but one, which the load generator keeps (default: 1). The
+                         server gets the first N CPUs and the load generator the rest;
+                         with none left over, nothing is pinned and the report says so.
+                         Not with --profile
       --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
                          (for testing the harness with stand-in apps)
   -h, --help             this text
@@ -68,7 +74,8 @@ Reports (every run writes report.md and report.html next to its results.json):
                          exit 1 if any app is slower by more than the threshold and
                          significantly so (one-sided Welch's t-test, Holm over the pairs,
                          family-wise 5%); exit 2 if the runs differ in tool, connections,
-                         duration, warm-up, keep-alive, pinning or machine
+                         server processes, duration, warm-up, keep-alive, pinning
+                         or machine
       --threshold PCT    regression threshold for --compare, in percent (default: 5)
       --allow-mismatch   with --compare: compare runs whose setups differ anyway; the
                          output's first line lists the differences
@@ -197,6 +204,7 @@ main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
   local output="" pin=1 quick=0 profile=0 startup=0 rates="" slo="" apps_root="" positional=()
+  local workers=1
   local report_cmd=() threshold="" allow_mismatch=0
 
   while [[ $# -gt 0 ]]; do
@@ -216,6 +224,7 @@ main() {
       --startup) need_value "$@"; startup=$2; shift 2 ;;
       --rates) need_value "$@"; rates=$2; shift 2 ;;
       --slo-p99) need_value "$@"; slo=$2; shift 2 ;;
+      --workers) need_value "$@"; workers=$2; shift 2 ;;
       --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
       --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
       --compare)
@@ -267,6 +276,12 @@ main() {
     die_usage "--connections lists a count twice, got '$connections'"
   check_int --trials "$trials" 1
   check_int --startup "$startup" 0
+  if [[ "$workers" != auto ]] && ! [[ "$workers" =~ ^[0-9]{1,4}$ ]] || [[ "$workers" =~ ^0+$ ]]; then
+    die_usage "--workers must be a whole number >= 1 or auto, got '$workers'"
+  fi
+  if [[ $profile -eq 1 && "$workers" != 1 ]]; then
+    die_usage "--profile profiles one process: it does not go with --workers $workers"
+  fi
   if [[ -n "$rates" ]] && ! [[ "$rates" =~ ^[0-9]+(\.[0-9]+)?%?(,[0-9]+(\.[0-9]+)?%?)*$ ]]; then
     die_usage "--rates must list rates in req/s (5000) or shares (50%), comma-separated, got '$rates'"
   fi
@@ -318,7 +333,7 @@ main() {
     --out "$output")
   [[ $pin -eq 1 ]] || run+=(--no-pin)
   [[ $profile -eq 0 ]] || run+=(--profile)
-  run+=(--startup "$startup")
+  run+=(--startup "$startup" --workers "$workers")
   [[ -z "$rates" ]] || run+=(--rates "$rates" --rate-tool-path "$rate_tool")
   [[ -z "$slo" ]] || run+=(--slo-p99 "$slo")
   [[ -z "$apps_root" ]] || run+=(--apps-root "$apps_root")

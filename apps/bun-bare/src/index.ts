@@ -1,6 +1,10 @@
 import { getApp } from "@bench/contract";
+import { serveWorkers } from "@bench/contract/workers";
 import { serveOptions } from "./app.ts";
 
 const { name, port } = getApp("bun-bare");
-Bun.serve({ ...serveOptions, port, hostname: "127.0.0.1" });
-console.log(`${name} listening on http://127.0.0.1:${port}`);
+serveWorkers(name, ({ reusePort }, listening) => {
+  Bun.serve({ ...serveOptions, port, hostname: "127.0.0.1", reusePort });
+  console.log(`${name} listening on http://127.0.0.1:${port}`);
+  listening();
+});

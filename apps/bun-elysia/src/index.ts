@@ -1,7 +1,11 @@
 import { getApp } from "@bench/contract";
+import { serveWorkers } from "@bench/contract/workers";
 import { app } from "./app.ts";
 
 const { name, port } = getApp("bun-elysia");
-app.listen({ port, hostname: "127.0.0.1" }, () => {
-  console.log(`${name} listening on http://127.0.0.1:${port}`);
+serveWorkers(name, ({ reusePort }, listening) => {
+  app.listen({ port, hostname: "127.0.0.1", reusePort }, () => {
+    console.log(`${name} listening on http://127.0.0.1:${port}`);
+    listening();
+  });
 });

@@ -1,6 +1,10 @@
 import { getApp } from "@bench/contract";
+import { serveWorkers } from "@bench/contract/workers";
 import { app } from "./app.ts";
 
 const { name, port } = getApp("bun-hono");
-Bun.serve({ port, hostname: "127.0.0.1", fetch: app.fetch });
-console.log(`${name} listening on http://127.0.0.1:${port}`);
+serveWorkers(name, ({ reusePort }, listening) => {
+  Bun.serve({ port, hostname: "127.0.0.1", reusePort, fetch: app.fetch });
+  console.log(`${name} listening on http://127.0.0.1:${port}`);
+  listening();
+});

@@ -1,8 +1,13 @@
 import { getApp } from "@bench/contract";
+import { serveWorkers } from "@bench/contract/workers";
 import { serve } from "@hono/node-server";
 import { app } from "./app.ts";
 
 const { name, port } = getApp("node-hono");
-serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => {
-  console.log(`${name} listening on http://127.0.0.1:${port}`);
+// node:cluster's primary accepts and hands out the connections, so no reusePort here.
+serveWorkers(name, (_options, listening) => {
+  serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => {
+    console.log(`${name} listening on http://127.0.0.1:${port}`);
+    listening();
+  });
 });

@@ -28,7 +28,14 @@ export {
 } from "./data.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
 export { type HostileOptions, type HostileReport, hostile, survived } from "./hostile.ts";
-export { commandLineOf, descendantsOf, executableOf, pidsListeningOn } from "./proc.ts";
+export {
+  commandLineOf,
+  connectionsHeld,
+  descendantsOf,
+  executableOf,
+  parentOf,
+  pidsListeningOn,
+} from "./proc.ts";
 export {
   APPS,
   type AppName,

@@ -1,10 +1,15 @@
-// Linux /proc look-ups: who listens on a port, what executable a process runs, and a process's
-// descendants. Used to check an app's runtime independently of what it says about itself, to
-// say who holds a port, and to make sure a stopped app left nothing behind.
+// Linux /proc look-ups: who listens on a port, who holds its connections, what executable a
+// process runs, and a process's descendants. Used to check an app's runtime independently of
+// what it says about itself, to say who holds a port, to tell which workers served, and to make
+// sure a stopped app left nothing behind.
 
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
-function listeningInodes(port: number): Set<string> {
+const LISTEN = "0A";
+const ESTABLISHED = "01";
+
+/** Inodes of the TCP sockets whose local port is `port`, in the given state. */
+function socketInodes(port: number, state: string): Set<string> {
   const inodes = new Set<string>();
   const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
@@ -18,11 +23,36 @@ function listeningInodes(port: number): Set<string> {
       const cols = line.trim().split(/\s+/);
       // cols: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
       const local = cols[1];
-      if (!local || cols[3] !== "0A") continue; // 0A = LISTEN
+      if (!local || cols[3] !== state) continue;
       if (local.slice(local.lastIndexOf(":") + 1) === hexPort && cols[9]) inodes.add(cols[9]);
     }
   }
   return inodes;
+}
+
+/** How many of `inodes` the process holds open; 0 when it is gone. */
+function socketsHeld(pid: number | string, inodes: Set<string>): number {
+  let held = 0;
+  for (const fd of numericDirs(`/proc/${pid}/fd`)) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    const match = /^socket:\[(\d+)\]$/.exec(target);
+    if (match?.[1] && inodes.has(match[1])) held++;
+  }
+  return held;
+}
+
+/**
+ * Per process, the established connections to `port` it holds: with several workers, which of
+ * them were given connections to serve.
+ */
+export function connectionsHeld(port: number, pids: readonly number[]): Map<number, number> {
+  const inodes = socketInodes(port, ESTABLISHED);
+  return new Map(pids.map((pid) => [pid, inodes.size === 0 ? 0 : socketsHeld(pid, inodes)]));
 }
 
 function numericDirs(path: string): string[] {
@@ -35,25 +65,21 @@ function numericDirs(path: string): string[] {
 
 /** PIDs holding a listening TCP socket on `port` (any address); empty when none or unknowable. */
 export function pidsListeningOn(port: number): number[] {
-  const inodes = listeningInodes(port);
+  const inodes = socketInodes(port, LISTEN);
   if (inodes.size === 0) return [];
-  const pids: number[] = [];
-  for (const pid of numericDirs("/proc")) {
-    for (const fd of numericDirs(`/proc/${pid}/fd`)) {
-      let target: string;
-      try {
-        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      const match = /^socket:\[(\d+)\]$/.exec(target);
-      if (match?.[1] && inodes.has(match[1])) {
-        pids.push(Number(pid));
-        break;
-      }
-    }
+  return numericDirs("/proc")
+    .filter((pid) => socketsHeld(pid, inodes) > 0)
+    .map(Number);
+}
+
+/** The parent's PID; undefined when the process is gone. */
+export function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
   }
-  return pids;
 }
 
 export function executableOf(pid: number): string | undefined {

@@ -38,3 +38,9 @@ export const connectionsText = (settings: Results["manifest"]["settings"]): stri
   settings.connectionCounts && settings.connectionCounts.length > 1
     ? settings.connectionCounts.join(", ")
     : String(settings.connections);
+
+/** "1 process per app", or with --workers: "2 workers per app (node:cluster)". */
+export const workersText = (settings: Results["manifest"]["settings"]): string =>
+  (settings.workers ?? 1) > 1
+    ? `${settings.workers} workers per app (node:cluster)`
+    : "1 process per app";

@@ -11,9 +11,11 @@ import {
   commandLineOf,
   descendantsOf,
   GREETING,
+  parentOf,
   pidsListeningOn,
   ROUTES,
 } from "@bench/contract";
+import { allListening, WORKERS_ENV } from "@bench/contract/workers";
 
 /** The repository root: apps live in <root>/apps/<name>. */
 export const REPO_ROOT = resolve(import.meta.dir, "../../..");
@@ -26,6 +28,8 @@ export interface StartOptions {
   readonly readyTimeoutMs?: number;
   readonly env?: Readonly<Record<string, string>>;
   readonly root?: string;
+  /** Processes serving the port (BENCH_WORKERS); ready only once every one listens. */
+  readonly workers?: number;
 }
 
 export interface StopReport {
@@ -122,6 +126,7 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
     throw new LaunchError(`${app.name}: port ${app.port} is already in use by ${holder}`);
   }
 
+  const workers = options.workers ?? 1;
   const command = [runtimeCommand(), "run", "--silent", "start"];
   if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
   const [file, ...args] = command as [string, ...string[]];
@@ -130,7 +135,7 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
     cwd,
     detached: true, // its own process group, so the whole tree can be signalled at once
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...options.env, [WORKERS_ENV]: String(workers) },
   });
   let log = "";
   const collect = (data: Buffer) => {
@@ -192,17 +197,44 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
     },
   };
 
-  const ready = await waitForReady(app, running, options.readyTimeoutMs ?? 15_000);
+  const timeoutMs = options.readyTimeoutMs ?? 15_000;
+  // With workers, the first answer may come from the first worker up: wait for them all.
+  const allUp = () => workers === 1 || log.includes(allListening(workers));
+  const ready = await waitForReady(app, running, timeoutMs, allUp);
   knownTree = descendantsOf(pid);
   if (ready?.correct) readyMs = ready.at - spawnedAt;
   if (!ready) {
     const why = running.hasExited()
       ? `exited (${exitedWith}) before serving`
-      : `did not answer on port ${app.port} within ${options.readyTimeoutMs ?? 15_000} ms`;
+      : `did not answer on port ${app.port} ${workers > 1 ? `from all ${workers} workers ` : ""}within ${timeoutMs} ms`;
     await running.stop();
     throw new LaunchError(`${app.name}: ${why}. Its output:\n${log.trim()}`);
   }
   return running;
+}
+
+/** The process listening on the app's port (the first of several); else the one launched. */
+export function listenerOf(app: AppSpec, launched: number): number {
+  return pidsListeningOn(app.port)[0] ?? launched;
+}
+
+/**
+ * The server's processes: the one listening on the port, or with workers, the cluster's
+ * primary and its workers. Node's primary holds the listening socket itself; on Bun every
+ * worker listens (reusePort) and the primary is their parent. A string: why it is not right.
+ */
+export function serverProcesses(
+  app: AppSpec,
+  launched: number,
+  count: number,
+): { root: number; workers: number[] } | string {
+  const listener = listenerOf(app, launched);
+  if (count === 1) return { root: listener, workers: [] };
+  const root = descendantsOf(listener).length > 0 ? listener : (parentOf(listener) ?? listener);
+  const workers = descendantsOf(root);
+  return workers.length === count
+    ? { root, workers }
+    : `asked for ${count} workers, found ${workers.length} under pid ${root}`;
 }
 
 /** Often enough to resolve a few ms of start-up; a refused connection costs next to nothing. */
@@ -213,10 +245,15 @@ async function waitForReady(
   app: AppSpec,
   running: RunningApp,
   timeoutMs: number,
+  allUp: () => boolean,
 ): Promise<{ at: number; correct: boolean } | undefined> {
   const deadline = Date.now() + timeoutMs;
   const url = `http://127.0.0.1:${app.port}${ROUTES.root}`;
   while (Date.now() < deadline && !running.hasExited()) {
+    if (!allUp()) {
+      await sleep(READY_POLL_MS);
+      continue;
+    }
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
       const body = await response.text();

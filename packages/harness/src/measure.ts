@@ -4,8 +4,10 @@
 // load), trimmed at both ends, so neither the tool's start-up nor its exit dilutes them.
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { connectionsHeld } from "@bench/contract";
 import { type LoadResult, PARSERS, ParseError } from "./parse.ts";
-import { CLK_TCK, cpuTicks, machineTicks, rssBytes, treeCpuTicks } from "./procstats.ts";
+import { CLK_TCK, cpuTicks, isAlive, machineTicks, rssBytes, treeCpuTicks } from "./procstats.ts";
+import type { WorkerUse } from "./schema.ts";
 import type { ToolCommand, ToolInfo } from "./tools.ts";
 
 /** How often the server and the tool are sampled. */
@@ -19,6 +21,8 @@ export interface Sample {
   readonly stealTicks: number;
   /** Idle ticks of the server's CPU set (0 when it has none of its own). */
   readonly serverIdleTicks: number;
+  /** Per worker (--workers), in the order of Sampled.workers. */
+  readonly workerTicks?: readonly number[];
 }
 
 export interface Window {
@@ -88,6 +92,29 @@ export interface LoadRun {
   readonly problem?: string;
   readonly rates: WindowRates;
   readonly peakRssBytes: number;
+  /** With workers: each one's CPU over the window, connections held halfway, and whether alive. */
+  readonly workers?: WorkerUse[];
+  /** With workers: the primary's RSS at the end. */
+  readonly primaryRssBytes?: number;
+}
+
+/** Each worker's CPU % over the window; the connections it held come from one mid-trial look. */
+export function workerUse(
+  samples: readonly Sample[],
+  window: Window,
+  workers: readonly number[],
+  connections: ReadonlyMap<number, number>,
+  alive: (pid: number) => boolean,
+): WorkerUse[] {
+  const inside = samples.filter((s) => s.t >= window.startMs && s.t <= window.endMs);
+  const first = inside[0];
+  const last = inside[inside.length - 1];
+  const sec = first && last ? (last.t - first.t) / 1000 : 0;
+  return workers.map((pid, i) => {
+    const ticks = (last?.workerTicks?.[i] ?? 0) - (first?.workerTicks?.[i] ?? 0);
+    const cpuPercent = sec > 0 ? Math.max(0, (ticks / CLK_TCK / sec) * 100) : 0;
+    return { pid, cpuPercent, connections: connections.get(pid) ?? 0, alive: alive(pid) };
+  });
 }
 
 interface Spawned {
@@ -130,6 +157,8 @@ function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
 /** What is sampled while the load runs. */
 export interface Sampled {
   readonly serverTree: readonly number[];
+  /** --workers: the worker processes (in serverTree too), and the port whose connections they hold. */
+  readonly workers?: { readonly pids: readonly number[]; readonly port: number };
   /** CPUs of the server's own set (pinned); empty when it shares the machine. */
   readonly serverCpus: readonly number[];
   readonly machineCores: number;
@@ -140,11 +169,12 @@ export async function runLoad(
   tool: ToolInfo,
   cmd: ToolCommand,
   requestedSec: number,
-  { serverTree, serverCpus, machineCores }: Sampled,
+  { serverTree, serverCpus, machineCores, workers }: Sampled,
   onChild: (child: ChildProcess | undefined) => void = () => {},
 ): Promise<LoadRun> {
   const samples: Sample[] = [];
   let peakRss = 0;
+  let held: Map<number, number> | undefined;
   // The tool stops itself at the deadline; this bound only catches a hung tool.
   const hardLimitMs = (requestedSec + 30) * 1000;
   const spawnedMs = performance.now();
@@ -161,7 +191,12 @@ export async function runLoad(
       toolTicks,
       stealTicks: machine.steal,
       serverIdleTicks: machine.idle,
+      ...(workers ? { workerTicks: workers.pids.map(cpuTicks) } : {}),
     });
+    // Halfway through, the connections are open and spread: who holds them is who serves.
+    if (workers && !held && performance.now() - spawnedMs >= (requestedSec * 1000) / 2) {
+      held = connectionsHeld(workers.port, workers.pids);
+    }
     peakRss = Math.max(
       peakRss,
       serverTree.reduce((sum, pid) => sum + rssBytes(pid), 0),
@@ -207,6 +242,12 @@ export async function runLoad(
     ...(problem ? { problem } : {}),
     rates,
     peakRssBytes: peakRss,
+    ...(workers
+      ? {
+          workers: workerUse(samples, window, workers.pids, held ?? new Map(), isAlive),
+          primaryRssBytes: rssBytes(serverTree[0] ?? 0),
+        }
+      : {}),
   };
 }
 

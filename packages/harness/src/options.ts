@@ -2,6 +2,7 @@
 // checks here catch a harness run by hand).
 
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type AppSpec, findApp, findScenario, type Scenario } from "@bench/contract";
@@ -32,6 +33,8 @@ export interface Options {
   readonly rateTool?: ToolInfo;
   /** The p99 budget for capacity at a latency budget, ms. */
   readonly sloP99Ms: number;
+  /** Processes serving each app's port (--workers; BENCH_WORKERS for the app). */
+  readonly workers: number;
   /** Extra fresh starts per app, without load, for the start-up figures. */
   readonly startups: number;
   /** benchmark.sh's own command line, recorded as given. */
@@ -69,6 +72,12 @@ function names<T>(list: string | undefined, find: (name: string) => T | undefine
   return found;
 }
 
+/** --workers N, or auto: one per CPU but one, which the load generator keeps. */
+export function workersOf(value: string | undefined, cores = availableParallelism()): number {
+  if (value === "auto") return Math.max(1, cores - 1);
+  return positiveInt(value, "--workers");
+}
+
 export function parseOptions(argv: string[]): Options {
   // Everything after "--" is the user's own command line, recorded as given.
   const { values, positionals } = parseArgs({
@@ -89,6 +98,7 @@ export function parseOptions(argv: string[]): Options {
       "apps-root": { type: "string" },
       profile: { type: "boolean", default: false },
       startup: { type: "string", default: "0" },
+      workers: { type: "string", default: "1" },
       rates: { type: "string" },
       "rate-tool-path": { type: "string" },
       "slo-p99": { type: "string" },
@@ -115,6 +125,12 @@ export function parseOptions(argv: string[]): Options {
   const sloP99Ms = Number(values["slo-p99"] ?? DEFAULT_SLO_P99_MS);
   if (!(sloP99Ms > 0))
     throw new UsageError(`--slo-p99 must be a number of ms above 0, got ${values["slo-p99"]}`);
+  const workers = workersOf(values.workers);
+  if (values.profile && workers > 1) {
+    throw new UsageError(
+      `--profile profiles one process: it does not go with --workers ${workers}`,
+    );
+  }
   return {
     apps: names(values.apps, findApp, "app"),
     scenarios: names(values.scenarios, findScenario, "scenario"),
@@ -129,6 +145,7 @@ export function parseOptions(argv: string[]): Options {
     appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
     profile: values.profile,
     startups: positiveInt(values.startup, "--startup", 0),
+    workers,
     rates,
     ...(rates.length > 0 && ratePath
       ? {

@@ -14,20 +14,39 @@ export interface Pinning {
   readonly loadCores: number;
 }
 
-/** Server on CPU 0, the load generator on the rest, when there are two cores and taskset. */
-export function pinningPlan(pin: boolean, cores: number, hasTaskset: boolean): Pinning {
-  if (!pin) return { enabled: false, note: "--no-pin", serverCores: cores, loadCores: cores };
+/**
+ * The server's processes on the first CPUs (CPU 0 for one, 0..N-1 for N workers), the load
+ * generator on the rest, when taskset exists and at least one CPU is left for the generator;
+ * otherwise everything shares the machine, and the note says why.
+ */
+export function pinningPlan(
+  pin: boolean,
+  cores: number,
+  hasTaskset: boolean,
+  workers = 1,
+): Pinning {
+  const shared = (note: string): Pinning => ({
+    enabled: false,
+    note,
+    serverCores: cores,
+    loadCores: cores,
+  });
+  if (!pin) return shared("--no-pin");
   if (cores < 2) return { enabled: false, note: "1 core", serverCores: 1, loadCores: 1 };
-  if (!hasTaskset) {
-    return {
-      enabled: false,
-      note: "taskset not installed (util-linux)",
-      serverCores: cores,
-      loadCores: cores,
-    };
+  if (!hasTaskset) return shared("taskset not installed (util-linux)");
+  if (workers >= cores) {
+    return shared(
+      `${workers} workers on ${cores} cores leave the load generator no CPU of its own`,
+    );
   }
-  const loadCpus = cores === 2 ? "1" : `1-${cores - 1}`;
-  return { enabled: true, serverCpus: "0", loadCpus, serverCores: 1, loadCores: cores - 1 };
+  const range = (from: number, to: number) => (from === to ? `${from}` : `${from}-${to}`);
+  return {
+    enabled: true,
+    serverCpus: range(0, workers - 1),
+    loadCpus: range(workers, cores - 1),
+    serverCores: workers,
+    loadCores: cores - workers,
+  };
 }
 
 /** "0", "1-15", "0,2-3" → the CPU numbers. */

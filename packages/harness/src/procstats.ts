@@ -33,6 +33,12 @@ export function cpuTicks(pid: number): number {
   return f ? Number(f[11]) + Number(f[12]) : 0;
 }
 
+/** Running, not a zombie; false when gone. */
+export function isAlive(pid: number): boolean {
+  const f = statFields(pid);
+  return f !== undefined && f[0] !== "Z";
+}
+
 export function treeCpuTicks(pids: readonly number[]): number {
   return pids.reduce((total, pid) => total + cpuTicks(pid), 0);
 }

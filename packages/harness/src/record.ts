@@ -52,6 +52,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
         ...(options.rates.length > 0
           ? { rates: options.rates.map((r) => r.text), sloP99Ms: options.sloP99Ms }
           : {}),
+        ...(options.workers > 1 ? { workers: options.workers } : {}),
       },
       ...(options.rateTool
         ? {

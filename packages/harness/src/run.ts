@@ -14,13 +14,12 @@ import {
   type AppSpec,
   descendantsOf,
   executableOf,
-  pidsListeningOn,
   ROUTES,
   type Scenario,
   verify,
 } from "@bench/contract";
 import { judge } from "./judge.ts";
-import { LaunchError, type RunningApp, startApp } from "./launch.ts";
+import { LaunchError, listenerOf, type RunningApp, serverProcesses, startApp } from "./launch.ts";
 import { type LoadRun, runLoad } from "./measure.ts";
 import { type RateContext, runRates } from "./open-loop.ts";
 import { type Options, parseOptions } from "./options.ts";
@@ -47,6 +46,8 @@ type MeasuredRun = LoadRun & { readonly threads: number; readonly connections: n
 interface Target {
   readonly app: AppSpec;
   readonly serverTree: readonly number[];
+  /** --workers > 1: the worker processes (also in serverTree, after the primary). */
+  readonly workers?: readonly number[];
 }
 
 class Run {
@@ -61,7 +62,7 @@ class Run {
 
   constructor(options: Options) {
     this.options = options;
-    this.pinning = pinningPlan(options.pin, this.cores, hasTaskset());
+    this.pinning = pinningPlan(options.pin, this.cores, hasTaskset(), options.workers);
     mkdirSync(options.outDir, { recursive: true });
     this.recorder = new Recorder(options.outDir, newResults(options, this.pinning));
     // Bodies go next to the results: what was sent is part of what was measured.
@@ -120,6 +121,7 @@ class Run {
       serverTree: target.serverTree,
       serverCpus: this.pinning.enabled ? cpuList(this.pinning.serverCpus) : [],
       machineCores: this.cores,
+      ...(target.workers ? { workers: { pids: target.workers, port: target.app.port } } : {}),
     };
     return runLoad(tool, cmd, seconds, sampled, (child) => {
       this.tool = child;
@@ -168,6 +170,10 @@ class Run {
         pid: target.serverTree[0] ?? 0,
         cpuPercent: run.rates.serverCpuPercent,
         peakRssMiB: run.peakRssBytes / 2 ** 20,
+        ...(run.primaryRssBytes !== undefined
+          ? { primaryRssMiB: run.primaryRssBytes / 2 ** 20 }
+          : {}),
+        ...(run.workers ? { workers: run.workers } : {}),
       },
       loadGenerator: {
         cpuPercent: run.rates.loadCpuPercent,
@@ -188,6 +194,7 @@ class Run {
     try {
       running = await startApp(app, {
         root: this.options.appsRoot,
+        workers: this.options.workers,
         ...(this.pinning.enabled ? { cpus: this.pinning.serverCpus } : {}),
       });
     } catch (error) {
@@ -227,15 +234,23 @@ class Run {
     }
     const response = await fetch(`${url}${ROUTES.api}`, { signal: AbortSignal.timeout(10_000) });
     const identity = (await response.json()) as { runtime: string; version: string };
-    const serverPid = pidsListeningOn(app.port)[0] ?? running.pid;
-    const exe = executableOf(serverPid);
+    const server = serverProcesses(app, running.pid, this.options.workers);
+    if (typeof server === "string") {
+      this.fail(app.name, server);
+      return undefined;
+    }
+    const exe = executableOf(server.root);
     this.recorder.update(app.name, {
       status: "ok",
       reportedRuntime: { name: identity.runtime, version: identity.version },
       ...(exe ? { executable: exe } : {}),
     });
     // Servers do not fork under load: find the tree once, so sampling reads a few files only.
-    return { app, serverTree: [serverPid, ...descendantsOf(serverPid)] };
+    return {
+      app,
+      serverTree: [server.root, ...descendantsOf(server.root)],
+      ...(server.workers.length > 0 ? { workers: server.workers } : {}),
+    };
   }
 
   async measureApp(target: Target, round: number, running: RunningApp): Promise<void> {
@@ -296,11 +311,21 @@ class Run {
     const died = running.hasExited()
       ? `the app exited (${await running.exited}) during the trial`
       : undefined;
-    const trial = this.trialOf(target, scenario, round, startedAt, run, died);
+    const lost = (run.workers ?? []).filter((w) => !w.alive).map((w) => w.pid);
+    const workerDied =
+      lost.length > 0
+        ? `worker ${lost.join(", ")} of ${this.options.workers} exited during the trial`
+        : undefined;
+    const trial = this.trialOf(target, scenario, round, startedAt, run, died ?? workerDied);
     this.recorder.addTrial(trial);
     log(progressLine(trial, this.options.tool.name));
     if (died) {
       this.fail(app.name, died);
+      return undefined;
+    }
+    if (workerDied) {
+      // Invalid, and this app's round ends here; the next round starts it afresh.
+      log(`  ${app.name}: ${workerDied}; its next trials wait for the next round`);
       return undefined;
     }
     return trial;
@@ -322,7 +347,7 @@ class Run {
           seconds,
           this.options.connections,
         ),
-      serverPid: (app, running) => pidsListeningOn(app.port)[0] ?? running.pid,
+      serverPid: (app, running) => listenerOf(app, running.pid),
     };
   }
 
@@ -350,7 +375,7 @@ class Run {
   }
 
   async recordStartup(app: AppSpec, running: RunningApp, fresh: boolean): Promise<void> {
-    const startup = await measureStartup(app, running, fresh);
+    const startup = await measureStartup(app, running, fresh, this.options.workers);
     if (startup) this.recorder.addStartup(app.name, startup);
     else log(`  ${app.name}: its first answer to GET / was not the greeting: no start-up figures`);
   }
@@ -360,6 +385,7 @@ class Run {
     return {
       apps: this.options.apps,
       appsRoot: this.options.appsRoot,
+      workers: this.options.workers,
       ...(this.pinning.enabled ? { serverCpus: this.pinning.serverCpus } : {}),
       failed: (name) => this.recorder.app(name).status === "failed",
       fail: (name, why) => this.fail(name, why),

@@ -46,6 +46,17 @@ export const ToolNameSchema = T.Union([
   T.Literal("autocannon"),
 ]);
 
+/** One worker of a server started with --workers: did it serve, and how much. */
+export const WorkerUseSchema = T.Object({
+  pid: T.Integer(),
+  cpuPercent: T.Number({ minimum: 0 }),
+  /** Established connections to the app's port it held halfway through the trial. */
+  connections: T.Integer({ minimum: 0 }),
+  /** Alive at the end of the trial (a worker that died makes the trial invalid). */
+  alive: T.Boolean(),
+});
+export type WorkerUse = Static<typeof WorkerUseSchema>;
+
 export const TrialSchema = T.Object({
   app: T.String(),
   scenario: T.String(),
@@ -62,9 +73,15 @@ export const TrialSchema = T.Object({
   /** CPU figures are averages over this window: the load proper, without tool start and exit. */
   cpuWindowSec: T.Number({ minimum: 0 }),
   server: T.Object({
+    /** The server process; with --workers, the cluster's primary. */
     pid: T.Integer(),
+    /** The whole tree (primary and workers). */
     cpuPercent: T.Number({ minimum: 0 }),
     peakRssMiB: T.Number({ minimum: 0 }),
+    /** --workers > 1: the primary's own RSS at the end of the trial. */
+    primaryRssMiB: T.Optional(T.Number({ minimum: 0 })),
+    /** --workers > 1: each worker's CPU over the window and the connections it held mid-trial. */
+    workers: T.Optional(T.Array(WorkerUseSchema)),
   }),
   loadGenerator: T.Object({
     cpuPercent: T.Number({ minimum: 0 }),
@@ -157,6 +174,8 @@ export const ManifestSchema = T.Object({
     /** --rates as given ("50%", "5000"), and the p99 budget capacity is judged against. */
     rates: T.Optional(T.Array(T.String())),
     sloP99Ms: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+    /** --workers: processes serving each app's port (absent: 1). */
+    workers: T.Optional(T.Integer({ minimum: 1 })),
   }),
   /** The generator of the open-loop trials (oha), when --rates asked for any. */
   rateTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),

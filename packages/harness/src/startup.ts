@@ -3,8 +3,8 @@
 // memory right after that and after a short idle pause. --startup N adds N fresh starts per app
 // with no load at all, for a tighter figure.
 
-import { type AppSpec, descendantsOf, pidsListeningOn } from "@bench/contract";
-import { LaunchError, type RunningApp, startApp } from "./launch.ts";
+import { type AppSpec, descendantsOf } from "@bench/contract";
+import { LaunchError, type RunningApp, serverProcesses, startApp } from "./launch.ts";
 import { roundOrder } from "./plan.ts";
 import { rssBytes } from "./procstats.ts";
 import type { Startup } from "./schema.ts";
@@ -20,10 +20,12 @@ export async function measureStartup(
   app: AppSpec,
   running: RunningApp,
   fresh: boolean,
+  workers = 1,
 ): Promise<Startup | undefined> {
   if (running.readyMs === undefined) return undefined;
-  const server = pidsListeningOn(app.port)[0] ?? running.pid;
-  const tree = [server, ...descendantsOf(server)];
+  const server = serverProcesses(app, running.pid, workers);
+  const root = typeof server === "string" ? running.pid : server.root;
+  const tree = [root, ...descendantsOf(root)];
   const rssMiB = () => tree.reduce((sum, pid) => sum + rssBytes(pid), 0) / 2 ** 20;
   const rssReadyMiB = rssMiB();
   await sleep(IDLE_PAUSE_MS);
@@ -70,6 +72,8 @@ export interface AfterRounds {
   readonly apps: readonly AppSpec[];
   readonly appsRoot: string;
   readonly serverCpus?: string;
+  /** --workers: the extra starts start as many. */
+  readonly workers: number;
   failed(name: string): boolean;
   fail(name: string, why: string): void;
   interrupted(): boolean;
@@ -92,6 +96,7 @@ export async function extraStarts(
       try {
         running = await startApp(app, {
           root: ctx.appsRoot,
+          workers: ctx.workers,
           ...(ctx.serverCpus !== undefined ? { cpus: ctx.serverCpus } : {}),
         });
       } catch (error) {

@@ -5,7 +5,7 @@
 // so an ordering of means alone claims more than the trials hold.
 
 import { baselineOf, findApp } from "@bench/contract";
-import { connectionsText, type Group, groupsOf, inGroup } from "./groups.ts";
+import { connectionsText, type Group, groupsOf, inGroup, workersText } from "./groups.ts";
 import { fmt, pct, pValue } from "./report/format.ts";
 import type { Results, Trial } from "./schema.ts";
 import {
@@ -364,9 +364,10 @@ export function formatSummary(results: Results): string {
   const m = results.manifest;
   const out: string[] = [];
   const pin = pinningText(results);
+  const workers = (m.settings.workers ?? 1) > 1 ? `${workersText(m.settings)} · ` : "";
   out.push(
     `${m.tool.name} ${m.tool.version} · ${connectionsText(m.settings)} connections · ` +
-      `${m.settings.durationSec} s trials × ${m.settings.trials} (+${m.settings.warmupSec} s warm-up) · ${pin}`,
+      `${m.settings.durationSec} s trials × ${m.settings.trials} (+${m.settings.warmupSec} s warm-up) · ${workers}${pin}`,
     `${m.machine.cpuModel}, ${m.machine.cores} cores · ${m.machine.os} · commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`,
   );
   if (results.status === "interrupted")

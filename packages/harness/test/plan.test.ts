@@ -47,6 +47,34 @@ describe("pinning", () => {
   });
 });
 
+describe("pinning with --workers", () => {
+  test("N workers get CPUs 0..N-1, the generator the rest", () => {
+    expect(pinningPlan(true, 4, true, 2)).toEqual({
+      enabled: true,
+      serverCpus: "0-1",
+      loadCpus: "2-3",
+      serverCores: 2,
+      loadCores: 2,
+    });
+    const p = pinningPlan(true, 16, true, 15);
+    expect([p.serverCpus, p.loadCpus, p.serverCores, p.loadCores]).toEqual(["0-14", "15", 15, 1]);
+  });
+
+  test("no CPU left for the generator: nothing pinned, every core counted as shared", () => {
+    for (const [cores, workers] of [
+      [2, 2],
+      [4, 4],
+      [4, 8],
+    ] as const) {
+      const p = pinningPlan(true, cores, true, workers);
+      expect(p).toMatchObject({ enabled: false, serverCores: cores, loadCores: cores });
+      expect(p.note).toBe(
+        `${workers} workers on ${cores} cores leave the load generator no CPU of its own`,
+      );
+    }
+  });
+});
+
 describe("CPU lists", () => {
   test("taskset's syntax to CPU numbers", () => {
     expect(cpuList("0")).toEqual([0]);

@@ -123,6 +123,7 @@ test("an app whose runtime has no profiler gets a record saying so, not silence"
     {
       outDir: "/nonexistent",
       appsRoot: "/nonexistent",
+      workers: 1,
       apps: [app],
       scenarios: [scenario],
       warmupSec: 0,

@@ -25,6 +25,7 @@ function options(outDir: string): Options {
     appsRoot: "/",
     profile: false,
     startups: 0,
+    workers: 1,
     rates: [],
     sloP99Ms: 10,
     argv: ["-d", "1"],

@@ -7,7 +7,7 @@
 // "slower?", not "different?"), and Holm's step-down instead of plain Bonferroni. Where the
 // data cannot rule out a change beyond the threshold, the verdict says so instead of "no change".
 
-import { connectionsText, type Group, groupsOf, inGroup } from "../groups.ts";
+import { connectionsText, type Group, groupsOf, inGroup, workersText } from "../groups.ts";
 import type { Results, Trial } from "../schema.ts";
 import { median, spread, tCritical, type WelchResult, welch } from "../stats.ts";
 import { change, fmt } from "./format.ts";
@@ -60,6 +60,7 @@ export function runMismatches(base: Results, next: Results): string[] {
     ["schema version", (r) => String(r.schemaVersion)],
     ["tool", (r) => `${r.manifest.tool.name} ${r.manifest.tool.version}`],
     ["connections", (r) => connectionsText(r.manifest.settings)],
+    ["server processes", (r) => workersText(r.manifest.settings)],
     ["duration", (r) => `${r.manifest.settings.durationSec} s`],
     ["warm-up", (r) => `${r.manifest.settings.warmupSec} s`],
     ["keep-alive", (r) => (r.manifest.settings.keepAlive ? "on" : "off")],

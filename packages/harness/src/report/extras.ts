@@ -1,9 +1,11 @@
 // What the terminal summary (and summary.txt) adds after its closed-loop tables when the run
-// measured more: capacity at the p99 budget (--rates) and start-up figures. Plain text.
+// measured more: capacity at the p99 budget (--rates), start-up figures, and how the workers
+// shared the load (--workers). Plain text.
 
 import type { Results } from "../schema.ts";
 import { rateViews } from "./rates.ts";
 import { startupCells, startupTable } from "./startup.ts";
+import { WORKERS_HEADER, workersCells, workersRows } from "./workers.ts";
 
 function columns(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
@@ -35,6 +37,15 @@ export function summaryExtras(results: Results): string[] {
           ["app", "starts (fresh)", "ready ms", "RSS ready MiB", "RSS idle MiB"],
           ...starts.map(startupCells),
         ]),
+      ].join("\n"),
+    );
+  }
+  const workers = workersRows(results);
+  if (workers.length > 0) {
+    out.push(
+      [
+        "== workers: how many held connections; CPU and connections per worker, busiest first",
+        ...columns([WORKERS_HEADER, ...workers.map(workersCells)]),
       ].join("\n"),
     );
   }

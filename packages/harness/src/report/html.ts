@@ -24,6 +24,7 @@ import {
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
+import { WORKERS_HEADER, WORKERS_INTRO, workersCells, workersRows } from "./workers.ts";
 
 const CHART_JS = join(
   import.meta.dir,
@@ -259,6 +260,12 @@ function startupSection(results: Results): string {
 <div class="charts"><div class="chart"><canvas id="startup"></canvas></div><div class="chart"><canvas id="startup-memory"></canvas></div></div></section>`;
 }
 
+function workersSection(results: Results): string {
+  const rows = workersRows(results);
+  if (rows.length === 0) return "";
+  return `<section><h2>Workers</h2><p>${escapeHtml(WORKERS_INTRO)}</p>${htmlTable(WORKERS_HEADER, rows.map(workersCells))}</section>`;
+}
+
 /** An app's label on a chart carries its qualifiers, so a bar is never read without them. */
 function label(row: SummaryRow): string {
   if (row.status === "failed") return `${row.app} (failed)`;
@@ -434,6 +441,7 @@ ${sections}
 ${curveSection(results)}
 ${ratesSection(results)}
 ${startupSection(results)}
+${workersSection(results)}
 ${profilesSection(results)}
 <pre id="render-check" hidden></pre>
 <script>${chartJs}</script>

@@ -4,7 +4,7 @@
 // stays narrow enough to read.
 
 import { findScenario } from "@bench/contract";
-import { connectionsText, scenarioOfKey } from "../groups.ts";
+import { connectionsText, scenarioOfKey, workersText } from "../groups.ts";
 import type { Results } from "../schema.ts";
 import {
   ciText,
@@ -25,6 +25,7 @@ import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
+import { WORKERS_HEADER, WORKERS_INTRO, workersCells, workersRows } from "./workers.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
@@ -138,6 +139,7 @@ export function headerLines(results: Results): string[][] {
       "Load",
       `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${s.trials} × ${s.durationSec} s trials after ${s.warmupSec} s warm-up, apps interleaved`,
     ],
+    ["Server processes", workersText(s)],
     ["Pinning", pinningText(results)],
     ["Runtimes (as the apps reported)", runtimes.join(", ") || "—"],
     ["Packages (bun.lock)", packages],
@@ -233,6 +235,11 @@ export function markdownReport(results: Results, level = 1): string {
   if (starts.length > 0) {
     out.push("", `${h}# Start-up`, "", STARTUP_INTRO, "");
     out.push(table(STARTUP_HEADER, ["l", "r", "r", "r", "r"], starts.map(startupCells)));
+  }
+  const workers = workersRows(results);
+  if (workers.length > 0) {
+    out.push("", `${h}# Workers`, "", WORKERS_INTRO, "");
+    out.push(table(WORKERS_HEADER, ["l", "l", "r", "r", "r", "r", "r"], workers.map(workersCells)));
   }
   const profiles = profileViews(results);
   if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);

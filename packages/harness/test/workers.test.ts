@@ -1,0 +1,217 @@
+// --workers: one port served by several processes. The arithmetic on synthetic samples, then
+// ./benchmark.sh for real: every app with 2 workers on its real port, a worker killed
+// mid-trial, and Ctrl-C. (This machine has 2 cores: what is tested is that the workers start,
+// serve, are measured and stop, not how throughput scales.)
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { APPS, getApp, pidsListeningOn } from "@bench/contract";
+import { allListening, WORKERS_ENV, workerCount } from "@bench/contract/workers";
+import { serverProcesses } from "../src/launch.ts";
+import { type Sample, workerUse } from "../src/measure.ts";
+import { workersOf } from "../src/options.ts";
+import { CLK_TCK, isAlive } from "../src/procstats.ts";
+import { type Results, schemaErrors } from "../src/schema.ts";
+import { runBenchmark, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+
+const outs: string[] = [];
+afterAll(() => {
+  for (const dir of outs) rmSync(dir, { recursive: true, force: true });
+  expect(taggedProcesses()).toEqual([]);
+});
+
+function freshOut(): string {
+  const dir = mkdtempSync(join(tmpdir(), "bench-workers-"));
+  outs.push(dir);
+  return join(dir, "run");
+}
+
+const readResults = (out: string): Results | undefined => {
+  const path = join(out, "results.json");
+  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Results) : undefined;
+};
+
+describe("the count", () => {
+  test("BENCH_WORKERS: unset is one process; anything but a whole number >= 1 is refused", () => {
+    expect(workerCount({})).toBe(1);
+    expect(workerCount({ [WORKERS_ENV]: "" })).toBe(1);
+    expect(workerCount({ [WORKERS_ENV]: "3" })).toBe(3);
+    for (const bad of ["0", "-1", "1.5", "two"]) {
+      expect(() => workerCount({ [WORKERS_ENV]: bad })).toThrow(`got "${bad}"`);
+    }
+    expect(allListening(3)).toBe("all 3 workers listening");
+  });
+
+  test("--workers auto: one per CPU but the one the load generator keeps", () => {
+    expect(workersOf("auto", 1)).toBe(1);
+    expect(workersOf("auto", 2)).toBe(1);
+    expect(workersOf("auto", 16)).toBe(15);
+    expect(workersOf("4", 2)).toBe(4);
+    expect(() => workersOf("0", 2)).toThrow("--workers must be an integer >= 1");
+  });
+});
+
+describe("per-worker figures", () => {
+  const sample = (t: number, workerTicks: number[]): Sample => ({
+    t,
+    serverTicks: 0,
+    toolTicks: 0,
+    stealTicks: 0,
+    serverIdleTicks: 0,
+    workerTicks,
+  });
+
+  test("CPU over the window only, connections as looked up, and who is still alive", () => {
+    const second = CLK_TCK; // ticks in one second of one CPU
+    const samples = [
+      sample(0, [0, 0]), // before the window: ignored
+      sample(1000, [10, 5]),
+      sample(3000, [10 + second, 5 + second / 2]),
+      sample(9000, [1e6, 1e6]), // after the window: ignored
+    ];
+    const used = workerUse(
+      samples,
+      { startMs: 500, endMs: 3500 },
+      [11, 12],
+      new Map([[11, 30]]),
+      (pid) => pid === 11,
+    );
+    expect(used).toEqual([
+      { pid: 11, cpuPercent: 50, connections: 30, alive: true },
+      { pid: 12, cpuPercent: 25, connections: 0, alive: false },
+    ]);
+  });
+
+  test("fewer than two samples in the window: 0% rather than a division by zero", () => {
+    const used = workerUse(
+      [sample(1000, [5])],
+      { startMs: 0, endMs: 2000 },
+      [7],
+      new Map(),
+      () => true,
+    );
+    expect(used).toEqual([{ pid: 7, cpuPercent: 0, connections: 0, alive: true }]);
+  });
+});
+
+describe("command line", () => {
+  test("a bad count, and --workers with --profile: usage, exit 2, nothing started", async () => {
+    for (const [args, message] of [
+      [["--workers", "0"], "--workers must be a whole number >= 1 or auto, got '0'"],
+      [["--workers", "many"], "--workers must be a whole number >= 1 or auto, got 'many'"],
+      [["--workers", "2", "--profile"], "--profile profiles one process"],
+    ] as const) {
+      const out = freshOut();
+      const r = await runBenchmark(["-o", out, ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(readResults(out)).toBeUndefined();
+    }
+  });
+});
+
+const QUICK = ["--duration", "2", "--warmup", "0", "--connections", "32"];
+
+describe("every app with 2 workers, for real", () => {
+  test("two worker processes each serve connections; the tree is measured; nothing is left", async () => {
+    const out = freshOut();
+    const r = await runBenchmark(["-o", out, ...QUICK, "--trials", "1", "--workers", "2"]);
+    const results = readResults(out) as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    expect(results.manifest.settings.workers).toBe(2);
+    if (availableParallelism() >= 3) expect(results.manifest.pinning.serverCpus).toBe("0-1");
+    else expect(results.manifest.pinning.note).toContain("2 workers on");
+    expect(results.trials.map((t) => t.app).sort()).toEqual(APPS.map((a) => a.name).sort());
+    for (const trial of results.trials) {
+      const workers = trial.server.workers ?? [];
+      expect(workers).toHaveLength(2);
+      expect(new Set(workers.map((w) => w.pid)).size).toBe(2);
+      expect(workers.map((w) => w.pid)).not.toContain(trial.server.pid);
+      for (const w of workers) {
+        // Node's round robin and the kernel's reusePort hash both give each of two workers
+        // some of 32 connections (all on one by chance: 2 in 2^31 for the hash).
+        expect(w.connections).toBeGreaterThan(0);
+        expect(w.cpuPercent).toBeGreaterThan(0);
+        expect(w.alive).toBe(true);
+      }
+      expect(trial.server.primaryRssMiB).toBeGreaterThan(0);
+      expect(trial.server.peakRssMiB).toBeGreaterThan(trial.server.primaryRssMiB as number);
+    }
+    expect(r.code === 0 || r.code === 1).toBe(true); // 1: a trial judged invalid on a busy machine
+    expect(taggedProcesses()).toEqual([]);
+    for (const app of APPS) expect(pidsListeningOn(app.port)).toEqual([]);
+  }, 180_000);
+});
+
+/** The workers serving `name` right now, found by its port; none while it starts. */
+function servingWorkers(name: string): number[] {
+  const found = serverProcesses(getApp(name), 0, 2);
+  return typeof found === "string" ? [] : found.workers;
+}
+
+describe("a worker that dies", () => {
+  test("invalidates its trial, and the run goes on with the next round", async () => {
+    let killed: number | undefined;
+    const out = freshOut();
+    const { done } = startBenchmark(
+      ["-o", out, ...QUICK, "--trials", "2", "--workers", "2", "node-bare"],
+      {},
+      (stderr) => {
+        if (killed === undefined && stderr.includes("trial 1/2")) {
+          killed = servingWorkers("node-bare")[0];
+          if (killed !== undefined) process.kill(killed, "SIGKILL");
+        }
+      },
+    );
+    const r = await done;
+    expect(killed).toBeNumber();
+    const results = readResults(out) as Results;
+    expect(r.code).toBe(1);
+    const [first, second] = results.trials;
+    expect(first?.checks.valid).toBe(false);
+    expect(first?.checks.invalidReasons.join()).toContain(`worker ${killed} of 2 exited`);
+    expect(first?.server.workers?.find((w) => w.pid === killed)?.alive).toBe(false);
+    // Round 2 started the app afresh, with both workers.
+    expect(second?.round).toBe(2);
+    expect(second?.server.workers?.every((w) => w.alive && w.pid !== killed)).toBe(true);
+    expect(results.apps.find((a) => a.name === "node-bare")?.status).toBe("ok");
+    expect(taggedProcesses()).toEqual([]);
+  }, 120_000);
+});
+
+describe("Ctrl-C with workers", () => {
+  test("SIGINT mid-trial stops the primary and every worker, exits 130", async () => {
+    let seen: number[] = [];
+    const out = freshOut();
+    const { done } = startBenchmark(
+      // bun-bare: reusePort workers, each with a socket of its own.
+      [
+        "-o",
+        out,
+        "--duration",
+        "20",
+        "--warmup",
+        "0",
+        "--trials",
+        "1",
+        "--workers",
+        "2",
+        "bun-bare",
+      ],
+      {},
+      (stderr, pid) => {
+        if (seen.length === 0 && stderr.includes("trial 1/1")) {
+          seen = servingWorkers("bun-bare");
+          if (seen.length === 2) process.kill(pid, "SIGINT");
+        }
+      },
+    );
+    const r = await done;
+    expect(seen).toHaveLength(2);
+    expect(r.code).toBe(130);
+    expect(readResults(out)?.status).toBe("interrupted");
+    for (const pid of seen) expect(isAlive(pid)).toBe(false);
+    expect(taggedProcesses()).toEqual([]);
+  }, 120_000);
+});
