@@ -59,10 +59,11 @@ Options:
                          Profiled trials never count in the results
       --workers N        serve each app's port from N processes (node:cluster; on Bun
                          every worker listens with reusePort), or "auto": one per CPU
-                         but one, which the load generator keeps (default: 1). The
-                         server gets the first N CPUs and the load generator the rest;
-                         with none left over, nothing is pinned and the report says so.
-                         Not with --profile
+                         but one, which the load generator keeps (default: 1). A list
+                         (1,2,4) measures each app at each count, interleaved, and adds
+                         a scaling table. The server gets the first N CPUs and the load
+                         generator the CPUs above the largest N; with none left over,
+                         nothing is pinned and the report says so. Not with --profile
       --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
                          (for testing the harness with stand-in apps)
   -h, --help             this text
@@ -276,8 +277,13 @@ main() {
     die_usage "--connections lists a count twice, got '$connections'"
   check_int --trials "$trials" 1
   check_int --startup "$startup" 0
-  if [[ "$workers" != auto ]] && ! [[ "$workers" =~ ^[0-9]{1,4}$ ]] || [[ "$workers" =~ ^0+$ ]]; then
-    die_usage "--workers must be a whole number >= 1 or auto, got '$workers'"
+  if ! [[ "$workers" =~ ^(auto|[0-9]{1,4}(,[0-9]{1,4})*)$ ]] || [[ ",$workers," =~ ,0+, ]]; then
+    die_usage "--workers must be a whole number >= 1, a comma-separated list of them, or auto, got '$workers'"
+  fi
+  [[ -z "$(tr , '\n' <<<"$workers" | sed 's/^0*//' | sort | uniq -d)" ]] ||
+    die_usage "--workers lists a count twice, got '$workers'"
+  if [[ "$workers" == *,* && ${#counts[@]} -gt 1 ]]; then
+    die_usage "--connections and --workers take a list one at a time, not both"
   fi
   if [[ $profile -eq 1 && "$workers" != 1 ]]; then
     die_usage "--profile profiles one process: it does not go with --workers $workers"

@@ -33,8 +33,10 @@ export interface Options {
   readonly rateTool?: ToolInfo;
   /** The p99 budget for capacity at a latency budget, ms. */
   readonly sloP99Ms: number;
-  /** Processes serving each app's port (--workers; BENCH_WORKERS for the app). */
+  /** The largest count of processes serving each app's port (--workers; BENCH_WORKERS). */
   readonly workers: number;
+  /** Every count to measure, as given (--workers 1,2,4): each app starts once per count. */
+  readonly workerCounts: number[];
   /** Extra fresh starts per app, without load, for the start-up figures. */
   readonly startups: number;
   /** benchmark.sh's own command line, recorded as given. */
@@ -72,10 +74,14 @@ function names<T>(list: string | undefined, find: (name: string) => T | undefine
   return found;
 }
 
-/** --workers N, or auto: one per CPU but one, which the load generator keeps. */
-export function workersOf(value: string | undefined, cores = availableParallelism()): number {
-  if (value === "auto") return Math.max(1, cores - 1);
-  return positiveInt(value, "--workers");
+/** --workers N or a list (1,2,4), or auto: one per CPU but one, which the generator keeps. */
+export function workersOf(value: string | undefined, cores = availableParallelism()): number[] {
+  if (value === "auto") return [Math.max(1, cores - 1)];
+  const counts = (value ?? "").split(",").map((n) => positiveInt(n, "--workers"));
+  if (new Set(counts).size !== counts.length) {
+    throw new UsageError(`--workers lists a count twice: ${value}`);
+  }
+  return counts;
 }
 
 export function parseOptions(argv: string[]): Options {
@@ -125,7 +131,11 @@ export function parseOptions(argv: string[]): Options {
   const sloP99Ms = Number(values["slo-p99"] ?? DEFAULT_SLO_P99_MS);
   if (!(sloP99Ms > 0))
     throw new UsageError(`--slo-p99 must be a number of ms above 0, got ${values["slo-p99"]}`);
-  const workers = workersOf(values.workers);
+  const workerCounts = workersOf(values.workers);
+  const workers = Math.max(...workerCounts);
+  if (workerCounts.length > 1 && connectionCounts.length > 1) {
+    throw new UsageError("--connections and --workers take a list one at a time, not both");
+  }
   if (values.profile && workers > 1) {
     throw new UsageError(
       `--profile profiles one process: it does not go with --workers ${workers}`,
@@ -146,6 +156,7 @@ export function parseOptions(argv: string[]): Options {
     profile: values.profile,
     startups: positiveInt(values.startup, "--startup", 0),
     workers,
+    workerCounts,
     rates,
     ...(rates.length > 0 && ratePath
       ? {

@@ -49,6 +49,16 @@ export function pinningPlan(
   };
 }
 
+/**
+ * The plan for a server of `workers` processes in a run planned for up to `pinning`'s count:
+ * the first `workers` CPUs, while the load generator keeps its CPUs, so that every worker count
+ * of a run (--workers 1,2,4) is measured against the same generator.
+ */
+export function serverPinning(pinning: Pinning, workers: number): Pinning {
+  if (!pinning.enabled) return pinning;
+  return { ...pinning, serverCpus: workers === 1 ? "0" : `0-${workers - 1}`, serverCores: workers };
+}
+
 /** "0", "1-15", "0,2-3" → the CPU numbers. */
 export function cpuList(spec: string | undefined): number[] {
   if (!spec) return [];

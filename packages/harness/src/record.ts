@@ -53,6 +53,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
           ? { rates: options.rates.map((r) => r.text), sloP99Ms: options.sloP99Ms }
           : {}),
         ...(options.workers > 1 ? { workers: options.workers } : {}),
+        ...(options.workerCounts.length > 1 ? { workerCounts: options.workerCounts } : {}),
       },
       ...(options.rateTool
         ? {

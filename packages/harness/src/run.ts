@@ -23,7 +23,7 @@ import { LaunchError, listenerOf, type RunningApp, serverProcesses, startApp } f
 import { type LoadRun, runLoad } from "./measure.ts";
 import { type RateContext, runRates } from "./open-loop.ts";
 import { type Options, parseOptions } from "./options.ts";
-import { cpuList, type Pinning, pinningPlan, roundOrder } from "./plan.ts";
+import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { newResults, Recorder } from "./record.ts";
 import type { Trial } from "./schema.ts";
@@ -46,7 +46,9 @@ type MeasuredRun = LoadRun & { readonly threads: number; readonly connections: n
 interface Target {
   readonly app: AppSpec;
   readonly serverTree: readonly number[];
-  /** --workers > 1: the worker processes (also in serverTree, after the primary). */
+  /** Processes serving the port (--workers; 1: the server itself). */
+  readonly workerCount: number;
+  /** workerCount > 1: the worker processes (also in serverTree, after the primary). */
   readonly workers?: readonly number[];
 }
 
@@ -90,7 +92,8 @@ class Run {
     const { apps, scenarios, trials, warmupSec, durationSec } = this.options;
     const pending = this.recorder.results.apps.filter((a) => a.status !== "failed").length;
     const counts = this.options.connectionCounts.length;
-    const remaining = apps.length * scenarios.length * counts * trials - this.slotsDone;
+    const turns = apps.length * this.options.workerCounts.length;
+    const remaining = turns * scenarios.length * counts * trials - this.slotsDone;
     // ~3 s per app start (launch, readiness, verify) and its idle pause, on top of the load.
     const starts =
       Math.ceil(remaining / Math.max(1, scenarios.length)) * (3 + IDLE_PAUSE_MS / 1000);
@@ -117,9 +120,10 @@ class Run {
       ...(this.pinning.enabled ? { cpus: this.pinning.loadCpus } : {}),
       cores: this.pinning.loadCores,
     });
+    const pinning = serverPinning(this.pinning, target.workerCount);
     const sampled = {
       serverTree: target.serverTree,
-      serverCpus: this.pinning.enabled ? cpuList(this.pinning.serverCpus) : [],
+      serverCpus: pinning.enabled ? cpuList(pinning.serverCpus) : [],
       machineCores: this.cores,
       ...(target.workers ? { workers: { pids: target.workers, port: target.app.port } } : {}),
     };
@@ -136,7 +140,8 @@ class Run {
     run: MeasuredRun,
     died?: string,
   ): Trial {
-    const { options, pinning } = this;
+    const { options } = this;
+    const pinning = serverPinning(this.pinning, target.workerCount);
     const idle = run.rates.serverCoreIdlePercent;
     const coreIdle = idle === undefined ? {} : { serverCoreIdlePercent: idle };
     const verdict = judge({
@@ -159,6 +164,7 @@ class Run {
     return {
       app: target.app.name,
       scenario: scenario.name,
+      ...(target.workerCount > 1 ? { workers: target.workerCount } : {}),
       round,
       startedAt,
       command: run.command,
@@ -186,24 +192,26 @@ class Run {
     };
   }
 
-  async runApp(app: AppSpec, round: number): Promise<void> {
+  async runApp(app: AppSpec, round: number, workers: number): Promise<void> {
+    const many = this.options.workerCounts.length > 1 ? ` with ${workers} worker(s)` : "";
     log(
-      `[round ${round}/${this.options.trials}] ${app.name}: starting (~${formatDuration(this.timeLeft())} left)`,
+      `[round ${round}/${this.options.trials}] ${app.name}: starting${many} (~${formatDuration(this.timeLeft())} left)`,
     );
+    const pinning = serverPinning(this.pinning, workers);
     let running: RunningApp;
     try {
       running = await startApp(app, {
         root: this.options.appsRoot,
-        workers: this.options.workers,
-        ...(this.pinning.enabled ? { cpus: this.pinning.serverCpus } : {}),
+        workers,
+        ...(pinning.enabled ? { cpus: pinning.serverCpus } : {}),
       });
     } catch (error) {
       this.fail(app.name, error instanceof LaunchError ? error.message : String(error));
       return;
     }
     try {
-      await this.recordStartup(app, running, false);
-      const target = await this.verifyApp(app, running);
+      await this.recordStartup(app, running, false, workers);
+      const target = await this.verifyApp(app, running, workers);
       if (target) await this.measureApp(target, round, running);
     } catch (error) {
       // Anything unforeseen costs this app, not the run.
@@ -220,7 +228,11 @@ class Run {
   }
 
   /** The contract, then the runtime as the app reports it; undefined when it fails. */
-  async verifyApp(app: AppSpec, running: RunningApp): Promise<Target | undefined> {
+  async verifyApp(
+    app: AppSpec,
+    running: RunningApp,
+    workerCount: number,
+  ): Promise<Target | undefined> {
     const url = `http://127.0.0.1:${app.port}`;
     const violations = await verify(url, app.name);
     if (violations.length > 0) {
@@ -234,7 +246,7 @@ class Run {
     }
     const response = await fetch(`${url}${ROUTES.api}`, { signal: AbortSignal.timeout(10_000) });
     const identity = (await response.json()) as { runtime: string; version: string };
-    const server = serverProcesses(app, running.pid, this.options.workers);
+    const server = serverProcesses(app, running.pid, workerCount);
     if (typeof server === "string") {
       this.fail(app.name, server);
       return undefined;
@@ -248,6 +260,7 @@ class Run {
     // Servers do not fork under load: find the tree once, so sampling reads a few files only.
     return {
       app,
+      workerCount,
       serverTree: [server.root, ...descendantsOf(server.root)],
       ...(server.workers.length > 0 ? { workers: server.workers } : {}),
     };
@@ -314,7 +327,7 @@ class Run {
     const lost = (run.workers ?? []).filter((w) => !w.alive).map((w) => w.pid);
     const workerDied =
       lost.length > 0
-        ? `worker ${lost.join(", ")} of ${this.options.workers} exited during the trial`
+        ? `worker ${lost.join(", ")} of ${target.workerCount} exited during the trial`
         : undefined;
     const trial = this.trialOf(target, scenario, round, startedAt, run, died ?? workerDied);
     this.recorder.addTrial(trial);
@@ -342,7 +355,7 @@ class Run {
       record: (profile) => this.recorder.addProfile(profile),
       load: (app, pid, scenario, seconds) =>
         this.load(
-          { app, serverTree: [pid, ...descendantsOf(pid)] },
+          { app, workerCount: 1, serverTree: [pid, ...descendantsOf(pid)] },
           scenario,
           seconds,
           this.options.connections,
@@ -374,8 +387,13 @@ class Run {
     };
   }
 
-  async recordStartup(app: AppSpec, running: RunningApp, fresh: boolean): Promise<void> {
-    const startup = await measureStartup(app, running, fresh, this.options.workers);
+  async recordStartup(
+    app: AppSpec,
+    running: RunningApp,
+    fresh: boolean,
+    workers: number,
+  ): Promise<void> {
+    const startup = await measureStartup(app, running, fresh, workers);
     if (startup) this.recorder.addStartup(app.name, startup);
     else log(`  ${app.name}: its first answer to GET / was not the greeting: no start-up figures`);
   }
@@ -386,7 +404,9 @@ class Run {
       apps: this.options.apps,
       appsRoot: this.options.appsRoot,
       workers: this.options.workers,
-      ...(this.pinning.enabled ? { serverCpus: this.pinning.serverCpus } : {}),
+      ...(this.pinning.enabled
+        ? { serverCpus: serverPinning(this.pinning, this.options.workers).serverCpus }
+        : {}),
       failed: (name) => this.recorder.app(name).status === "failed",
       fail: (name, why) => this.fail(name, why),
       interrupted: () => this.interrupted !== undefined,
@@ -449,17 +469,21 @@ export async function main(argv: string[]): Promise<number> {
   process.on("SIGTERM", (signal) => run.interrupt(signal));
   announce(run);
   for (let round = 1; round <= options.trials && !run.interrupted; round++) {
-    for (const app of roundOrder(options.apps, round)) {
+    // Every app at every worker count takes its turn in the interleaved order.
+    const turns = options.apps.flatMap((app) =>
+      options.workerCounts.map((workers) => ({ app, workers, name: app.name })),
+    );
+    for (const { app, workers } of roundOrder(turns, round)) {
       if (run.interrupted) break;
       if (run.recorder.app(app.name).status === "failed") continue;
-      await run.runApp(app, round);
+      await run.runApp(app, round, workers);
     }
   }
   if (!run.interrupted && options.startups > 0) {
     await extraStarts({
       ...run.afterRounds(),
       count: options.startups,
-      start: (app, running) => run.recordStartup(app, running, true),
+      start: (app, running) => run.recordStartup(app, running, true, options.workers),
     });
   }
   if (options.profile && !run.interrupted) await profileApps(run.profileContext());

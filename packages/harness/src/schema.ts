@@ -60,6 +60,8 @@ export type WorkerUse = Static<typeof WorkerUseSchema>;
 export const TrialSchema = T.Object({
   app: T.String(),
   scenario: T.String(),
+  /** --workers: the processes that served this trial (absent: 1). */
+  workers: T.Optional(T.Integer({ minimum: 1 })),
   /** 1-based round; apps run in a different order each round. */
   round: T.Integer({ minimum: 1 }),
   startedAt: T.String(),
@@ -174,8 +176,10 @@ export const ManifestSchema = T.Object({
     /** --rates as given ("50%", "5000"), and the p99 budget capacity is judged against. */
     rates: T.Optional(T.Array(T.String())),
     sloP99Ms: T.Optional(T.Number({ exclusiveMinimum: 0 })),
-    /** --workers: processes serving each app's port (absent: 1). */
+    /** --workers: processes serving each app's port (absent: 1); with a list, the largest. */
     workers: T.Optional(T.Integer({ minimum: 1 })),
+    /** --workers with several counts (1,2,4): each app measured at each, summarized apart. */
+    workerCounts: T.Optional(T.Array(T.Integer({ minimum: 1 }))),
   }),
   /** The generator of the open-loop trials (oha), when --rates asked for any. */
   rateTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),

@@ -26,6 +26,7 @@ function options(outDir: string): Options {
     profile: false,
     startups: 0,
     workers: 1,
+    workerCounts: [1],
     rates: [],
     sloP99Ms: 10,
     argv: ["-d", "1"],

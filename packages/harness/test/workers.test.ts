@@ -8,12 +8,15 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS, getApp, pidsListeningOn } from "@bench/contract";
 import { allListening, WORKERS_ENV, workerCount } from "@bench/contract/workers";
+import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/groups.ts";
 import { serverProcesses } from "../src/launch.ts";
 import { type Sample, workerUse } from "../src/measure.ts";
 import { workersOf } from "../src/options.ts";
 import { CLK_TCK, isAlive } from "../src/procstats.ts";
-import { type Results, schemaErrors } from "../src/schema.ts";
+import { scalingViews } from "../src/report/workers.ts";
+import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { runBenchmark, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 const outs: string[] = [];
 afterAll(() => {
@@ -43,12 +46,15 @@ describe("the count", () => {
     expect(allListening(3)).toBe("all 3 workers listening");
   });
 
-  test("--workers auto: one per CPU but the one the load generator keeps", () => {
-    expect(workersOf("auto", 1)).toBe(1);
-    expect(workersOf("auto", 2)).toBe(1);
-    expect(workersOf("auto", 16)).toBe(15);
-    expect(workersOf("4", 2)).toBe(4);
+  test("--workers: a count, a list, or auto (one per CPU but the generator's)", () => {
+    expect(workersOf("auto", 1)).toEqual([1]);
+    expect(workersOf("auto", 2)).toEqual([1]);
+    expect(workersOf("auto", 16)).toEqual([15]);
+    expect(workersOf("4", 2)).toEqual([4]);
+    expect(workersOf("1,2,4", 2)).toEqual([1, 2, 4]);
     expect(() => workersOf("0", 2)).toThrow("--workers must be an integer >= 1");
+    expect(() => workersOf("1,,2", 2)).toThrow("--workers must be an integer >= 1");
+    expect(() => workersOf("2,2", 2)).toThrow("--workers lists a count twice: 2,2");
   });
 });
 
@@ -95,12 +101,69 @@ describe("per-worker figures", () => {
   });
 });
 
+describe("several worker counts", () => {
+  const trial = (app: string, workers: number, rps: number, round: number): Trial => {
+    const t = syntheticTrial(app, "api", round, 64, rps, 5);
+    return workers > 1 ? { ...t, workers } : t;
+  };
+  const run = (trials: Trial[]) =>
+    syntheticRun(["a-bare", "b-bare"], ["api"], trials, { workers: 2, workerCounts: [1, 2] });
+
+  test("each count is a group of its own: trials of 1 and 2 workers never mix", () => {
+    const results = run([trial("a-bare", 1, 1000, 1), trial("a-bare", 2, 1900, 1)]);
+    const groups = groupsOf(results);
+    expect(groups.map((g) => g.key)).toEqual(["api (w=1)", "api (w=2)"]);
+    const [one, two] = groups as [Group, Group];
+    expect(results.trials.map((t) => [inGroup(t, one), inGroup(t, two)])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(groups.map((g) => scenarioOfKey(g.key))).toEqual(["api", "api"]);
+    expect(scenarioOfKey("api (c=10)")).toBe("api");
+  });
+
+  test("the scaling table: mean req/s per count, × the first, ≈ when not significant", () => {
+    const results = run([
+      ...[1, 2, 3].flatMap((round) => [
+        trial("a-bare", 1, 1000 + round, round),
+        trial("a-bare", 2, 1900 + round, round), // ×1.90, far beyond the noise
+        trial("b-bare", 1, 1000 + 100 * round, round),
+        trial("b-bare", 2, 1010 + 100 * round, round), // ×1.01 within ±100: a tie
+      ]),
+    ]);
+    const [view] = scalingViews(results);
+    expect(view?.header).toEqual(["app", "1 worker(s)", "2 worker(s)"]);
+    expect(view?.rows).toEqual([
+      ["a-bare", "1,002", "1,902 (×1.90)"],
+      ["b-bare", "1,200", "1,210 (≈×1.01)"],
+    ]);
+    // One count only: no table.
+    expect(
+      scalingViews({
+        ...results,
+        manifest: {
+          ...results.manifest,
+          settings: { ...results.manifest.settings, workerCounts: undefined },
+        },
+      }),
+    ).toEqual([]);
+  });
+});
+
 describe("command line", () => {
   test("a bad count, and --workers with --profile: usage, exit 2, nothing started", async () => {
     for (const [args, message] of [
-      [["--workers", "0"], "--workers must be a whole number >= 1 or auto, got '0'"],
-      [["--workers", "many"], "--workers must be a whole number >= 1 or auto, got 'many'"],
+      [
+        ["--workers", "0"],
+        "--workers must be a whole number >= 1, a comma-separated list of them, or auto, got '0'",
+      ],
+      [
+        ["--workers", "many"],
+        "--workers must be a whole number >= 1, a comma-separated list of them, or auto, got 'many'",
+      ],
       [["--workers", "2", "--profile"], "--profile profiles one process"],
+      [["--workers", "1,2,1"], "--workers lists a count twice, got '1,2,1'"],
+      [["--workers", "1,2", "-c", "1,10"], "take a list one at a time, not both"],
     ] as const) {
       const out = freshOut();
       const r = await runBenchmark(["-o", out, ...args]);
@@ -142,6 +205,32 @@ describe("every app with 2 workers, for real", () => {
     expect(taggedProcesses()).toEqual([]);
     for (const app of APPS) expect(pidsListeningOn(app.port)).toEqual([]);
   }, 180_000);
+});
+
+describe("--workers 1,2, for real", () => {
+  test("each count in turn, interleaved and reversed by round, then the scaling table", async () => {
+    const out = freshOut();
+    const r = await runBenchmark(["-o", out, ...QUICK, "-n", "2", "--workers", "1,2", "node-bare"]);
+    const results = readResults(out) as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    expect(results.manifest.settings.workerCounts).toEqual([1, 2]);
+    // Round 1: one worker, then two; round 2 the other way round.
+    expect(results.trials.map((t) => [t.round, t.workers ?? 1])).toEqual([
+      [1, 1],
+      [1, 2],
+      [2, 2],
+      [2, 1],
+    ]);
+    for (const t of results.trials) {
+      expect(t.server.workers?.length ?? 1).toBe(t.workers ?? 1);
+    }
+    const report = readFileSync(join(out, "report.md"), "utf8");
+    expect(report).toContain("## Scaling with workers");
+    expect(report).toMatch(/\| node-bare \| [\d,]+ \| [\d,]+ \(≈?×\d\.\d\d\) \|/);
+    expect(r.stdout).toContain("== api: req/s by worker count");
+    expect(r.code === 0 || r.code === 1).toBe(true);
+    expect(taggedProcesses()).toEqual([]);
+  }, 120_000);
 });
 
 /** The workers serving `name` right now, found by its port; none while it starts. */

@@ -5,7 +5,7 @@
 import type { Results } from "../schema.ts";
 import { rateViews } from "./rates.ts";
 import { startupCells, startupTable } from "./startup.ts";
-import { WORKERS_HEADER, workersCells, workersRows } from "./workers.ts";
+import { scalingViews, WORKERS_HEADER, workersCells, workersRows } from "./workers.ts";
 
 function columns(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
@@ -46,6 +46,14 @@ export function summaryExtras(results: Results): string[] {
       [
         "== workers: how many held connections; CPU and connections per worker, busiest first",
         ...columns([WORKERS_HEADER, ...workers.map(workersCells)]),
+      ].join("\n"),
+    );
+  }
+  for (const v of scalingViews(results)) {
+    out.push(
+      [
+        `== ${v.scenario}: req/s by worker count (× the first; ≈ not significant)`,
+        ...columns([v.header, ...v.rows]),
       ].join("\n"),
     );
   }

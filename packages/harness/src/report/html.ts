@@ -24,7 +24,14 @@ import {
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
-import { WORKERS_HEADER, WORKERS_INTRO, workersCells, workersRows } from "./workers.ts";
+import {
+  SCALING_INTRO,
+  scalingViews,
+  WORKERS_HEADER,
+  WORKERS_INTRO,
+  workersCells,
+  workersRows,
+} from "./workers.ts";
 
 const CHART_JS = join(
   import.meta.dir,
@@ -263,7 +270,14 @@ function startupSection(results: Results): string {
 function workersSection(results: Results): string {
   const rows = workersRows(results);
   if (rows.length === 0) return "";
-  return `<section><h2>Workers</h2><p>${escapeHtml(WORKERS_INTRO)}</p>${htmlTable(WORKERS_HEADER, rows.map(workersCells))}</section>`;
+  const scaling = scalingViews(results).map(
+    (v) => `<h3>${escapeHtml(v.scenario)}</h3>${htmlTable(v.header, v.rows)}`,
+  );
+  const scalingPart =
+    scaling.length > 0
+      ? `<h3>Scaling with workers</h3><p>${escapeHtml(SCALING_INTRO)}</p>${scaling.join("\n")}`
+      : "";
+  return `<section><h2>Workers</h2><p>${escapeHtml(WORKERS_INTRO)}</p>${htmlTable(WORKERS_HEADER, rows.map(workersCells))}${scalingPart}</section>`;
 }
 
 /** An app's label on a chart carries its qualifiers, so a bar is never read without them. */

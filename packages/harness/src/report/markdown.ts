@@ -25,7 +25,14 @@ import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
-import { WORKERS_HEADER, WORKERS_INTRO, workersCells, workersRows } from "./workers.ts";
+import {
+  SCALING_INTRO,
+  scalingViews,
+  WORKERS_HEADER,
+  WORKERS_INTRO,
+  workersCells,
+  workersRows,
+} from "./workers.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
@@ -240,6 +247,20 @@ export function markdownReport(results: Results, level = 1): string {
   if (workers.length > 0) {
     out.push("", `${h}# Workers`, "", WORKERS_INTRO, "");
     out.push(table(WORKERS_HEADER, ["l", "l", "r", "r", "r", "r", "r"], workers.map(workersCells)));
+  }
+  const scaling = scalingViews(results);
+  if (scaling.length > 0) out.push("", `${h}# Scaling with workers`, "", SCALING_INTRO);
+  for (const v of scaling) {
+    out.push(
+      "",
+      `${h}## ${v.scenario}`,
+      "",
+      table(
+        v.header,
+        v.header.map((_, i) => (i ? "r" : "l")),
+        v.rows,
+      ),
+    );
   }
   const profiles = profileViews(results);
   if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);

@@ -1,8 +1,11 @@
 // The reports' "Workers" section (--workers N): did every worker serve, how the load spread over
-// them, and what the primary costs. One model, rendered by markdown.ts, html.ts and extras.ts.
+// them, what the primary costs, and with several counts (--workers 1,2,4) how req/s scaled. One
+// model, rendered by markdown.ts, html.ts and extras.ts.
 
+import { groupsOf } from "../groups.ts";
 import type { Results, Trial } from "../schema.ts";
-import { median } from "../stats.ts";
+import { median, welch } from "../stats.ts";
+import { summarize } from "../summary.ts";
 import { fmt } from "./format.ts";
 
 export const WORKERS_INTRO =
@@ -46,10 +49,12 @@ function byRank(
 
 export function workersRows(results: Results): WorkersRow[] {
   const withWorkers = results.trials.filter((t) => (t.server.workers?.length ?? 0) > 0);
-  const keys = [...new Set(withWorkers.map((t) => `${t.app}\u0000${t.scenario}`))];
-  return keys.map((key) => {
-    const [app, scenario] = key.split("\u0000") as [string, string];
-    const trials = withWorkers.filter((t) => t.app === app && t.scenario === scenario);
+  // One row per app, scenario and worker count (a run may measure several: --workers 2,4).
+  const key = (t: Trial) => `${t.app}\u0000${t.scenario}\u0000${t.server.workers?.length}`;
+  const keys = [...new Set(withWorkers.map(key))];
+  return keys.map((k) => {
+    const trials = withWorkers.filter((t) => key(t) === k);
+    const { app, scenario } = trials[0] as Trial;
     return {
       app,
       scenario,
@@ -76,4 +81,48 @@ export function workersCells(row: WorkersRow): string[] {
     fmt(row.primaryRssMiB, 1),
     fmt(row.peakRssMiB, 1),
   ];
+}
+
+export const SCALING_INTRO =
+  "Each app at every worker count of the run (--workers), interleaved in the same rounds: mean " +
+  "req/s of the valid trials, and in brackets as a multiple of the first count. ≈ marks a " +
+  "multiple whose difference from the first count is not significant (Welch's t-test, p ≥ " +
+  "0.05) or cannot be tested (fewer than 2 valid trials on either side). Near N× means the app " +
+  "is CPU-bound per process and scales; read it only where the machine has a CPU per worker " +
+  "and one more for the load generator (the Pinning line says whether it had).";
+
+export interface ScalingView {
+  /** The scenario, with its connection count when the run measured several. */
+  readonly scenario: string;
+  readonly header: string[];
+  readonly rows: string[][];
+}
+
+/** Per scenario, each app's req/s at each worker count and as a multiple of the first. */
+export function scalingViews(results: Results): ScalingView[] {
+  const counts = results.manifest.settings.workerCounts ?? [];
+  if (counts.length < 2) return [];
+  const summary = summarize(results);
+  const groups = groupsOf(results);
+  return results.manifest.settings.scenarios.map((scenario) => {
+    const row = (app: string, workers: number) => {
+      const group = groups.find((g) => g.scenario === scenario && g.workers === workers);
+      return summary.get(group?.key ?? "")?.find((r) => r.app === app && r.rps.n > 0);
+    };
+    const rows = results.manifest.settings.apps.map((app) => {
+      const first = row(app, counts[0] as number);
+      return [
+        app,
+        ...counts.map((workers, i) => {
+          const at = row(app, workers);
+          if (!at) return "—";
+          if (i === 0 || !first) return fmt(at.rps.mean);
+          const test = welch(first.rpsValues, at.rpsValues);
+          const tie = test === undefined || test.p >= 0.05 ? "≈" : "";
+          return `${fmt(at.rps.mean)} (${tie}×${fmt(at.rps.mean / first.rps.mean, 2)})`;
+        }),
+      ];
+    });
+    return { scenario, header: ["app", ...counts.map((w) => `${w} worker(s)`)], rows };
+  });
 }
