@@ -55,6 +55,8 @@ export interface Measurement {
   readonly loadCores: number;
   /** Cores of the server's CPU set (pinned) or of the machine (unpinned). */
   readonly serverCores: number;
+  /** Processes serving the port (--workers); 1 when absent. */
+  readonly workers?: number;
   readonly stealPercent: number;
   /** Idle share of the server's own CPU set (pinned runs); undefined when it has none. */
   readonly serverCoreIdlePercent?: number;
@@ -170,7 +172,9 @@ export function judge(m: Measurement): Judgement {
   // Unmeasured CPU raises no flag of its own: the note below says it is missing.
   const coreFull =
     m.serverCoreIdlePercent !== undefined && m.serverCoreIdlePercent < SERVER_CORE_IDLE * 100;
-  const serverBusy = !measured || m.serverCpuPercent >= SERVER_BUSY * 100 || coreFull;
+  // N workers are saturated only when they keep N cores busy (or all the cores they have).
+  const serverFull = SERVER_BUSY * 100 * Math.min(m.workers ?? 1, m.serverCores);
+  const serverBusy = !measured || m.serverCpuPercent >= serverFull || coreFull;
   const notes: string[] = [];
   if (!measured) notes.push("CPU not measured: the load window was too short to sample");
   const cpu =

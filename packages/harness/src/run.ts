@@ -157,6 +157,7 @@ class Run {
       pinned: pinning.enabled,
       loadCores: pinning.loadCores,
       serverCores: pinning.serverCores,
+      workers: target.workerCount,
       stealPercent: run.rates.stealPercent,
       ...coreIdle,
       cpuWindowSec: run.rates.windowSec,

@@ -204,6 +204,28 @@ describe("who limited the run", () => {
     ).toBe(false);
   });
 
+  test("N workers are saturated only at N busy cores, or all the cores they have", () => {
+    const bound = (patch: Partial<Measurement>) =>
+      judge(measured({ loadCpuPercent: 90, ...patch })).checks.loadGeneratorBound;
+    // Pinned, 2 workers on CPUs 0-1: 169% leaves a core's worth idle, 170% is full.
+    const two = { workers: 2, serverCores: 2 };
+    expect(bound({ ...two, serverCpuPercent: 169 })).toBe(true);
+    expect(bound({ ...two, serverCpuPercent: 170 })).toBe(false);
+    // The same 150% from one process is a saturated server.
+    expect(bound({ serverCpuPercent: 150, serverCores: 2 })).toBe(false);
+    expect(bound({ workers: 1, serverCpuPercent: 150, serverCores: 2 })).toBe(false);
+    // More workers than cores: saturated when the cores are.
+    const many = { workers: 4, serverCores: 2 };
+    expect(bound({ ...many, serverCpuPercent: 169 })).toBe(true);
+    expect(bound({ ...many, serverCpuPercent: 170 })).toBe(false);
+    // Unpinned on 2 cores, 2 workers at 120%: the generator can have the other 0.8 core, and at
+    // 75% it is saturated (0.9 × 80%); one process at 120% would be the limit itself.
+    const shared = { pinned: false, loadCores: 2, serverCores: 2, serverCpuPercent: 120 };
+    expect(bound({ ...shared, workers: 2, loadCpuPercent: 75 })).toBe(true);
+    expect(bound({ ...shared, workers: 2, loadCpuPercent: 71 })).toBe(false);
+    expect(bound({ ...shared, loadCpuPercent: 75 })).toBe(false);
+  });
+
   test("neither saturated (server 50%, wrk 40%): unsaturated, with the steal in the note", () => {
     const c = judge(
       measured({ serverCpuPercent: 50, loadCpuPercent: 40, stealPercent: 12.5 }),
