@@ -42,7 +42,9 @@ export class ParseError extends Error {}
 
 function num(value: unknown, what: string): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ParseError(`${what} is ${JSON.stringify(value)}, expected a number`);
+    // JSON.stringify would print an out-of-range number (1e999 → Infinity) as "null".
+    const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
+    throw new ParseError(`${what} is ${shown}, expected a number`);
   }
   return value;
 }

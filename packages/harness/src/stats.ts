@@ -116,6 +116,8 @@ export function welch(a: readonly number[], b: readonly number[]): WelchResult |
 
 /** Two-sided p-value of Student's t with `df` degrees of freedom. */
 export function tTwoSidedP(t: number, df: number): number {
+  // No statistic (0/0 upstream) is no evidence of a difference, not proof of one.
+  if (Number.isNaN(t)) return 1;
   if (!Number.isFinite(t)) return 0;
   return incompleteBeta(df / (df + t * t), df / 2, 0.5);
 }

@@ -252,7 +252,10 @@ describe("what the parsers compute", () => {
     const text = fixture("oha-get.json").replace(/"total": [0-9.]+/, '"total": 1e999');
     expect(text).toContain("1e999");
     expect(() => parseOha(text)).toThrow(ParseError);
-    expect(() => parseOha(text)).toThrow("oha summary.total is");
+    expect(() => parseOha(text)).toThrow("oha summary.total is Infinity, expected a number");
+    // Anything else is shown as the JSON it was.
+    const word = fixture("oha-get.json").replace(/"total": [0-9.]+/, '"total": "fast"');
+    expect(() => parseOha(word)).toThrow('oha summary.total is "fast", expected a number');
   });
 
   test("oha: percentiles of nothing (null, or absent) count as 0 ms", () => {

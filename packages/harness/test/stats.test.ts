@@ -79,6 +79,8 @@ describe("Student's t", () => {
     expect(tTwoSidedP(2.2281, 10)).toBeCloseTo(0.05, 4);
     expect(tTwoSidedP(-2.2281, 10)).toBeCloseTo(0.05, 4);
     expect(tTwoSidedP(Number.POSITIVE_INFINITY, 5)).toBe(0);
+    // No statistic at all (0/0) is no evidence of a difference.
+    expect(tTwoSidedP(Number.NaN, 5)).toBe(1);
     // many degrees of freedom, a small t: x = df / (df + t²) lies above the branch point
     // (numerical integration of the t density: 0.9203644; the normal's 0.9203443)
     expect(tTwoSidedP(0.1, 1000)).toBeCloseTo(0.9203644, 6);
