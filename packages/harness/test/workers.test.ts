@@ -270,37 +270,28 @@ describe("a worker that dies", () => {
 });
 
 describe("Ctrl-C with workers", () => {
-  test("SIGINT mid-trial stops the primary and every worker, exits 130", async () => {
-    let seen: number[] = [];
-    const out = freshOut();
-    const { done } = startBenchmark(
-      // bun-bare: reusePort workers, each with a socket of its own.
-      [
-        "-o",
-        out,
-        "--duration",
-        "20",
-        "--warmup",
-        "0",
-        "--trials",
-        "1",
-        "--workers",
-        "2",
-        "bun-bare",
-      ],
-      {},
-      (stderr, pid) => {
-        if (seen.length === 0 && stderr.includes("trial 1/1")) {
-          seen = servingWorkers("bun-bare");
-          if (seen.length === 2) process.kill(pid, "SIGINT");
-        }
-      },
-    );
-    const r = await done;
-    expect(seen).toHaveLength(2);
-    expect(r.code).toBe(130);
-    expect(readResults(out)?.status).toBe("interrupted");
-    for (const pid of seen) expect(isAlive(pid)).toBe(false);
-    expect(taggedProcesses()).toEqual([]);
-  }, 120_000);
+  // bun-bare: reusePort workers with a socket each; node-bare: Node's round robin.
+  for (const name of ["bun-bare", "node-bare"]) {
+    test(`${name}: SIGINT mid-trial stops the primary and every worker, exits 130`, async () => {
+      let seen: number[] = [];
+      const out = freshOut();
+      const { done } = startBenchmark(
+        ["-o", out, "--duration", "20", "--warmup", "0", "--trials", "1", "--workers", "2", name],
+        {},
+        (stderr, pid) => {
+          if (seen.length === 0 && stderr.includes("trial 1/1")) {
+            seen = servingWorkers(name);
+            if (seen.length === 2) process.kill(pid, "SIGINT");
+          }
+        },
+      );
+      const r = await done;
+      expect(seen).toHaveLength(2);
+      expect(r.code).toBe(130);
+      expect(readResults(out)?.status).toBe("interrupted");
+      for (const pid of seen) expect(isAlive(pid)).toBe(false);
+      expect(taggedProcesses()).toEqual([]);
+      expect(pidsListeningOn(getApp(name).port)).toEqual([]);
+    }, 120_000);
+  }
 });
