@@ -393,6 +393,11 @@ describe("runs that were not measured alike", () => {
       "pinning: server CPUs 1, load CPUs 0 vs server CPUs ?, load CPUs ?",
     ],
     [
+      "server processes",
+      (m) => Object.assign(m.settings, { workers: 2 }),
+      "server processes: 1 process per app vs 2 worker(s) per app (node:cluster)",
+    ],
+    [
       "CPU model",
       (m) => Object.assign(m.machine, { cpuModel: "Intel Xeon 8375C" }),
       "machine: AMD EPYC 7763, 2 cores vs Intel Xeon 8375C, 2 cores",

@@ -148,6 +148,14 @@ describe("summary", () => {
     ]);
   });
 
+  test("--workers: the setup line says how many processes served each app", () => {
+    const settings = { ...sample.manifest.settings, workers: 2 };
+    const text = formatSummary({ ...sample, manifest: { ...sample.manifest, settings } });
+    expect(text.split("\n")[0]).toBe(
+      "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · 2 worker(s) per app (node:cluster) · server on CPU 0, load generator on CPU 1",
+    );
+  });
+
   test("a failed app's row says so and keeps the failure; the others are ok", () => {
     const rows = summarize(sample).get("api") ?? [];
     const failed = rows.find((r) => r.app === "node-bare");
