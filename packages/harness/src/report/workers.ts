@@ -12,7 +12,9 @@ export const WORKERS_INTRO =
   "Each app served its port from several processes (--workers). Per app and scenario, over " +
   "its trials: how many workers held connections halfway through a trial (the fewest in any " +
   "trial), each worker's CPU and connections (median per rank, busiest first), and the " +
-  "memory of the primary alone and of the whole tree. Node's cluster hands connections out " +
+  "memory of the primary alone and of the whole tree. Connections are every established one " +
+  "on the app's port, so they can add up to one or two more than the load generator's: the " +
+  "harness's own kept-alive connections from checking the app. Node's cluster hands connections out " +
   "in turn from its primary; with reusePort (Bun, and @elysiajs/node) the kernel spreads them " +
   "by a hash of the client's address and port, so an uneven spread is a finding, not noise.";
 
