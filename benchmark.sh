@@ -53,12 +53,12 @@ Options:
                          (spawn to first correct answer, memory when ready and after 1 s
                          idle; every start of the run is measured anyway) (default: 0)
       --profile          after the measured rounds, one extra trial per app and scenario
-                         with the runtime's CPU profiler on (node/bun --cpu-prof); writes
+                         with the runtime's CPU profiler on (node/bun/deno --cpu-prof); writes
                          profiles/<app>-<scenario>.cpuprofile (Chrome DevTools, speedscope)
                          and lists each profile's hottest functions in the reports.
                          Profiled trials never count in the results
       --workers N        serve each app's port from N processes (node:cluster; on Bun
-                         every worker listens with reusePort), or "auto": one per CPU
+                         and Deno every worker listens with reusePort), or "auto": one per CPU
                          but one, which the load generator keeps (default: 1). A list
                          (1,2,4) measures each app at each count, interleaved, and adds
                          a scaling table. The server gets the first N CPUs and the load

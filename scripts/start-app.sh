@@ -4,11 +4,11 @@
 # node_modules yet) ran a node-* app on whatever Node the machine has, which died with a stack
 # trace, or a bun-* app on whatever Bun started it.
 #
-#   scripts/start-app.sh node|bun ENTRY
+#   scripts/start-app.sh node|bun|deno ENTRY
 #
-# BENCH_NODE / BENCH_BUN point at another build on purpose (the verifier still checks which
-# runtime answers). exec: the runtime replaces this shell, so nothing is left between the
-# harness and the server.
+# BENCH_NODE / BENCH_BUN / BENCH_DENO point at another build on purpose (the verifier still
+# checks which runtime answers). exec: the runtime replaces this shell, so nothing is left
+# between the harness and the server.
 
 set -o errexit -o nounset -o pipefail
 
@@ -25,26 +25,57 @@ die() {
 case $runtime in
   node) override=${BENCH_NODE:-} preload=--import ;;
   bun) override=${BENCH_BUN:-} preload=--preload ;;
-  *) die "start-app.sh: unknown runtime '$runtime' (node or bun)" ;;
+  deno) override=${BENCH_DENO:-} preload=--preload ;;
+  *) die "start-app.sh: unknown runtime '$runtime' (node, bun or deno)" ;;
 esac
+
+# Deno runs with the permissions the app needs and no more: the network on its own address, the
+# environment variables it reads, and (with workers) starting its own binary once per worker.
+# The workers get the same flags without --allow-run (BENCH_DENO_FLAGS, one per line). Elysia
+# reads NODE_ENV, ENV and ELYSIA_AOT at import; Deno throws on a read it was not allowed.
+deno_flags() {
+  local port
+  port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/registry.ts")
+  [[ -n "$port" ]] || die "packages/contract/src/registry.ts names no port for $app"
+  local own=(--no-prompt "--allow-net=127.0.0.1:$port"
+    "--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,NODE_ENV,ENV,ELYSIA_AOT")
+  if [[ "${BENCH_WORKERS:-1}" != 1 ]]; then
+    own+=(--unstable-net)
+    BENCH_DENO_FLAGS=$(printf '%s\n' "${own[@]}")
+    export BENCH_DENO_FLAGS
+    # node:child_process (the primary's IPC channel to its workers) reads NODE_V8_COVERAGE.
+    own+=("--allow-run=$(realpath "$bin")" --allow-env=NODE_V8_COVERAGE)
+  fi
+  flags+=("${own[@]}")
+}
 
 # BENCH_PROFILE=/dir/name.cpuprofile (./benchmark.sh --profile): the runtime's own CPU profiler,
 # written at exit in the DevTools format; profile-exit.mjs makes SIGTERM an exit that writes it.
 flags=()
+[[ $runtime != deno ]] || flags=(run)
 if [[ -n "${BENCH_PROFILE:-}" ]]; then
-  flags=(--cpu-prof --cpu-prof-interval=1000 "--cpu-prof-dir=$(dirname "$BENCH_PROFILE")"
+  flags+=(--cpu-prof --cpu-prof-interval=1000 "--cpu-prof-dir=$(dirname "$BENCH_PROFILE")"
     "--cpu-prof-name=$(basename "$BENCH_PROFILE")" "$preload" "$root/scripts/profile-exit.mjs")
 fi
-[[ -z "$override" ]] || exec "$override" "${flags[@]}" "$entry"
 
-# The app's own package.json pins the runtime package: "node": "24.21.0" or "bun": "1.4.5".
-pinned=$(sed -n "s/^ *\"$runtime\": *\"\([0-9][^\"]*\)\".*/\1/p" package.json | head -n 1)
-[[ -n "$pinned" ]] || die "package.json pins no \"$runtime\" version"
+# The app's own package.json pins the runtime package: "node": "24.21.0", "bun": "1.4.5" or
+# "deno": "2.9.6". Deno's package installs its binary as node_modules/deno/deno (its .bin entry
+# is a Node wrapper that starts slower, as Deno's docs warn).
 bin="$PWD/node_modules/.bin/$runtime"
-[[ -x "$bin" ]] ||
-  die "$runtime $pinned (pinned) is not installed yet: run 'bun install' in $root, then 'bun run start' again"
-have=$("$bin" --version 2>/dev/null) || have="none"
-have=${have#v}
-[[ "$have" == "$pinned" ]] ||
-  die "node_modules has $runtime $have but the lockfile pins $pinned: run 'bun install' in $root"
+[[ $runtime != deno ]] || bin="$PWD/node_modules/deno/deno"
+if [[ -n "$override" ]]; then
+  bin=$override
+else
+  pinned=$(sed -n "s/^ *\"$runtime\": *\"\([0-9][^\"]*\)\".*/\1/p" package.json | head -n 1)
+  [[ -n "$pinned" ]] || die "package.json pins no \"$runtime\" version"
+  [[ -x "$bin" ]] ||
+    die "$runtime $pinned (pinned) is not installed yet: run 'bun install' in $root, then 'bun run start' again"
+  have=$("$bin" --version 2>/dev/null) || have="none"
+  have=${have#v}
+  have=${have#deno } # "deno 2.9.6 (stable, release, ...)" and two more lines
+  have=${have%% *}
+  [[ "$have" == "$pinned" ]] ||
+    die "node_modules has $runtime $have but the lockfile pins $pinned: run 'bun install' in $root"
+fi
+[[ $runtime != deno ]] || deno_flags
 exec "$bin" "${flags[@]}" "$entry"

@@ -46,7 +46,7 @@ export {
   getApp,
   type Runtime,
 } from "./registry.ts";
-export { detectRuntime, type RuntimeIdentity } from "./runtime.ts";
+export { detectRuntime, isDeno, type RuntimeIdentity } from "./runtime.ts";
 export {
   DEFAULT_SCENARIO,
   findScenario,

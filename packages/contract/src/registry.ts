@@ -1,7 +1,7 @@
 // The app registry: the one place that names the apps, their runtime, framework and port.
 // Folder names, package names, result rows and report labels all use `name`.
 
-export type Runtime = "bun" | "node";
+export type Runtime = "bun" | "node" | "deno";
 export type Framework = "hono" | "elysia" | "bare";
 
 export interface AppSpec {
@@ -18,6 +18,9 @@ export const APPS = [
   { name: "node-elysia", runtime: "node", framework: "elysia", port: 3003 },
   { name: "bun-bare", runtime: "bun", framework: "bare", port: 3004 },
   { name: "node-bare", runtime: "node", framework: "bare", port: 3005 },
+  { name: "deno-hono", runtime: "deno", framework: "hono", port: 3006 },
+  { name: "deno-elysia", runtime: "deno", framework: "elysia", port: 3007 },
+  { name: "deno-bare", runtime: "deno", framework: "bare", port: 3008 },
 ] as const satisfies readonly AppSpec[];
 
 export type AppName = (typeof APPS)[number]["name"];

@@ -1,5 +1,6 @@
-// One port served by several processes (BENCH_WORKERS=N; ./benchmark.sh --workers N), the way
-// both runtimes document it: node:cluster. The framework code is the same as with one process.
+// One port served by several processes (BENCH_WORKERS=N; ./benchmark.sh --workers N): node:cluster
+// on Node and Bun, as both document it, and processes started by the primary on Deno (below). The
+// framework code is the same as with one process.
 //
 // - Node (node:http servers): the primary holds the listening socket, accepts every connection
 //   and hands each to a worker in turn (round robin, Node's default everywhere but Windows). A
@@ -8,12 +9,19 @@
 //   socket with SO_REUSEPORT (`reusePort: true`) and the kernel spreads new connections over
 //   them by a hash of the client's address and port. @elysiajs/node listens with reusePort by
 //   default, so node-elysia's workers do the same on Node.
+// - Deno: node:cluster is stubs. `deno serve --parallel` runs its workers as threads of one
+//   process, with one `export default { fetch }` for every app; the harness measures workers as
+//   processes, and the apps serve through Deno.serve as Deno's docs write it. So the primary
+//   starts N `deno run` processes, each listening with reusePort like Bun's.
 //
-// The primary serves nothing. It prints ALL_LISTENING once every worker has said it listens (the
+// The primary serves nothing. It prints allListening(N) once every worker has said it listens (the
 // harness waits for that line), never replaces a worker that dies (a benchmark must see the
 // loss, not hide it), and exits when the last worker is gone.
 
+import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
+import { fileURLToPath } from "node:url";
+import { isDeno } from "./runtime.ts";
 
 export const WORKERS_ENV = "BENCH_WORKERS";
 
@@ -33,45 +41,70 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
   return count;
 }
 
+/** Set in the processes a Deno primary starts: they serve, the primary does not. */
+export const DENO_WORKER_ENV = "BENCH_DENO_WORKER";
+/** The `deno run` flags (one per line) of those processes: start-app.sh knows the permissions. */
+export const DENO_FLAGS_ENV = "BENCH_DENO_FLAGS";
+
+type Serve = (options: { reusePort: boolean }, listening: () => void) => void;
+
 /**
- * Calls `serve` in this process (one worker) or in each of BENCH_WORKERS cluster workers.
+ * Calls `serve` in this process (one worker) or in each of BENCH_WORKERS worker processes.
  * `serve` starts the server, with `reusePort` set when the runtime needs it, and calls
  * `listening` once its socket is open.
  */
-export function serveWorkers(
-  name: string,
-  serve: (options: { reusePort: boolean }, listening: () => void) => void,
-): void {
+export function serveWorkers(name: string, serve: Serve): void {
   const count = workerCount();
-  if (count === 1) {
-    serve({ reusePort: false }, () => {});
-  } else if (cluster.isPrimary) {
-    primary(name, count);
-  } else {
-    serve({ reusePort: process.versions.bun !== undefined }, () => {
-      process.send?.({ listening: process.pid });
-    });
-  }
+  const reportListening = () => process.send?.({ listening: process.pid });
+  if (count === 1) serve({ reusePort: false }, () => {});
+  else if (isDeno()) {
+    if (process.env[DENO_WORKER_ENV]) serve({ reusePort: true }, reportListening);
+    else primary(name, count, () => forkDeno(count));
+  } else if (cluster.isPrimary) primary(name, count, forkCluster);
+  else serve({ reusePort: process.versions.bun !== undefined }, reportListening);
 }
 
-function primary(name: string, count: number): void {
+/** The worker's process: node:cluster's Worker re-emits its messages and exit. */
+const forkCluster = (): ChildProcess => cluster.fork().process;
+
+/**
+ * Deno's node:cluster is stubs, and its child_process.fork gives the child every permission
+ * (`-A`): the primary starts `deno run` itself, with the flags start-app.sh chose, and an IPC
+ * channel for the "listening" message. Every worker listens with reusePort (--unstable-net).
+ */
+function forkDeno(count: number): ChildProcess {
+  const flags = (process.env[DENO_FLAGS_ENV] ?? "").split("\n").filter((flag) => flag !== "");
+  const script = fileURLToPath(Deno.mainModule);
+  return spawn(Deno.execPath(), ["run", ...flags, script], {
+    env: { [WORKERS_ENV]: String(count), [DENO_WORKER_ENV]: "1" },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+}
+
+function primary(name: string, count: number, fork: () => ChildProcess): void {
+  const workers = new Set<ChildProcess>();
   const listening = new Set<number>();
-  cluster.on("message", (_worker, message: { listening?: number }) => {
-    if (typeof message?.listening !== "number") return;
-    listening.add(message.listening);
-    if (listening.size === count) console.log(`${name}: ${allListening(count)}`);
-  });
-  cluster.on("exit", (worker, code, signal) => {
-    console.error(`${name}: worker ${worker.process.pid} exited (${signal ?? code}), not replaced`);
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
-  });
+  const start = () => {
+    const worker = fork();
+    workers.add(worker);
+    worker.on("message", (message: { listening?: number }) => {
+      if (typeof message?.listening !== "number") return;
+      listening.add(message.listening);
+      if (listening.size === count) console.log(`${name}: ${allListening(count)}`);
+    });
+    worker.on("exit", (code, signal) => {
+      console.error(`${name}: worker ${worker.pid} exited (${signal ?? code}), not replaced`);
+      workers.delete(worker);
+      if (workers.size === 0) process.exit(1);
+    });
+  };
   // The harness and a terminal's Ctrl-C signal the whole process group; a TERM sent to the
   // primary alone must not leave its workers behind.
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+      for (const worker of workers) worker.kill(signal);
       process.exit(0);
     });
   }
-  for (let i = 0; i < count; i++) cluster.fork();
+  for (let i = 0; i < count; i++) start();
 }

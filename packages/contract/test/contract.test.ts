@@ -25,7 +25,7 @@ import {
 const ROOT = join(import.meta.dir, "../../..");
 
 describe("registry", () => {
-  test("names the six apps with the ports the README promises", () => {
+  test("names the nine apps with the ports the README promises", () => {
     expect(APPS.map((a) => [a.name, a.port])).toEqual([
       ["bun-hono", 3000],
       ["bun-elysia", 3001],
@@ -33,6 +33,9 @@ describe("registry", () => {
       ["node-elysia", 3003],
       ["bun-bare", 3004],
       ["node-bare", 3005],
+      ["deno-hono", 3006],
+      ["deno-elysia", 3007],
+      ["deno-bare", 3008],
     ]);
   });
 

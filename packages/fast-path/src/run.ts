@@ -177,10 +177,12 @@ async function startServer(name: string, cpus?: string): Promise<Server> {
     const pid = pidsListeningOn(app.port)[0] ?? running.pid;
     return { name, port: app.port, pid, stop: async () => void (await running.stop()) };
   }
-  // Ports 3006-3008 belong to no app yet; the references borrow them for this check only.
-  if (name === "hono-ref") return startReference(name, "hono.ts", 3006, cpus);
-  if (name === "elysia-ref") return startReference(name, "elysia.ts", 3007, cpus);
-  return startReference(name, "hono.ts", 3008, cpus, { LIMIT: "1" });
+  // The references borrow the ports of apps this check never starts (bun-hono, bun-elysia and
+  // bun-bare): one server runs at a time, and ./benchmark.sh must not run alongside.
+  if (name === "hono-ref") return startReference(name, "hono.ts", getApp("bun-hono").port, cpus);
+  if (name === "elysia-ref")
+    return startReference(name, "elysia.ts", getApp("bun-elysia").port, cpus);
+  return startReference(name, "hono.ts", getApp("bun-bare").port, cpus, { LIMIT: "1" });
 }
 
 interface Measured {

@@ -62,5 +62,5 @@ export const workersText = (settings: Results["manifest"]["settings"]): string =
   const counts = settings.workerCounts ?? [settings.workers ?? 1];
   return counts.length === 1 && counts[0] === 1
     ? "1 process per app"
-    : `${counts.join(", ")} worker(s) per app (node:cluster)`;
+    : `${counts.join(", ")} worker(s) per app`;
 };

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { cpus, type as osType, release, totalmem } from "node:os";
 import { join } from "node:path";
 
-/** The packages whose versions decide a result: frameworks, adapters, runtimes, autocannon. */
+/** The packages whose versions decide a result: frameworks, adapters, runtimes (the lockfile pins node, bun and deno), autocannon. */
 export const RECORDED_PACKAGES = [
   "hono",
   "@hono/node-server",
@@ -13,6 +13,7 @@ export const RECORDED_PACKAGES = [
   "@elysiajs/node",
   "node",
   "bun",
+  "deno",
   "autocannon",
 ] as const;
 

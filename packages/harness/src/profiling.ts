@@ -16,6 +16,7 @@ import type { AfterRounds } from "./startup.ts";
 export const PROFILERS: Readonly<Record<string, string>> = {
   node: "node --cpu-prof",
   bun: "bun --cpu-prof",
+  deno: "deno run --cpu-prof",
 };
 
 /** What a profiled trial needs from the run. */

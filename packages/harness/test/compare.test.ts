@@ -395,7 +395,7 @@ describe("runs that were not measured alike", () => {
     [
       "server processes",
       (m) => Object.assign(m.settings, { workers: 2 }),
-      "server processes: 1 process per app vs 2 worker(s) per app (node:cluster)",
+      "server processes: 1 process per app vs 2 worker(s) per app",
     ],
     [
       "CPU model",

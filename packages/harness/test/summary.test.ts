@@ -152,7 +152,7 @@ describe("summary", () => {
     const settings = { ...sample.manifest.settings, workers: 2 };
     const text = formatSummary({ ...sample, manifest: { ...sample.manifest, settings } });
     expect(text.split("\n")[0]).toBe(
-      "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · 2 worker(s) per app (node:cluster) · server on CPU 0, load generator on CPU 1",
+      "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · 2 worker(s) per app · server on CPU 0, load generator on CPU 1",
     );
   });
 

@@ -270,8 +270,9 @@ describe("a worker that dies", () => {
 });
 
 describe("Ctrl-C with workers", () => {
-  // bun-bare: reusePort workers with a socket each; node-bare: Node's round robin.
-  for (const name of ["bun-bare", "node-bare"]) {
+  // bun-bare: reusePort workers with a socket each; node-bare: Node's round robin; deno-bare:
+  // processes the primary started itself (no node:cluster), reusePort like Bun's.
+  for (const name of ["bun-bare", "node-bare", "deno-bare"]) {
     test(`${name}: SIGINT mid-trial stops the primary and every worker, exits 130`, async () => {
       let seen: number[] = [];
       const out = freshOut();

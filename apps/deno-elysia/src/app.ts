@@ -1,0 +1,3 @@
+import { createApp } from "@bench/elysia-app";
+
+export const app = createApp();

@@ -1,0 +1,14 @@
+import { getApp } from "@bench/contract";
+import { serveWorkers } from "@bench/contract/workers";
+import { app } from "./app.ts";
+
+const { name, port } = getApp("deno-elysia");
+// Elysia's Deno guide: Deno.serve(app.fetch). Off Bun, Elysia picks its web-standard adapter,
+// and app.fetch compiles the routes on first use.
+serveWorkers(name, ({ reusePort }, listening) => {
+  const onListen = () => {
+    console.log(`${name} listening on http://127.0.0.1:${port}`);
+    listening();
+  };
+  Deno.serve({ port, hostname: "127.0.0.1", reusePort, onListen }, app.fetch);
+});

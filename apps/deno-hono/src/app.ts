@@ -1,0 +1,3 @@
+import { createApp } from "@bench/hono-app";
+
+export const app = createApp();
