@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# benchmark.sh: Bun vs Node, Hono vs Elysia, measured so the numbers can be trusted.
+# benchmark.sh: Bun vs Node vs Deno, Hono vs Elysia, measured so the numbers can be trusted.
 #
 # For every app: refuse a taken port, start it, check it against the contract (an app that
 # fails is reported and not measured), warm it up unrecorded, measure it, stop it and make
@@ -20,7 +20,7 @@ usage() {
   cat <<'USAGE'
 Usage: ./benchmark.sh [options] [app ...]
 
-Benchmarks the apps (default: all six) on one or more scenarios and writes
+Benchmarks the apps (default: all nine) on one or more scenarios and writes
 results/<UTC timestamp>/results.json and summary.txt; prints the summary at the end.
 
 Options:
@@ -64,6 +64,14 @@ Options:
                          a scaling table. The server gets the first N CPUs and the load
                          generator the CPUs above the largest N; with none left over,
                          nothing is pinned and the report says so. Not with --profile
+      --node LIST        run each Node app on each of these Node versions, interleaved in
+      --bun LIST         the same rounds (--node 22,24,26 --bun 1.3,1.4 --deno 2.9): a
+      --deno LIST        major or major.minor means its newest release, an exact version
+                         is taken as given. Each version is installed once into
+                         .cache/runtimes from the npm registry (node, bun and deno
+                         packages) and checked with --version; every row is named
+                         app@version and the reports add a version comparison. Without
+                         them, the versions the lockfile pins
       --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
                          (for testing the harness with stand-in apps)
   -h, --help             this text
@@ -85,8 +93,9 @@ Reports (every run writes report.md and report.html next to its results.json):
                          Mermaid charts
 
 Exit status: 0 every app measured and every trial valid; 1 an app failed (start, contract,
-crash) or a trial was invalid (or --compare found a regression); 2 bad flags, a missing tool
-or an unreadable results.json; 130 interrupted (Ctrl-C), with the finished trials kept.
+crash) or a trial was invalid (or --compare found a regression); 2 bad flags, a missing tool,
+a runtime version that cannot be had (before anything is measured) or an unreadable
+results.json; 130 interrupted (Ctrl-C), with the finished trials kept.
 USAGE
   contract_lists
 }
@@ -201,11 +210,22 @@ resolve_names() {
   (IFS=,; printf '%s\n' "${out[*]}")
 }
 
+# --node/--bun/--deno: versions like 22, 22.18 or 22.18.0, comma-separated, none twice. Whether
+# they exist (and are new enough for the apps) the harness asks the npm registry.
+check_versions() {
+  local flag=$1 list=$2
+  [[ -n "$list" ]] || return 0
+  [[ "$list" =~ ^[0-9]+(\.[0-9]+){0,2}(,[0-9]+(\.[0-9]+){0,2})*$ ]] ||
+    die_usage "$flag takes versions like 22, 22.18 or 22.18.0, comma-separated, got '$list'"
+  [[ -z "$(tr , '\n' <<<"$list" | sort | uniq -d)" ]] ||
+    die_usage "$flag lists a version twice, got '$list'"
+}
+
 main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
   local output="" pin=1 quick=0 profile=0 startup=0 rates="" slo="" apps_root="" positional=()
-  local workers=1
+  local workers=1 node_versions="" bun_versions="" deno_versions=""
   local report_cmd=() threshold="" allow_mismatch=0
 
   while [[ $# -gt 0 ]]; do
@@ -226,6 +246,9 @@ main() {
       --rates) need_value "$@"; rates=$2; shift 2 ;;
       --slo-p99) need_value "$@"; slo=$2; shift 2 ;;
       --workers) need_value "$@"; workers=$2; shift 2 ;;
+      --node) need_value "$@"; node_versions=$2; shift 2 ;;
+      --bun) need_value "$@"; bun_versions=$2; shift 2 ;;
+      --deno) need_value "$@"; deno_versions=$2; shift 2 ;;
       --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
       --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
       --compare)
@@ -298,6 +321,9 @@ main() {
     "" | oha | wrk | autocannon) ;;
     *) die_usage "--tool must be oha, wrk or autocannon, got '$tool'" ;;
   esac
+  check_versions --node "$node_versions"
+  check_versions --bun "$bun_versions"
+  check_versions --deno "$deno_versions"
   if [[ -n "$apps_root" && ! -d "$apps_root/apps" ]]; then
     die_usage "--apps-root $apps_root has no apps/ folder"
   fi
@@ -343,6 +369,9 @@ main() {
   [[ -z "$rates" ]] || run+=(--rates "$rates" --rate-tool-path "$rate_tool")
   [[ -z "$slo" ]] || run+=(--slo-p99 "$slo")
   [[ -z "$apps_root" ]] || run+=(--apps-root "$apps_root")
+  [[ -z "$node_versions" ]] || run+=(--node "$node_versions")
+  [[ -z "$bun_versions" ]] || run+=(--bun "$bun_versions")
+  [[ -z "$deno_versions" ]] || run+=(--deno "$deno_versions")
   # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
   # finished trials and exits 130; there is nothing left in this shell to clean up.
   exec "${run[@]}" -- "${original_args[@]}"

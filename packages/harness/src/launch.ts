@@ -16,6 +16,7 @@ import {
   ROUTES,
 } from "@bench/contract";
 import { allListening, WORKERS_ENV } from "@bench/contract/workers";
+import { type AppRun, buildEnv, registryName } from "./runtimes.ts";
 
 /** The repository root: apps live in <root>/apps/<name>. */
 export const REPO_ROOT = resolve(import.meta.dir, "../../..");
@@ -123,9 +124,10 @@ function runtimeCommand(): string {
   return process.versions.bun ? process.execPath : "bun";
 }
 
-export async function startApp(app: AppSpec, options: StartOptions = {}): Promise<RunningApp> {
+export async function startApp(app: AppRun, options: StartOptions = {}): Promise<RunningApp> {
   const root = options.root ?? REPO_ROOT;
-  const cwd = join(root, "apps", app.name);
+  // A row of a version matrix ("node-hono@22.23.3") runs its app's folder on that version.
+  const cwd = join(root, "apps", registryName(app.name));
   if (!existsSync(join(cwd, "package.json"))) {
     throw new LaunchError(`${app.name}: no app at ${cwd}`);
   }
@@ -143,7 +145,7 @@ export async function startApp(app: AppSpec, options: StartOptions = {}): Promis
     cwd,
     detached: true, // its own process group, so the whole tree can be signalled at once
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...options.env, [WORKERS_ENV]: String(workers) },
+    env: { ...process.env, ...buildEnv(app), ...options.env, [WORKERS_ENV]: String(workers) },
   });
   let log = "";
   const collect = (data: Buffer) => {

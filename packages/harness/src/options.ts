@@ -5,14 +5,16 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type AppSpec, findApp, findScenario, type Scenario } from "@bench/contract";
+import { type AppSpec, findApp, findScenario, type Runtime, type Scenario } from "@bench/contract";
 import { REPO_ROOT } from "./launch.ts";
 import type { ToolName } from "./parse.ts";
 import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "./rates.ts";
+import { type AppRun, type RuntimeBuild, VERSION_SPEC, versionedName } from "./runtimes.ts";
 import { type ToolInfo, toolVersion } from "./tools.ts";
 
 export interface Options {
-  readonly apps: AppSpec[];
+  /** With --node/--bun/--deno, one per app and version of its runtime ("node-hono@22.23.3"). */
+  readonly apps: AppRun[];
   readonly scenarios: Scenario[];
   readonly durationSec: number;
   readonly warmupSec: number;
@@ -41,6 +43,10 @@ export interface Options {
   readonly startups: number;
   /** benchmark.sh's own command line, recorded as given. */
   readonly argv: string[];
+  /** --node/--bun/--deno as given: the versions to resolve and install before the run. */
+  readonly runtimeVersions: Partial<Record<Runtime, string[]>>;
+  /** Those versions once installed (withBuilds); empty without the flags. */
+  readonly builds: RuntimeBuild[];
 }
 
 export class UsageError extends Error {}
@@ -108,6 +114,9 @@ export function parseOptions(argv: string[]): Options {
       rates: { type: "string" },
       "rate-tool-path": { type: "string" },
       "slo-p99": { type: "string" },
+      node: { type: "string" },
+      bun: { type: "string" },
+      deno: { type: "string" },
     },
   });
   const toolName = values.tool as ToolName;
@@ -141,8 +150,10 @@ export function parseOptions(argv: string[]): Options {
       `--profile profiles one process: it does not go with --workers ${workers}`,
     );
   }
+  const apps = names(values.apps, findApp, "app");
+  const runtimeVersions = versionsOf(values, apps);
   return {
-    apps: names(values.apps, findApp, "app"),
+    apps,
     scenarios: names(values.scenarios, findScenario, "scenario"),
     durationSec: positiveInt(values.duration, "--duration"),
     warmupSec: positiveInt(values.warmup, "--warmup", 0),
@@ -165,5 +176,46 @@ export function parseOptions(argv: string[]): Options {
       : {}),
     sloP99Ms,
     argv: positionals,
+    runtimeVersions,
+    builds: [],
   };
+}
+
+const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno"];
+
+/** --node 22,24 and the like: lists of versions, each for a runtime some app of the run uses. */
+export function versionsOf(
+  values: Partial<Record<Runtime, string | undefined>>,
+  apps: readonly AppSpec[],
+): Partial<Record<Runtime, string[]>> {
+  const out: Partial<Record<Runtime, string[]>> = {};
+  for (const runtime of RUNTIMES) {
+    const list = values[runtime];
+    if (list === undefined) continue;
+    const specs = list.split(",");
+    const bad = specs.find((spec) => !VERSION_SPEC.test(spec));
+    if (bad !== undefined) {
+      throw new UsageError(
+        `--${runtime} takes versions like 22, 22.18 or 22.18.0, comma-separated, got "${list}"`,
+      );
+    }
+    if (new Set(specs).size !== specs.length) {
+      throw new UsageError(`--${runtime} lists a version twice: ${list}`);
+    }
+    if (!apps.some((app) => app.runtime === runtime)) {
+      throw new UsageError(`--${runtime} ${list}: none of the apps to run is a ${runtime} app`);
+    }
+    out[runtime] = specs;
+  }
+  return out;
+}
+
+/** The run's apps once the versions are installed: each app of a listed runtime once per version. */
+export function withBuilds(options: Options, builds: readonly RuntimeBuild[]): Options {
+  const apps = options.apps.flatMap((app): AppRun[] => {
+    const mine = builds.filter((b) => b.runtime === app.runtime);
+    if (mine.length === 0) return [app];
+    return mine.map((build) => ({ ...app, name: versionedName(app.name, build.version), build }));
+  });
+  return { ...options, apps, builds: [...builds] };
 }

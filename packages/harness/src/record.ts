@@ -10,6 +10,7 @@ import type { Options } from "./options.ts";
 import type { Pinning } from "./plan.ts";
 import { summaryExtras } from "./report/extras.ts";
 import { writeReports } from "./report/files.ts";
+import type { RuntimeBuild } from "./runtimes.ts";
 import {
   type AppRecord,
   type ProfileRecord,
@@ -26,6 +27,14 @@ export function writeJson(path: string, value: unknown): void {
   const tmp = `${path}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
   renameSync(tmp, path);
+}
+
+function versionsAsked(builds: readonly RuntimeBuild[]) {
+  const out: Record<string, { asked: string; version: string }[]> = {};
+  for (const { runtime, asked, version } of builds) {
+    out[runtime] = [...(out[runtime] ?? []), { asked, version }];
+  }
+  return out;
 }
 
 export function newResults(options: Options, pinning: Pinning): Results {
@@ -54,6 +63,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
           : {}),
         ...(options.workers > 1 ? { workers: options.workers } : {}),
         ...(options.workerCounts.length > 1 ? { workerCounts: options.workerCounts } : {}),
+        ...(options.builds.length > 0 ? { runtimeVersions: versionsAsked(options.builds) } : {}),
       },
       ...(options.rateTool
         ? {
@@ -79,6 +89,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
       runtime: a.runtime,
       framework: a.framework,
       port: a.port,
+      ...(a.build ? { runtimeBuild: { asked: a.build.asked, version: a.build.version } } : {}),
       status: "pending" as const,
     })),
     trials: [],

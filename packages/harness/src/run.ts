@@ -19,13 +19,27 @@ import {
   verify,
 } from "@bench/contract";
 import { judge } from "./judge.ts";
-import { LaunchError, listenerOf, type RunningApp, serverProcesses, startApp } from "./launch.ts";
+import {
+  LaunchError,
+  listenerOf,
+  REPO_ROOT,
+  type RunningApp,
+  serverProcesses,
+  startApp,
+} from "./launch.ts";
 import { type LoadRun, runLoad } from "./measure.ts";
 import { type RateContext, runRates } from "./open-loop.ts";
-import { type Options, parseOptions } from "./options.ts";
+import { type Options, parseOptions, withBuilds } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { newResults, Recorder } from "./record.ts";
+import {
+  type AppRun,
+  prepareRuntimes,
+  type RuntimeBuild,
+  registryName,
+  runtimeCache,
+} from "./runtimes.ts";
 import type { Trial } from "./schema.ts";
 import { type AfterRounds, extraStarts, IDLE_PAUSE_MS, measureStartup } from "./startup.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
@@ -193,7 +207,7 @@ class Run {
     };
   }
 
-  async runApp(app: AppSpec, round: number, workers: number): Promise<void> {
+  async runApp(app: AppRun, round: number, workers: number): Promise<void> {
     const many = this.options.workerCounts.length > 1 ? ` with ${workers} worker(s)` : "";
     log(
       `[round ${round}/${this.options.trials}] ${app.name}: starting${many} (~${formatDuration(this.timeLeft())} left)`,
@@ -230,12 +244,16 @@ class Run {
 
   /** The contract, then the runtime as the app reports it; undefined when it fails. */
   async verifyApp(
-    app: AppSpec,
+    app: AppRun,
     running: RunningApp,
     workerCount: number,
   ): Promise<Target | undefined> {
     const url = `http://127.0.0.1:${app.port}`;
-    const violations = await verify(url, app.name);
+    const violations = await verify(url, registryName(app.name));
+    const response = await fetch(`${url}${ROUTES.api}`, { signal: AbortSignal.timeout(10_000) });
+    const identity = (await response.json()) as { runtime: string; version: string };
+    const mismatch = versionMismatch(app, identity.version);
+    if (mismatch) violations.push(mismatch);
     if (violations.length > 0) {
       this.recorder.update(app.name, { violations });
       const first = violations[0];
@@ -245,8 +263,6 @@ class Run {
       );
       return undefined;
     }
-    const response = await fetch(`${url}${ROUTES.api}`, { signal: AbortSignal.timeout(10_000) });
-    const identity = (await response.json()) as { runtime: string; version: string };
     const server = serverProcesses(app, running.pid, workerCount);
     if (typeof server === "string") {
       this.fail(app.name, server);
@@ -416,6 +432,19 @@ class Run {
   }
 }
 
+/** A row of a version matrix must run the version it was asked for: a contract failure if not. */
+export function versionMismatch(
+  app: AppRun,
+  reported: unknown,
+): { check: string; detail: string } | undefined {
+  const asked = app.build?.version;
+  if (asked === undefined || reported === asked) return undefined;
+  return {
+    check: "runtime version",
+    detail: `${app.name} must run on ${app.runtime} ${asked}, but the process reports ${JSON.stringify(reported)}`,
+  };
+}
+
 /** The closed-loop trial rates are offered against: the highest valid req/s. */
 function bestTrial(trials: readonly Trial[]): Trial {
   const rps = (t: Trial) => (t.checks.valid ? (t.result?.rps ?? -1) : -1);
@@ -451,10 +480,21 @@ function announce(run: Run): void {
   log(`bench: results → ${run.recorder.path}`);
 }
 
+/** --node/--bun/--deno: every version resolved and installed, or a RuntimeError saying why not. */
+function installBuilds(options: Options): RuntimeBuild[] {
+  if (Object.keys(options.runtimeVersions).length === 0) return [];
+  const builds = prepareRuntimes(options.runtimeVersions, runtimeCache(REPO_ROOT), log);
+  for (const b of builds) {
+    log(`bench: --${b.runtime} ${b.asked}: ${b.runtime} ${b.version} (${b.binary})`);
+  }
+  return builds;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
   try {
-    options = parseOptions(argv);
+    const parsed = parseOptions(argv);
+    options = withBuilds(parsed, installBuilds(parsed));
   } catch (error) {
     log(`bench: ${error instanceof Error ? error.message : String(error)}`);
     return 2;

@@ -146,6 +146,8 @@ export const AppRecordSchema = T.Object({
   status: T.Union([T.Literal("pending"), T.Literal("ok"), T.Literal("failed")]),
   failure: T.Optional(T.String()),
   violations: T.Optional(T.Array(T.Object({ check: T.String(), detail: T.String() }))),
+  /** --node/--bun/--deno: the runtime version this row ran on, as asked and as resolved. */
+  runtimeBuild: T.Optional(T.Object({ asked: T.String(), version: T.String() })),
   /** As the running app reported it (GET /api/test), not as assumed. */
   reportedRuntime: T.Optional(T.Object({ name: T.String(), version: T.String() })),
   executable: T.Optional(T.String()),
@@ -180,6 +182,13 @@ export const ManifestSchema = T.Object({
     workers: T.Optional(T.Integer({ minimum: 1 })),
     /** --workers with several counts (1,2,4): each app measured at each, summarized apart. */
     workerCounts: T.Optional(T.Array(T.Integer({ minimum: 1 }))),
+    /**
+     * --node/--bun/--deno: each runtime's versions as asked and as resolved, in order; each of
+     * its apps runs once per version, as a row of its own ("node-hono@22.23.3").
+     */
+    runtimeVersions: T.Optional(
+      T.Record(T.String(), T.Array(T.Object({ asked: T.String(), version: T.String() }))),
+    ),
   }),
   /** The generator of the open-loop trials (oha), when --rates asked for any. */
   rateTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),

@@ -7,6 +7,7 @@
 import { baselineOf, findApp } from "@bench/contract";
 import { connectionsText, type Group, groupsOf, inGroup, workersText } from "./groups.ts";
 import { fmt, pct, pValue } from "./report/format.ts";
+import { registryName, versionedName, versionOfName } from "./runtimes.ts";
 import type { Results, Trial } from "./schema.ts";
 import {
   confidenceInterval,
@@ -232,6 +233,18 @@ export function rankRows(sorted: readonly Pick<SummaryRow, "rpsValues">[]): (Ran
   });
 }
 
+/**
+ * The row a framework app's cost is measured against: the bare app on the same runtime, and in
+ * a version matrix on the same version ("node-hono@22.23.3" → "node-bare@22.23.3").
+ */
+export function baselineName(row: string): string | undefined {
+  const spec = findApp(registryName(row));
+  if (!spec || spec.framework === "bare") return undefined;
+  const version = versionOfName(row);
+  const name = baselineOf(spec).name;
+  return version === undefined ? name : versionedName(name, version);
+}
+
 /** Rows per scenario (per scenario and connection count: see groups.ts), fastest first; apps with no valid trial last. */
 export function summarize(results: Results): Map<string, SummaryRow[]> {
   const byScenario = new Map<string, SummaryRow[]>();
@@ -243,9 +256,7 @@ export function summarize(results: Results): Map<string, SummaryRow[]> {
     const ranks = rankRows(rows);
     const complete: SummaryRow[] = rows.map((row, i) => {
       if (row.rps.n === 0 || fastest === undefined) return row;
-      const spec = findApp(row.app);
-      const baseline =
-        spec && spec.framework !== "bare" ? measured(baselineOf(spec).name) : undefined;
+      const baseline = measured(baselineName(row.app) ?? "");
       return {
         ...row,
         ...(ranks[i] ? { rank: ranks[i] } : {}),

@@ -30,6 +30,8 @@ function options(outDir: string): Options {
     rates: [],
     sloP99Ms: 10,
     argv: ["-d", "1"],
+    runtimeVersions: {},
+    builds: [],
   };
 }
 

@@ -29,6 +29,7 @@ import {
   syntheticResult,
   syntheticRun,
   syntheticTrial,
+  syntheticVersionsRun,
 } from "./support/synthetic.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
@@ -620,6 +621,30 @@ describe("HTML report in headless Chromium", () => {
         [0, 30, 32],
         [1, 80, 90],
       ]);
+    },
+    120_000,
+  );
+
+  test.skipIf(!CHROMIUM && process.env.CI !== "true")(
+    "the runtime versions chart: per app, a bar per version with its 95% CI",
+    () => {
+      if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
+      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const html = join(dir, "report.html");
+      const versions = syntheticVersionsRun();
+      writeFileSync(html, htmlReport(versions));
+      const page = readFileSync(html, "utf8");
+      expect(page).toContain("<h2>Runtime versions</h2>");
+      expect(page).toContain("<td>11,000 (110%)</td>");
+      const chart = renderCheck(CHROMIUM, chromiumFlags(dir), html).find(
+        (c) => c.id === "versions-api-node",
+      );
+      expect(chart?.painted).toBeGreaterThan(2000);
+      expect(chart?.labels).toEqual(["node-bare", "node-hono"]);
+      expectBars(chart, "node 22.23.3", [10_000, 8_000]);
+      expectBars(chart, "node 24.21.0", [11_000, 8_000]);
+      expect(chart?.errorBars.length).toBe(4);
+      expect(markdownReport(versions)).toContain("| node-hono | 8,000 | 8,000 (≈100%) |");
     },
     120_000,
   );

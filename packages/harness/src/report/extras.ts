@@ -1,10 +1,12 @@
 // What the terminal summary (and summary.txt) adds after its closed-loop tables when the run
-// measured more: capacity at the p99 budget (--rates), start-up figures, and how the workers
-// shared the load (--workers). Plain text.
+// measured more: capacity at the p99 budget (--rates), start-up figures, how the workers shared
+// the load (--workers), and each app across its runtime's versions (--node, --bun, --deno).
+// Plain text.
 
 import type { Results } from "../schema.ts";
 import { rateViews } from "./rates.ts";
 import { startupCells, startupTable } from "./startup.ts";
+import { versionViews } from "./versions.ts";
 import { scalingViews, WORKERS_HEADER, workersCells, workersRows } from "./workers.ts";
 
 function columns(rows: string[][]): string[] {
@@ -53,6 +55,14 @@ export function summaryExtras(results: Results): string[] {
     out.push(
       [
         `== ${v.scenario}: req/s by worker count (× the first; ≈ not significant)`,
+        ...columns([v.header, ...v.rows]),
+      ].join("\n"),
+    );
+  }
+  for (const v of versionViews(results)) {
+    out.push(
+      [
+        `== ${v.group}: req/s by ${v.runtime} version (% of the first; ≈ not significant)`,
         ...columns([v.header, ...v.rows]),
       ].join("\n"),
     );

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
 import { scenarioOfKey } from "../groups.ts";
+import { registryName } from "../runtimes.ts";
 import type { Results } from "../schema.ts";
 import { IDLE_PAUSE_MS } from "../startup.ts";
 import { type SummaryRow, summarize, taxText } from "../summary.ts";
@@ -24,6 +25,7 @@ import {
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
+import { VERSIONS_INTRO, versionChart, versionViews } from "./versions.ts";
 import {
   SCALING_INTRO,
   scalingViews,
@@ -60,7 +62,13 @@ const COLORS: Record<string, string> = {
   "node-hono": "#2a9d8f",
   "node-elysia": "#264653",
   "node-bare": "#6a994e",
+  "deno-hono": "#7b2cbf",
+  "deno-elysia": "#3c096c",
+  "deno-bare": "#9d4edd",
 };
+
+/** An app's colour, the same on every version of its runtime ("node-hono@22.23.3"). */
+const colorOf = (app: string) => COLORS[registryName(app)] ?? "#888";
 
 export interface ChartData {
   readonly id: string;
@@ -107,7 +115,7 @@ export function chartData(results: Results): ChartData[] {
           label: "req/s",
           data: rows.map((r) => (r.rps.n > 0 ? num(r.rps.mean) : null)),
           ranges: rows.map((r) => (r.ci ? bar(r.ci.low, r.ci.high) : null)),
-          colors: rows.map((r) => COLORS[r.app] ?? "#888"),
+          colors: rows.map((r) => colorOf(r.app)),
         },
       ],
       yTitle: "req/s",
@@ -146,6 +154,7 @@ export function chartData(results: Results): ChartData[] {
   charts.push(...curveCharts(results));
   charts.push(...rateCharts(results));
   charts.push(...startupCharts(results));
+  charts.push(...versionCharts(results));
   return charts;
 }
 
@@ -214,7 +223,7 @@ function startupCharts(results: Results): ChartData[] {
           label: "ready ms",
           data: rows.map((r) => num(r.readyMs.median)),
           ranges: rows.map((r) => bar(r.readyMs.min, r.readyMs.max)),
-          colors: rows.map((r) => COLORS[r.app] ?? "#888"),
+          colors: rows.map((r) => colorOf(r.app)),
         },
       ],
       yTitle: "ms",
@@ -235,6 +244,35 @@ function startupCharts(results: Results): ChartData[] {
       yTitle: "MiB",
     },
   ];
+}
+
+function versionCharts(results: Results): ChartData[] {
+  return versionViews(results).map((view) => {
+    const chart = versionChart(view);
+    return {
+      id: chart.id,
+      title: chart.title,
+      type: "bar",
+      labels: chart.labels,
+      datasets: chart.datasets.map((d) => ({
+        label: d.label,
+        data: d.rows.map((r) => (r ? num(r.rps.mean) : null)),
+        ranges: d.rows.map((r) => (r?.ci ? bar(r.ci.low, r.ci.high) : null)),
+      })),
+      yTitle: "req/s",
+    };
+  });
+}
+
+function versionsSection(results: Results): string {
+  const views = versionViews(results);
+  if (views.length === 0) return "";
+  const parts = views.map(
+    (v) =>
+      `<h3>${escapeHtml(`${v.group} · ${v.runtime}`)}</h3>${htmlTable(v.header, v.rows)}` +
+      `<div class="chart wide"><canvas id="${escapeHtml(versionChart(v).id)}"></canvas></div>`,
+  );
+  return `<section><h2>Runtime versions</h2><p>${escapeHtml(VERSIONS_INTRO)}</p>${parts.join("\n")}</section>`;
 }
 
 function curveSection(results: Results): string {
@@ -456,6 +494,7 @@ ${curveSection(results)}
 ${ratesSection(results)}
 ${startupSection(results)}
 ${workersSection(results)}
+${versionsSection(results)}
 ${profilesSection(results)}
 <pre id="render-check" hidden></pre>
 <script>${chartJs}</script>

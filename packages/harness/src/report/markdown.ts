@@ -25,6 +25,7 @@ import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
+import { VERSIONS_INTRO, versionMermaid, versionViews } from "./versions.ts";
 import {
   SCALING_INTRO,
   scalingViews,
@@ -261,6 +262,13 @@ export function markdownReport(results: Results, level = 1): string {
         v.rows,
       ),
     );
+  }
+  const versions = versionViews(results);
+  if (versions.length > 0) out.push("", `${h}# Runtime versions`, "", VERSIONS_INTRO);
+  for (const v of versions) {
+    const align = v.header.map((_, i) => (i ? "r" : "l"));
+    out.push("", `${h}## ${v.group} · ${v.runtime}`, "", table(v.header, align, v.rows));
+    out.push("", versionMermaid(v));
   }
   const profiles = profileViews(results);
   if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);

@@ -3,7 +3,7 @@
 import type { Results } from "../schema.ts";
 import { type SummaryRow, summarize } from "../summary.ts";
 
-function xychart(title: string, labels: string[], values: number[], axis: string): string {
+export function xychart(title: string, labels: string[], values: number[], axis: string): string {
   const max = Math.max(...values);
   // A round top for the axis, a little above the tallest bar.
   const magnitude = 10 ** Math.floor(Math.log10(max || 1));

@@ -154,3 +154,41 @@ export function syntheticRun(
     trials,
   };
 }
+
+/**
+ * A --node 22,24 run of node-bare and node-hono: node-bare 10% faster on 24 (clearly),
+ * node-hono the same on both (a tie).
+ */
+export function syntheticVersionsRun(): Results {
+  const rows: [string, number[]][] = [
+    ["node-bare@22.23.3", [10_000, 10_100, 9_900]],
+    ["node-bare@24.21.0", [11_000, 11_100, 10_900]],
+    ["node-hono@22.23.3", [8_000, 8_400, 7_600]],
+    ["node-hono@24.21.0", [8_100, 7_700, 8_200]],
+  ];
+  const trials = rows.flatMap(([app, rps]) =>
+    rps.map((r, i) => syntheticTrial(app, "api", i + 1, 50, r, 5)),
+  );
+  const node = [
+    { asked: "22", version: "22.23.3" },
+    { asked: "24", version: "24.21.0" },
+  ];
+  const run = syntheticRun(
+    rows.map(([app]) => app),
+    ["api"],
+    trials,
+    { runtimeVersions: { node } },
+  );
+  return {
+    ...run,
+    apps: run.apps.map((a) => {
+      const version = a.name.split("@")[1] as string;
+      const asked = node.find((v) => v.version === version)?.asked as string;
+      return {
+        ...a,
+        framework: a.framework.split("@")[0] as string,
+        runtimeBuild: { asked, version },
+      };
+    }),
+  };
+}

@@ -1,0 +1,106 @@
+// The reports' "Runtime versions" section (--node 22,24 --bun 1.3,1.4 --deno 2.9): each app on
+// every version of its runtime, as a percentage of the first version asked, with ties marked.
+// One model, rendered by markdown.ts (a table and a Mermaid chart) and html.ts (a table and a
+// grouped bar chart).
+
+import { registryName, versionedName } from "../runtimes.ts";
+import type { Results } from "../schema.ts";
+import { welch } from "../stats.ts";
+import { type SummaryRow, summarize } from "../summary.ts";
+import { fmt } from "./format.ts";
+import { xychart } from "./mermaid.ts";
+
+export const VERSIONS_INTRO =
+  "Each app on every version of its runtime the run asked for (--node, --bun, --deno), all " +
+  "interleaved in the same rounds so that machine drift hits every version alike: mean req/s " +
+  "of the valid trials and, in brackets, as a percentage of the first version asked. ≈ marks " +
+  "a difference from the first version that is not significant (Welch's t-test, p ≥ 0.05, " +
+  "each comparison on its own) or cannot be tested (fewer than 2 valid trials on either " +
+  "side): read it as no change. The app's code and dependencies are the same for every " +
+  "version; only the runtime differs.";
+
+export interface VersionView {
+  /** The summary group: the scenario, with its connection or worker count if the run had several. */
+  readonly group: string;
+  readonly runtime: string;
+  readonly versions: string[];
+  readonly header: string[];
+  readonly rows: string[][];
+  /** Per app (the registry's name) and version: the summary row, when it has valid trials. */
+  readonly measured: { app: string; byVersion: (SummaryRow | undefined)[] }[];
+}
+
+/** The cell of one version: req/s, and after the first version, its share of the first. */
+function cell(first: SummaryRow | undefined, at: SummaryRow | undefined, isFirst: boolean) {
+  if (!at) return "—";
+  if (isFirst || !first) return fmt(at.rps.mean);
+  const test = welch(first.rpsValues, at.rpsValues);
+  const tie = test === undefined || test.p >= 0.05 ? "≈" : "";
+  return `${fmt(at.rps.mean)} (${tie}${fmt((at.rps.mean / first.rps.mean) * 100)}%)`;
+}
+
+/** Per summary group and per runtime asked for at two or more versions: one table. */
+export function versionViews(results: Results): VersionView[] {
+  const asked = results.manifest.settings.runtimeVersions ?? {};
+  const views: VersionView[] = [];
+  const summary = summarize(results);
+  for (const [runtime, list] of Object.entries(asked)) {
+    if (list.length < 2) continue;
+    const versions = list.map((v) => v.version);
+    const apps = [
+      ...new Set(
+        results.apps.filter((a) => a.runtime === runtime).map((a) => registryName(a.name)),
+      ),
+    ];
+    for (const [group, rows] of summary) {
+      const find = (app: string, version: string) =>
+        rows.find((r) => r.app === versionedName(app, version) && r.rps.n > 0);
+      const measured = apps.map((app) => ({
+        app,
+        byVersion: versions.map((version) => find(app, version)),
+      }));
+      views.push({
+        group,
+        runtime,
+        versions,
+        header: ["app", ...versions.map((v) => `${runtime} ${v}`)],
+        rows: measured.map(({ app, byVersion }) => [
+          app,
+          ...byVersion.map((at, i) => cell(byVersion[0], at, i === 0)),
+        ]),
+        measured,
+      });
+    }
+  }
+  return views;
+}
+
+/** The chart of a view: per app, one bar per version (mean req/s; with its 95% CI where drawn). */
+export function versionChart(view: VersionView) {
+  return {
+    id: `versions-${view.group}-${view.runtime}`,
+    title: `${view.group}: req/s on each ${view.runtime} version (mean of valid trials, bars: 95% CI)`,
+    labels: view.measured.map((m) => m.app),
+    datasets: view.versions.map((version, i) => ({
+      label: `${view.runtime} ${version}`,
+      rows: view.measured.map((m) => m.byVersion[i]),
+    })),
+  };
+}
+
+/** The same as a Mermaid bar chart (one bar per app and version: Mermaid has no groups). */
+export function versionMermaid(view: VersionView): string {
+  const chart = versionChart(view);
+  const bars = chart.datasets.flatMap((d, i) =>
+    d.rows.map((row, j) => ({ j, i, label: `${chart.labels[j]}@${view.versions[i]}`, row })),
+  );
+  // App by app, its versions side by side.
+  bars.sort((a, b) => a.j - b.j || a.i - b.i);
+  const measured = bars.filter((b) => b.row !== undefined);
+  return xychart(
+    `${view.group}: req/s on each ${view.runtime} version (mean)`,
+    measured.map((b) => b.label),
+    measured.map((b) => b.row?.rps.mean ?? 0),
+    "req/s",
+  );
+}

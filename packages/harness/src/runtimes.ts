@@ -1,0 +1,236 @@
+// The runtime matrix (./benchmark.sh --node 22,24 --bun 1.3 --deno 2.9): each version asked
+// for is resolved on the npm registry (a major or major.minor to its newest release, an exact
+// version as given), installed once into the project's own cache (.cache/runtimes, never the
+// user's global setup) from the registry's `node`, `bun` and `deno` packages, and checked by
+// running `--version`. All of it happens before anything is measured: a version that cannot be
+// had stops the run with the reason.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { AppSpec, Runtime } from "@bench/contract";
+
+/** "22", "1.3", "2.9.6": what a version flag takes. */
+export const VERSION_SPEC = /^\d+(\.\d+){0,2}$/;
+
+export class RuntimeError extends Error {}
+
+/** One runtime version of the run: as asked, as resolved, and the executable to start. */
+export interface RuntimeBuild {
+  readonly runtime: Runtime;
+  readonly asked: string;
+  readonly version: string;
+  readonly binary: string;
+}
+
+/** An app of the run: with --node/--bun/--deno, on one version of its runtime. */
+export type AppRun = AppSpec & { readonly build?: RuntimeBuild };
+
+/** The environment that makes start-app.sh run this version (BENCH_NODE, BENCH_BUN, BENCH_DENO). */
+export const buildEnv = (app: AppRun): Record<string, string> =>
+  app.build ? { [`BENCH_${app.runtime.toUpperCase()}`]: app.build.binary } : {};
+
+/** Where each runtime's npm package puts its executable, relative to the install folder. */
+const BINARY: Record<Runtime, string> = {
+  node: "node_modules/.bin/node",
+  bun: "node_modules/.bin/bun",
+  // Deno's .bin entry is a Node wrapper (slower to start, its docs warn): the binary itself.
+  deno: "node_modules/deno/deno",
+};
+
+/**
+ * The oldest release the apps run on, and why: Node runs their TypeScript directly only with
+ * type stripping on by default (22.18 in the 22 line, 23.6 after it); Bun.serve's `routes`
+ * (bun-bare) came in Bun 1.2.3; Deno reads the workspace's package.json and node_modules from 2.0.
+ */
+export const OLDEST: Record<Runtime, { version: string; why: string }[]> = {
+  node: [
+    {
+      version: "22.18.0",
+      why: "the apps are TypeScript that Node runs directly, with type stripping on by default from Node 22.18 (23.6 in the 23 line)",
+    },
+    {
+      version: "23.6.0",
+      why: "the apps are TypeScript that Node runs directly, with type stripping on by default from Node 23.6 (22.18 in the 22 line)",
+    },
+  ],
+  bun: [
+    { version: "1.2.3", why: "bun-bare serves with Bun.serve's routes table, new in Bun 1.2.3" },
+  ],
+  deno: [
+    {
+      version: "2.0.0",
+      why: "the apps need Deno 2's support for package.json workspaces and node_modules",
+    },
+  ],
+};
+
+const parts = (version: string) => version.split(".").map(Number);
+
+/** Negative, zero or positive as a is older than, equal to or newer than b (x.y.z only). */
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Why the apps cannot run on this version, or undefined when they can. */
+export function tooOld(runtime: Runtime, version: string): string | undefined {
+  const [major] = parts(version);
+  // The floor of the version's own major line, else the lowest floor above it.
+  const floors = OLDEST[runtime];
+  const floor =
+    floors.find((f) => parts(f.version)[0] === major) ??
+    floors.find((f) => compareVersions(f.version, version) > 0);
+  if (!floor || compareVersions(version, floor.version) >= 0) return undefined;
+  return `${runtime} ${version} is older than the apps can run: ${floor.why}`;
+}
+
+/** The published versions `npm view <package>@<spec> version` lists (throws as npm does). */
+export type Registry = (runtime: Runtime, spec: string) => string[];
+
+const npmView: Registry = (runtime, spec) => {
+  const out = execFileSync("npm", ["view", `${runtime}@${spec}`, "version", "--json"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const parsed: unknown = out.trim() === "" ? [] : JSON.parse(out);
+  return (Array.isArray(parsed) ? parsed : [parsed]).filter((v) => typeof v === "string");
+};
+
+/** The newest stable release matching the spec: "22" → "22.23.3"; an exact version as given. */
+export function resolveVersion(runtime: Runtime, spec: string, registry = npmView): string {
+  let listed: string[];
+  try {
+    listed = registry(runtime, spec);
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? error);
+    const why = /E404|No match/.test(stderr)
+      ? "no such release is published"
+      : (stderr.split("\n").find((l) => /error/i.test(l)) ?? stderr).trim();
+    throw new RuntimeError(
+      `--${runtime} ${spec}: cannot resolve it on the npm registry (npm view ${runtime}@${spec}): ${why}`,
+    );
+  }
+  const stable = listed.filter((v) => /^\d+\.\d+\.\d+$/.test(v));
+  const newest = stable.sort(compareVersions).at(-1);
+  if (!newest) {
+    throw new RuntimeError(`--${runtime} ${spec}: the npm registry lists no release matching it`);
+  }
+  return newest;
+}
+
+/** What `<binary> --version` prints, as a bare version: "v22.23.3" and "deno 2.9.6 (...)" too. */
+export function versionOf(binary: string): string | undefined {
+  try {
+    const out = execFileSync(binary, ["--version"], { encoding: "utf8", stdio: "pipe" });
+    return /(\d+\.\d+\.\d+)/.exec(out)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The executable of `runtime` `version`, installed into `cacheDir` if it is not there yet:
+ * npm installs into a scratch folder that is renamed into place only once the binary reports
+ * the version, so an interrupted or failed install never passes for a finished one.
+ */
+export function installRuntime(
+  runtime: Runtime,
+  version: string,
+  cacheDir: string,
+  log: (line: string) => void,
+): string {
+  const dir = join(cacheDir, `${runtime}-${version}`);
+  const binary = join(dir, BINARY[runtime]);
+  if (versionOf(binary) === version) return binary;
+  mkdirSync(cacheDir, { recursive: true });
+  const scratch = `${dir}.partial-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  log(`bench: installing ${runtime} ${version} into ${dir} (npm, once)...`);
+  try {
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--silent",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        scratch,
+        `${runtime}@${version}`,
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    const stderr = String((error as { stderr?: unknown }).stderr ?? error).trim();
+    throw new RuntimeError(
+      `npm could not install ${runtime}@${version}: ${stderr.split("\n").at(-1)}`,
+    );
+  }
+  const got = versionOf(join(scratch, BINARY[runtime]));
+  if (got !== version) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw new RuntimeError(
+      `${runtime}@${version} installed, but its ${BINARY[runtime]} reports ${got ?? "no version"}`,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(scratch, dir);
+  return binary;
+}
+
+/** The project's runtime cache: kept between runs, ignored by git. */
+export const runtimeCache = (root: string) => join(root, ".cache", "runtimes");
+
+/**
+ * Every version asked for, resolved, checked against what the apps can run and installed, in
+ * the order asked. Throws RuntimeError, naming the version and why, before anything runs.
+ */
+export function prepareRuntimes(
+  asked: Partial<Record<Runtime, readonly string[]>>,
+  cacheDir: string,
+  log: (line: string) => void,
+  registry: Registry = npmView,
+): RuntimeBuild[] {
+  const wanted = Object.entries(asked) as [Runtime, readonly string[]][];
+  const resolved = wanted.flatMap(([runtime, specs]) =>
+    specs.map((spec) => ({
+      runtime,
+      asked: spec,
+      version: resolveVersion(runtime, spec, registry),
+    })),
+  );
+  for (const r of resolved) {
+    const old = tooOld(r.runtime, r.version);
+    if (old) throw new RuntimeError(`--${r.runtime} ${r.asked}: ${old}`);
+  }
+  const seen = new Set<string>();
+  for (const r of resolved) {
+    const key = `${r.runtime}@${r.version}`;
+    if (seen.has(key)) {
+      throw new RuntimeError(
+        `--${r.runtime} asks for ${r.version} twice (${r.asked} resolves to it)`,
+      );
+    }
+    seen.add(key);
+  }
+  if (resolved.length > 0 && !existsSync(cacheDir)) mkdirSync(cacheDir, { recursive: true });
+  return resolved.map((r) => ({
+    ...r,
+    binary: installRuntime(r.runtime, r.version, cacheDir, log),
+  }));
+}
+
+/** "node-hono@22.23.3": an app on one version of the run's matrix (its results' row). */
+export const versionedName = (name: string, version: string) => `${name}@${version}`;
+
+/** The registry's name of an app, with or without its version: "node-hono@22.23.3" → "node-hono". */
+export const registryName = (name: string) => name.split("@")[0] as string;
+
+/** The version a row's name carries, if any. */
+export const versionOfName = (name: string): string | undefined => name.split("@")[1];
