@@ -114,7 +114,7 @@ test("shortUrl names the package, or the path inside the repository", () => {
 });
 
 test("an app whose runtime has no profiler gets a record saying so, not silence", async () => {
-  const app = { ...getApp("bun-bare"), runtime: "deno" } as unknown as AppSpec;
+  const app = { ...getApp("bun-bare"), runtime: "workerd" } as unknown as AppSpec;
   const scenario = findScenario("api") as Scenario;
   const never = () => {
     throw new Error("nothing may be started or measured");
@@ -142,7 +142,7 @@ test("an app whose runtime has no profiler gets a record saying so, not silence"
   expect(record).toMatchObject({
     app: "bun-bare",
     scenario: "api",
-    unavailable: "deno has no CPU profiler this harness can run",
+    unavailable: "workerd has no CPU profiler this harness can run",
   });
   expect(record.file).toBeUndefined();
 });
