@@ -39,9 +39,10 @@ const BINARY: Record<Runtime, string> = {
 };
 
 /**
- * The oldest release the apps run on, and why: Node runs their TypeScript directly only with
- * type stripping on by default (22.18 in the 22 line, 23.6 after it); Bun.serve's `routes`
- * (bun-bare) came in Bun 1.2.3; Deno reads the workspace's package.json and node_modules from 2.0.
+ * The oldest release the apps run on, and why, checked by running every app of the runtime
+ * against the contract (2026-11-22): Node 22.17.1 and 23.5.0 refuse a .ts entry, 22.18.0 and
+ * 23.6.0 (type stripping on by default) conform; Bun 1.2.3 (Bun.serve's routes, which bun-bare
+ * uses, are new in it) and Deno 2.0.0 conform.
  */
 export const OLDEST: Record<Runtime, { version: string; why: string }[]> = {
   node: [
