@@ -1,0 +1,82 @@
+// The no-framework handlers on the Fetch API's Request and Response, written once and routed by
+// each runtime's own server: bun-bare through Bun.serve's routes table, deno-bare through
+// Deno.serve's one handler. A difference between the two baselines is then the runtime's, not
+// the code's, as with packages/hono-app and packages/elysia-app. (node-bare speaks node:http.)
+
+import {
+  apiPayload,
+  type BodyRefusal,
+  buildItems,
+  ERRORS,
+  errorBody,
+  GREETING,
+  invalidFieldError,
+  jsonDocumentError,
+  parseItemCount,
+  parseUserFields,
+  parseUserId,
+  readJsonBody,
+  selectUserFields,
+  unknownFieldError,
+  updatedUser,
+  userById,
+  validateUserUpdate,
+} from "@bench/contract";
+
+export const fail = (status: number, message: string, headers?: Record<string, string>) =>
+  Response.json(errorBody(message), { status, ...(headers ? { headers } : {}) });
+
+const refuse = (refusal: BodyRefusal) =>
+  fail(
+    refusal.status,
+    refusal.message,
+    refusal.closeConnection ? { connection: "close" } : undefined,
+  );
+
+export const greeting = () => new Response(GREETING);
+
+export const api = () => Response.json(apiPayload("bare"));
+
+export async function echo(request: Request): Promise<Response> {
+  const read = await readJsonBody(request);
+  if ("refusal" in read) return refuse(read.refusal);
+  const refused = jsonDocumentError(read.value);
+  return refused ? fail(400, refused) : Response.json(read.value);
+}
+
+/** The query string's parameters: the path is the router's business, a whole URL is not needed. */
+export function query(request: Request): URLSearchParams {
+  const url = request.url;
+  const q = url.indexOf("?");
+  return new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+}
+
+export function getUser(request: Request, rawId: string): Response {
+  const id = parseUserId(rawId);
+  if (id === undefined) return fail(400, ERRORS.badUserId);
+  const selected = parseUserFields(query(request).get("fields"));
+  if ("unknown" in selected) return fail(400, unknownFieldError(selected.unknown));
+  return Response.json(selectUserFields(userById(id), selected.fields));
+}
+
+export async function updateUser(request: Request, rawId: string): Promise<Response> {
+  const read = await readJsonBody(request);
+  if ("refusal" in read) return refuse(read.refusal);
+  const checked = validateUserUpdate(read.value);
+  if ("error" in checked) return fail(400, checked.error);
+  const id = parseUserId(rawId);
+  if (id === undefined) return fail(400, ERRORS.badUserId);
+  if (checked.update.id !== id) return fail(400, invalidFieldError("id"));
+  return Response.json(updatedUser(checked.update));
+}
+
+export function items(request: Request): Response {
+  const count = parseItemCount(query(request).get("count"));
+  return count === undefined ? fail(400, ERRORS.badCount) : Response.json(buildItems(count));
+}
+
+/** A bug in a handler costs that request a JSON 500, not the process. */
+export function internalError(error: unknown): Response {
+  console.error(error);
+  return fail(500, ERRORS.internal);
+}
