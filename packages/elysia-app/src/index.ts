@@ -1,6 +1,7 @@
-// The Elysia app, written once and served by both runtimes (apps/bun-elysia on Bun's native
-// server, apps/node-elysia through @elysiajs/node), so a difference between those two results
-// is the runtime's and its adapter's, not the code's.
+// The Elysia app, written once and served by all three runtimes (apps/bun-elysia on Bun's native
+// server, apps/node-elysia through @elysiajs/node, apps/deno-elysia on Deno.serve through
+// app.fetch), so a difference between their results is the runtime's and its adapter's, not the
+// code's.
 
 import {
   apiPayload,

@@ -250,12 +250,20 @@ class Run {
   ): Promise<Target | undefined> {
     const url = `http://127.0.0.1:${app.port}`;
     const violations = await verify(url, registryName(app.name));
-    const response = await fetch(`${url}${ROUTES.api}`, { signal: AbortSignal.timeout(10_000) });
-    const identity = (await response.json()) as { runtime: string; version: string };
-    const mismatch = versionMismatch(app, identity.version);
-    if (mismatch) violations.push(mismatch);
-    if (violations.length > 0) {
-      this.recorder.update(app.name, { violations });
+    // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
+    let identity: { runtime: string; version: string } | undefined;
+    if (violations.length === 0) {
+      const response = await fetch(`${url}${ROUTES.api}`, { signal: AbortSignal.timeout(10_000) });
+      identity = (await response.json()) as { runtime: string; version: string };
+      const mismatch = versionMismatch(app, identity.version);
+      if (mismatch) violations.push(mismatch);
+    }
+    const reportedRuntime = identity && { name: identity.runtime, version: identity.version };
+    if (violations.length > 0 || !reportedRuntime) {
+      this.recorder.update(app.name, {
+        violations,
+        ...(reportedRuntime ? { reportedRuntime } : {}),
+      });
       const first = violations[0];
       this.fail(
         app.name,
@@ -271,7 +279,7 @@ class Run {
     const exe = executableOf(server.root);
     this.recorder.update(app.name, {
       status: "ok",
-      reportedRuntime: { name: identity.runtime, version: identity.version },
+      reportedRuntime,
       ...(exe ? { executable: exe } : {}),
     });
     // Servers do not fork under load: find the tree once, so sampling reads a few files only.

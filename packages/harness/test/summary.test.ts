@@ -2,8 +2,15 @@ import { describe, expect, test } from "bun:test";
 import type { Results, Trial } from "../src/schema.ts";
 import { schemaErrors } from "../src/schema.ts";
 import { spread, verdict } from "../src/stats.ts";
-import { formatSummary, pinningText, rankRows, summarize, taxText } from "../src/summary.ts";
-import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
+import {
+  baselineName,
+  formatSummary,
+  pinningText,
+  rankRows,
+  summarize,
+  taxText,
+} from "../src/summary.ts";
+import { cleanChecks, syntheticResult, syntheticVersionsRun } from "./support/synthetic.ts";
 
 describe("stats", () => {
   test("mean, sample stddev, CoV", () => {
@@ -434,5 +441,23 @@ describe("the whole printed summary, character for character", () => {
 
   test("header, table, flags and the reading note", () => {
     expect(formatSummary(run)).toBe(PRINTED);
+  });
+});
+
+describe("framework tax in a version matrix (--node 22,24)", () => {
+  test("against the bare app on the same version, never another version's", () => {
+    expect(baselineName("node-hono@24.21.0")).toBe("node-bare@24.21.0");
+    expect(baselineName("deno-elysia@2.8.3")).toBe("deno-bare@2.8.3");
+    expect(baselineName("node-hono")).toBe("node-bare");
+    expect(baselineName("node-bare@24.21.0")).toBeUndefined();
+    expect(baselineName("node-bare")).toBeUndefined();
+    expect(baselineName("not-an-app")).toBeUndefined();
+    const rows = summarize(syntheticVersionsRun()).get("api") ?? [];
+    const row = (app: string) => rows.find((r) => r.app === app);
+    // node-hono: 8,000 on both versions; node-bare: 10,000 on 22, 11,000 on 24.
+    expect(row("node-hono@22.23.3")?.pctOfBaseline).toBeCloseTo(80, 9);
+    expect(row("node-hono@24.21.0")?.pctOfBaseline).toBeCloseTo((8_000 / 11_000) * 100, 9);
+    expect(row("node-hono@24.21.0")?.vsBaseline?.significant).toBe(true);
+    expect(row("node-bare@24.21.0")?.pctOfBaseline).toBeUndefined();
   });
 });

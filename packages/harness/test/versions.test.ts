@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { getApp } from "@bench/contract";
 import { REPO_ROOT } from "../src/launch.ts";
 import { type Options, UsageError, versionsOf, withBuilds } from "../src/options.ts";
+import { compareRuns } from "../src/report/compare.ts";
 import { versionMermaid, versionViews } from "../src/report/versions.ts";
 import { versionMismatch } from "../src/run.ts";
 import {
@@ -22,6 +23,7 @@ import {
 } from "../src/runtimes.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
 import { baselineName } from "../src/summary.ts";
+import { CONFORMING, fakeRoot } from "./support/fake-root.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
 import { syntheticVersionsRun } from "./support/synthetic.ts";
 
@@ -191,6 +193,25 @@ describe("the version comparison", () => {
     );
   });
 
+  test("--compare pairs rows by app and version: a slower Node 24 row is a regression", () => {
+    const slower: Results = {
+      ...results,
+      trials: results.trials.map((t) =>
+        t.app === "node-bare@24.21.0" && t.result
+          ? { ...t, result: { ...t.result, rps: t.result.rps * 0.8 } }
+          : t,
+      ),
+    };
+    const rows = compareRuns(results, slower);
+    expect(rows.map((r) => [r.app, r.verdict])).toEqual([
+      ["node-bare@22.23.3", "no change beyond the threshold"],
+      ["node-bare@24.21.0", "regression"],
+      // node-hono's trials spread ±5%: too wide to rule out a 5% change either way.
+      ["node-hono@22.23.3", "inconclusive"],
+      ["node-hono@24.21.0", "inconclusive"],
+    ]);
+  });
+
   test("one version asked: nothing to compare, no table", () => {
     const one = {
       ...results,
@@ -241,6 +262,45 @@ describe("command line", () => {
       expect(existsSync(join(out, "results.json"))).toBe(false);
     }
   }, 60_000);
+});
+
+describe("a row that runs another version than asked", () => {
+  // The stand-in's `bun run start` runs the project's own Bun, whatever BENCH_BUN says.
+  test("fails the contract check, naming both versions, and is not measured", async () => {
+    const out = freshOut();
+    const root = fakeRoot({ "bun-bare": CONFORMING });
+    const r = await runBenchmark([
+      "-o",
+      out,
+      "--apps-root",
+      root,
+      "--bun",
+      "1.3",
+      "-d",
+      "1",
+      "-w",
+      "0",
+      "-n",
+      "1",
+      "bun-bare",
+    ]);
+    expect(r.code).toBe(1);
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
+    const [app] = results.apps;
+    const asked = app?.runtimeBuild?.version as string;
+    expect(asked).toMatch(/^1\.3\.\d+$/);
+    expect(app?.status).toBe("failed");
+    const reported = app?.reportedRuntime?.version as string;
+    expect(app?.reportedRuntime?.name).toBe("bun");
+    expect(reported).not.toBe(asked);
+    expect(app?.violations).toEqual([
+      {
+        check: "runtime version",
+        detail: `bun-bare@${asked} must run on bun ${asked}, but the process reports "${reported}"`,
+      },
+    ]);
+    expect(results.trials).toEqual([]);
+  }, 120_000);
 });
 
 describe("--node 22,24, for real", () => {

@@ -1,5 +1,5 @@
-// The Hono app, written once and served by both runtimes (apps/bun-hono, apps/node-hono), so a
-// difference between those two results is the runtime's, not the code's.
+// The Hono app, written once and served by all three runtimes (apps/bun-hono, apps/node-hono,
+// apps/deno-hono), so a difference between their results is the runtime's, not the code's.
 
 import {
   apiPayload,
