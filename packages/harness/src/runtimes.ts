@@ -102,13 +102,21 @@ const npmView: Registry = (runtime, spec) => {
   return (Array.isArray(parsed) ? parsed : [parsed]).filter((v) => typeof v === "string");
 };
 
+/** What npm said when it failed; when there is no npm at all, how to get it. */
+function npmError(error: unknown): string {
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+    return "npm is not installed, and it fetches the runtimes: install Node.js (which brings npm)";
+  }
+  return String((error as { stderr?: unknown }).stderr ?? error);
+}
+
 /** The newest stable release matching the spec: "22" → "22.23.3"; an exact version as given. */
 export function resolveVersion(runtime: Runtime, spec: string, registry = npmView): string {
   let listed: string[];
   try {
     listed = registry(runtime, spec);
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? error);
+    const stderr = npmError(error);
     const why = /E404|No match/.test(stderr)
       ? "no such release is published"
       : (stderr.split("\n").find((l) => /error/i.test(l)) ?? stderr).trim();
@@ -168,7 +176,7 @@ export function installRuntime(
     );
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });
-    const stderr = String((error as { stderr?: unknown }).stderr ?? error).trim();
+    const stderr = npmError(error).trim();
     throw new RuntimeError(
       `npm could not install ${runtime}@${version}: ${stderr.split("\n").at(-1)}`,
     );

@@ -77,6 +77,12 @@ describe("resolving a version", () => {
       });
     };
     expect(() => resolveVersion("bun", "1.3", offline)).toThrow("npm error code ENOTFOUND");
+    const noNpm: Registry = () => {
+      throw Object.assign(new Error("spawnSync npm ENOENT"), { code: "ENOENT" });
+    };
+    expect(() => resolveVersion("node", "22", noNpm)).toThrow(
+      "--node 22: cannot resolve it on the npm registry (npm view node@22): npm is not installed, and it fetches the runtimes: install Node.js (which brings npm)",
+    );
     expect(() => resolveVersion("deno", "3", () => ["3.0.0-rc.1"])).toThrow(
       "--deno 3: the npm registry lists no release matching it",
     );
