@@ -252,11 +252,11 @@ export function summarize(results: Results): Map<string, SummaryRow[]> {
     const rows = results.manifest.settings.apps.map((app) => rowFor(results, app, group));
     rows.sort((a, b) => (b.rps.n > 0 ? b.rps.mean : -1) - (a.rps.n > 0 ? a.rps.mean : -1));
     const fastest = rows[0]?.rps.n ? rows[0] : undefined;
-    const measured = (name: string) => rows.find((r) => r.app === name && r.rps.n > 0);
+    const measured = (name?: string) => rows.find((r) => r.app === name && r.rps.n > 0);
     const ranks = rankRows(rows);
     const complete: SummaryRow[] = rows.map((row, i) => {
       if (row.rps.n === 0 || fastest === undefined) return row;
-      const baseline = measured(baselineName(row.app) ?? "");
+      const baseline = measured(baselineName(row.app));
       return {
         ...row,
         ...(ranks[i] ? { rank: ranks[i] } : {}),
