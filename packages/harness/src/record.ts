@@ -3,6 +3,7 @@
 
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { analyze } from "./analysis.ts";
 import { ERROR_THRESHOLD } from "./judge.ts";
 import { REPO_ROOT } from "./launch.ts";
 import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
@@ -151,8 +152,10 @@ export class Recorder {
     this.results.status = status;
     this.results.finishedAt = new Date().toISOString();
     this.save();
-    const summary = [formatSummary(this.results), ...summaryExtras(this.results)].join("\n\n");
+    // One analysis, rendered by the summary and both reports.
+    const analysis = analyze(this.results);
+    const summary = [formatSummary(analysis), ...summaryExtras(analysis)].join("\n\n");
     writeFileSync(join(outDir, "summary.txt"), `${summary}\n`);
-    return { summary, reports: writeReports(this.path, this.results) };
+    return { summary, reports: writeReports(this.path, this.results, analysis) };
   }
 }

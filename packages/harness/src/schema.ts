@@ -62,8 +62,10 @@ export const TrialSchema = T.Object({
   scenario: T.String(),
   /** --workers: the processes that served this trial (absent: 1). */
   workers: T.Optional(T.Integer({ minimum: 1 })),
-  /** 1-based round; apps run in a different order each round. */
+  /** 1-based round; apps run in a different order each round. Each round is a fresh process. */
   round: T.Integer({ minimum: 1 }),
+  /** 1-based sample within the process and scenario (back-to-back load runs); absent: 1. */
+  sample: T.Optional(T.Integer({ minimum: 1 })),
   startedAt: T.String(),
   command: T.Array(T.String()),
   /** null when the tool produced nothing usable (see invalidReasons). */
@@ -111,6 +113,12 @@ export const TrialSchema = T.Object({
      * process, CPU steal, too few connections) limited the run, so it is not the server's best.
      */
     unsaturated: T.Boolean(),
+    /**
+     * The server's core was busy with something other than the server (its busy share minus
+     * the server's own CPU above CONTENDED_POINTS), or CPU steal was high: not the server's
+     * best. Absent in runs before it existed.
+     */
+    contended: T.Optional(T.Boolean()),
     littlesLaw: T.Object({
       /** requests × mean latency / the time the tool ran: requests in flight on average. */
       inFlight: T.Number(),
@@ -169,7 +177,17 @@ export const ManifestSchema = T.Object({
     connections: T.Integer({ minimum: 1 }),
     /** --connections with several counts: one trial per count, each summarized apart. */
     connectionCounts: T.Optional(T.Array(T.Integer({ minimum: 1 }))),
+    /** Rounds: each app is started afresh once per round (with --precision, the rounds run). */
     trials: T.Integer({ minimum: 1 }),
+    /** Samples (back-to-back load runs of durationSec) per process and scenario; absent: 1. */
+    samples: T.Optional(T.Integer({ minimum: 1 })),
+    /**
+     * --precision: rounds were added until every mean and comparison had a 95% CI half-width
+     * within `target` (a share), or `maxTimeSec` ran out.
+     */
+    precision: T.Optional(
+      T.Object({ target: T.Number({ exclusiveMinimum: 0 }), maxTimeSec: T.Number({ minimum: 0 }) }),
+    ),
     keepAlive: T.Boolean(),
     /** Largest (non-2xx + socket errors + timeouts) / requests a valid trial may have. */
     errorThreshold: T.Number(),
@@ -289,6 +307,16 @@ export const ResultsSchema = T.Object({
   trials: T.Array(TrialSchema),
   /** Open-loop trials (--rates), kept apart from the closed-loop `trials`. */
   rateTrials: T.Optional(T.Array(RateTrialSchema)),
+  /** --precision: how the rounds ended. */
+  precision: T.Optional(
+    T.Object({
+      reached: T.Boolean(),
+      rounds: T.Integer({ minimum: 0 }),
+      elapsedSec: T.Number({ minimum: 0 }),
+      /** The widest half-width left, and what it belongs to. */
+      widest: T.Optional(T.Object({ what: T.String(), halfWidth: T.Number() })),
+    }),
+  ),
   /** Profiled trials (--profile), kept apart from `trials`. */
   profiles: T.Optional(T.Array(ProfileSchema)),
 });

@@ -163,3 +163,34 @@ export function median(values: readonly number[]): number {
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
+
+/** P(T ≤ t) for Student's t with `df` degrees of freedom. */
+export function tCdf(t: number, df: number): number {
+  if (Number.isNaN(t)) return 0.5;
+  const tail = tTwoSidedP(t, df) / 2;
+  return t >= 0 ? 1 - tail : tail;
+}
+
+/**
+ * Holm's step-down: the smallest p is held to alpha/m (as Bonferroni holds all), the next to
+ * alpha/(m−1), and so on until one fails. The same family-wise error rate as Bonferroni under
+ * any dependence, and never less power. Returns, per p-value, whether it is significant.
+ */
+export function holm(pValues: readonly number[], alpha: number): boolean[] {
+  const order = pValues.map((p, i) => ({ p, i })).sort((x, y) => x.p - y.p);
+  const significant = pValues.map(() => false);
+  for (const [rank, { p, i }] of order.entries()) {
+    if (!(p < alpha / (pValues.length - rank))) break;
+    significant[i] = true;
+  }
+  return significant;
+}
+
+/**
+ * The smallest true difference, in units of its standard error, that a two-sided test at
+ * `alpha` detects with probability `power`: t(1 − alpha/2) + t(power), both at `df`.
+ */
+export function detectableInSe(alpha: number, power: number, df: number): number {
+  // tCritical is two-sided: a one-sided quantile q is tCritical(2 × (1 − q)).
+  return tCritical(alpha, df) + tCritical(2 * (1 - power), df);
+}

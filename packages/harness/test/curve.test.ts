@@ -1,6 +1,8 @@
 // --connections with several counts: trials grouped per count (never mixed), and the curve's
 // table with each app's peak. (The real run is in benchmark.test.ts.)
+
 import { describe, expect, test } from "bun:test";
+import { analyze } from "../src/analysis.ts";
 import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/groups.ts";
 import { compareRuns } from "../src/report/compare.ts";
 import { curveViews } from "../src/report/curve.ts";
@@ -72,7 +74,7 @@ describe("groups", () => {
 });
 
 test("the curve: req/s (p99) per count, the peak, and what the counts past it cost", () => {
-  const [view] = curveViews(RUN);
+  const [view] = curveViews(analyze(RUN));
   expect(view?.header).toEqual(["app", "c=1", "c=100", "c=1,000", "peak", "past the peak"]);
   expect(view?.rows).toEqual([
     [
@@ -92,12 +94,12 @@ test("the curve: req/s (p99) per count, the peak, and what the counts past it co
       "peak at the largest count measured",
     ],
   ]);
-  const md = markdownReport(RUN);
+  const md = markdownReport(analyze(RUN));
   expect(md).toContain("## Throughput curve");
   expect(md).toContain(
     "| bun-bare | 5,015 (0.5) | 40,015 (5.0) | 38,015 (60.0) | c=100 | at 1,000: p99 ×12.0, req/s −5% |",
   );
   expect(md).toContain("## api (c=100) — GET /api/test");
   // A run with one count has no curve.
-  expect(curveViews(syntheticRun(["bun-bare"], ["api"], trials.slice(0, 2)))).toEqual([]);
+  expect(curveViews(analyze(syntheticRun(["bun-bare"], ["api"], trials.slice(0, 2))))).toEqual([]);
 });

@@ -3,6 +3,7 @@
 // out as literals, never recomputed with the report's own formatting or statistics. Only the
 // last checks need real runs of this machine: that every run writes its reports, that --report
 // regenerates them, and compare.
+
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import {
@@ -16,6 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { analyze } from "../src/analysis.ts";
 import { REPO_ROOT } from "../src/index.ts";
 import { change, fmt, pct, pValue } from "../src/report/format.ts";
 import { htmlReport } from "../src/report/html.ts";
@@ -174,7 +176,7 @@ describe("number formatting", () => {
 });
 
 describe("Markdown report of the synthetic run", () => {
-  const md = markdownReport(SYNTHETIC);
+  const md = markdownReport(analyze(SYNTHETIC));
 
   test("the scenario table: rank, mean ± sd with its tags, 95% CI, median p50 and p99 (range)", () => {
     expect(md).toContain(
@@ -254,7 +256,7 @@ describe("Markdown report of the synthetic run", () => {
 });
 
 describe("HTML report", () => {
-  const html = htmlReport(SYNTHETIC);
+  const html = htmlReport(analyze(SYNTHETIC));
 
   test("tables and the framework-tax line carry ranks, CIs and ties", () => {
     expect(html).toContain(
@@ -309,8 +311,8 @@ describe("profiles in the reports (--profile)", () => {
   });
 
   test("Markdown: a section per profile with its link, trial figures and hottest functions", () => {
-    const md = markdownReport(PROFILED);
-    expect(markdownReport(SYNTHETIC)).not.toContain("Profiles");
+    const md = markdownReport(analyze(PROFILED));
+    expect(markdownReport(analyze(SYNTHETIC))).not.toContain("Profiles");
     const section = md.slice(md.indexOf("## Profiles"));
     expect(section).toContain("not in any figure above");
     expect(section).toContain(
@@ -328,7 +330,7 @@ describe("profiles in the reports (--profile)", () => {
   });
 
   test("HTML: the same, with the profile linked", () => {
-    const html = htmlReport(PROFILED);
+    const html = htmlReport(analyze(PROFILED));
     expect(html).toContain("<h2>Profiles</h2>");
     expect(html).toContain(
       '<h3>bun-hono · api</h3><p><a href="profiles/bun-hono-api.cpuprofile">profiles/bun-hono-api.cpuprofile</a>. Profiled trial: 3,593 req/s',
@@ -411,7 +413,7 @@ describe("HTML report in headless Chromium", () => {
       if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
       const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
       const html = join(dir, "report.html");
-      writeFileSync(html, htmlReport(SYNTHETIC));
+      writeFileSync(html, htmlReport(analyze(SYNTHETIC)));
       const flags = chromiumFlags(dir);
       const drawn = renderCheck(CHROMIUM, flags, html);
       const chart = (id: string) => drawn.find((c) => c.id === id);
@@ -511,7 +513,7 @@ describe("HTML report in headless Chromium", () => {
           syntheticRateTrial("90%", 27_000, lat(30, 300), { app: "node-hono", overCapacity: true }),
         ],
       };
-      const md = markdownReport(rated);
+      const md = markdownReport(analyze(rated));
       expect(md).toContain(
         "| bun-bare | 20,000 req/s (below 36,000) | the highest measured rate that met the budget; the next one measured missed it |",
       );
@@ -520,7 +522,7 @@ describe("HTML report in headless Chromium", () => {
       );
       const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
       const html = join(dir, "report.html");
-      writeFileSync(html, htmlReport(rated));
+      writeFileSync(html, htmlReport(analyze(rated)));
       const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
       const chart = drawn.find((c) => c.id === "rates-api");
       expect(chart?.painted).toBeGreaterThan(2000);
@@ -562,7 +564,7 @@ describe("HTML report in headless Chromium", () => {
       );
       const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
       const html = join(dir, "report.html");
-      writeFileSync(html, htmlReport(curve));
+      writeFileSync(html, htmlReport(analyze(curve)));
       const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
       const rps = drawn.find((c) => c.id === "curve-rps-api");
       const p99 = drawn.find((c) => c.id === "curve-p99Ms-api");
@@ -602,7 +604,7 @@ describe("HTML report in headless Chromium", () => {
       };
       const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
       const html = join(dir, "report.html");
-      writeFileSync(html, htmlReport(started));
+      writeFileSync(html, htmlReport(analyze(started)));
       const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
       const chart = (id: string) => drawn.find((c) => c.id === id);
       const ready = chart("startup");
@@ -632,7 +634,7 @@ describe("HTML report in headless Chromium", () => {
       const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
       const html = join(dir, "report.html");
       const versions = syntheticVersionsRun();
-      writeFileSync(html, htmlReport(versions));
+      writeFileSync(html, htmlReport(analyze(versions)));
       const page = readFileSync(html, "utf8");
       expect(page).toContain("<h2>Runtime versions</h2>");
       expect(page).toContain("<td>11,000 (110%)</td>");
@@ -644,7 +646,7 @@ describe("HTML report in headless Chromium", () => {
       expectBars(chart, "node 22.23.3", [10_000, 8_000]);
       expectBars(chart, "node 24.21.0", [11_000, 8_000]);
       expect(chart?.errorBars.length).toBe(4);
-      expect(markdownReport(versions)).toContain("| node-hono | 8,000 | 8,000 (≈100%) |");
+      expect(markdownReport(analyze(versions))).toContain("| node-hono | 8,000 | 8,000 (≈100%) |");
     },
     120_000,
   );
@@ -654,7 +656,7 @@ describe("README section", () => {
   const readme = `# Title\n\nintro\n\n${START}\nold numbers\n${END}\n\nafter\n`;
 
   test("replaced between the markers by a compact summary that links the report", () => {
-    const updated = updateReadme(readme, SYNTHETIC, "docs/results/x");
+    const updated = updateReadme(readme, analyze(SYNTHETIC), "docs/results/x");
     expect(updated.startsWith("# Title\n\nintro\n\n")).toBe(true);
     expect(updated.endsWith(`${END}\n\nafter\n`)).toBe(true);
     expect(updated).not.toContain("old numbers");
@@ -673,11 +675,13 @@ describe("README section", () => {
     expect(updated).toContain("| bun-bare | 18.0 | 6.00 |");
     expect(updated).toContain("[report.md](docs/results/x/report.md)");
     expect(updated).toContain("wrk 4.2.0 · 64 keep-alive connections");
-    expect(() => updateReadme("# no markers", SYNTHETIC)).toThrow(/no "<!-- results:start -->"/);
+    expect(() => updateReadme("# no markers", analyze(SYNTHETIC))).toThrow(
+      /no "<!-- results:start -->"/,
+    );
   });
 
   test("report.md's charts: mean req/s and median p99, * on bound or unsaturated apps", () => {
-    const updated = markdownReport(SYNTHETIC);
+    const updated = markdownReport(analyze(SYNTHETIC));
     expect(updated.match(/```mermaid\nxychart-beta/g)).toHaveLength(4);
     expect(updated).toContain(
       [
@@ -769,7 +773,7 @@ describe("reports of a real run", () => {
 
   test("every run writes report.md and report.html from its results.json", () => {
     const md = readFileSync(join(dirA, "report.md"), "utf8");
-    expect(md).toBe(markdownReport(results));
+    expect(md).toBe(markdownReport(analyze(results)));
     expect(md).toContain(`${TOOL} ${results.manifest.tool.version}`);
     expect(md).toContain(results.manifest.git.commit.slice(0, 12));
     for (const scenario of ["api", "echo"]) {
@@ -787,7 +791,7 @@ describe("reports of a real run", () => {
     expect(r.code).toBe(0);
     expect(readFileSync(join(dirA, "report.md"), "utf8")).toBe(before);
     // the regenerated HTML is the report of that results.json, not just some file
-    expect(readFileSync(join(dirA, "report.html"), "utf8")).toBe(htmlReport(results));
+    expect(readFileSync(join(dirA, "report.html"), "utf8")).toBe(htmlReport(analyze(results)));
   });
 
   test("--report on something that is not a results.json: exit 2, says why", async () => {

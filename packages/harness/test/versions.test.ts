@@ -1,10 +1,12 @@
 // The runtime matrix (--node, --bun, --deno): resolving, refusing and installing versions, the
 // rows they give (app@version), the version comparison, and one real two-version run.
+
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getApp } from "@bench/contract";
+import { analyze } from "../src/analysis.ts";
 import { REPO_ROOT } from "../src/launch.ts";
 import { type Options, UsageError, versionsOf, withBuilds } from "../src/options.ts";
 import { compareRuns } from "../src/report/compare.ts";
@@ -187,7 +189,7 @@ describe("the version comparison", () => {
 
   test("per scenario: each app on each version, as % of the first, ≈ where not significant", () => {
     expect(schemaErrors(results)).toEqual([]);
-    const [view, ...more] = versionViews(results);
+    const [view, ...more] = versionViews(analyze(results));
     expect(more).toEqual([]);
     expect(view?.header).toEqual(["app", "node 22.23.3", "node 24.21.0"]);
     expect(view?.rows).toEqual([
@@ -229,7 +231,7 @@ describe("the version comparison", () => {
         },
       },
     };
-    expect(versionViews(one)).toEqual([]);
+    expect(versionViews(analyze(one))).toEqual([]);
   });
 });
 

@@ -2,12 +2,14 @@
 // ./benchmark.sh for real: every app with 2 workers on its real port, a worker killed
 // mid-trial, and Ctrl-C. (This machine has 2 cores: what is tested is that the workers start,
 // serve, are measured and stop, not how throughput scales.)
+
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS, getApp, pidsListeningOn } from "@bench/contract";
 import { allListening, WORKERS_ENV, workerCount } from "@bench/contract/workers";
+import { analyze } from "../src/analysis.ts";
 import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/groups.ts";
 import { serverProcesses } from "../src/launch.ts";
 import { type Sample, workerUse } from "../src/measure.ts";
@@ -131,7 +133,7 @@ describe("several worker counts", () => {
         trial("b-bare", 2, 1010 + 100 * round, round), // ×1.01 within ±100: a tie
       ]),
     ]);
-    const [view] = scalingViews(results);
+    const [view] = scalingViews(analyze(results));
     expect(view?.header).toEqual(["app", "1 worker(s)", "2 worker(s)"]);
     expect(view?.rows).toEqual([
       ["a-bare", "1,002", "1,902 (×1.90)"],
@@ -139,13 +141,15 @@ describe("several worker counts", () => {
     ]);
     // One count only: no table.
     expect(
-      scalingViews({
-        ...results,
-        manifest: {
-          ...results.manifest,
-          settings: { ...results.manifest.settings, workerCounts: undefined },
-        },
-      }),
+      scalingViews(
+        analyze({
+          ...results,
+          manifest: {
+            ...results.manifest,
+            settings: { ...results.manifest.settings, workerCounts: undefined },
+          },
+        }),
+      ),
     ).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { analyze } from "../analysis.ts";
 import { compareRuns, DEFAULT_COMPARE, formatComparison, runMismatches } from "./compare.ts";
 import { InputError, loadResults, writeReports } from "./files.ts";
 import { updateReadme } from "./readme.ts";
@@ -61,7 +62,11 @@ function main(argv: string[]): number {
         values.readme ?? join(import.meta.dir, "..", "..", "..", "..", "README.md");
       // The summary links the run's report, relative to where the README is.
       const reportDir = relative(dirname(resolve(readmePath)), dirname(resolve(path))) || ".";
-      const readme = updateReadme(readFileSync(readmePath, "utf8"), loadResults(path), reportDir);
+      const readme = updateReadme(
+        readFileSync(readmePath, "utf8"),
+        analyze(loadResults(path)),
+        reportDir,
+      );
       writeFileSync(readmePath, readme);
       console.log(`${readmePath}: results section updated from ${path}`);
       return 0;

@@ -2,9 +2,8 @@
 // p99 against concurrency, where it peaks, and what the connections past its peak cost in
 // latency. Built from the per-count summaries, rendered by markdown.ts and html.ts.
 
+import type { Analysis } from "../analysis.ts";
 import { groupsOf } from "../groups.ts";
-import type { Results } from "../schema.ts";
-import { summarize } from "../summary.ts";
 import { fmt } from "./format.ts";
 
 export interface CurvePoint {
@@ -42,10 +41,10 @@ function pastPeak(points: readonly CurvePoint[], peak: CurvePoint): string {
   );
 }
 
-export function curveViews(results: Results): CurveView[] {
+export function curveViews(analysis: Analysis): CurveView[] {
+  const { results } = analysis;
   const counts = results.manifest.settings.connectionCounts ?? [];
   if (counts.length < 2) return [];
-  const summary = summarize(results);
   const groups = groupsOf(results);
   return results.manifest.settings.scenarios.map((scenario) => {
     const series = results.manifest.settings.apps.map((app) => ({
@@ -53,7 +52,7 @@ export function curveViews(results: Results): CurveView[] {
       points: groups
         .filter((g) => g.scenario === scenario)
         .map((g) => {
-          const row = summary.get(g.key)?.find((r) => r.app === app);
+          const row = analysis.groups.get(g.key)?.rows.find((r) => r.app === app);
           const measured = row !== undefined && row.rps.n > 0;
           return {
             connections: g.connections as number,

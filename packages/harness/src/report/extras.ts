@@ -3,7 +3,7 @@
 // the load (--workers), and each app across its runtime's versions (--node, --bun, --deno).
 // Plain text.
 
-import type { Results } from "../schema.ts";
+import type { Analysis } from "../analysis.ts";
 import { rateViews } from "./rates.ts";
 import { startupCells, startupTable } from "./startup.ts";
 import { versionViews } from "./versions.ts";
@@ -19,7 +19,8 @@ function columns(rows: string[][]): string[] {
   );
 }
 
-export function summaryExtras(results: Results): string[] {
+export function summaryExtras(analysis: Analysis): string[] {
+  const { results } = analysis;
   const out: string[] = [];
   const budget = results.manifest.settings.sloP99Ms;
   for (const v of rateViews(results)) {
@@ -51,7 +52,7 @@ export function summaryExtras(results: Results): string[] {
       ].join("\n"),
     );
   }
-  for (const v of scalingViews(results)) {
+  for (const v of scalingViews(analysis)) {
     out.push(
       [
         `== ${v.scenario}: req/s by worker count (× the first; ≈ not significant)`,
@@ -59,7 +60,7 @@ export function summaryExtras(results: Results): string[] {
       ].join("\n"),
     );
   }
-  for (const v of versionViews(results)) {
+  for (const v of versionViews(analysis)) {
     out.push(
       [
         `== ${v.group}: req/s by ${v.runtime} version (% of the first; ≈ not significant)`,

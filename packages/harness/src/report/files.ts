@@ -2,6 +2,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { analyze } from "../analysis.ts";
 import { type Results, schemaErrors } from "../schema.ts";
 import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";
@@ -25,12 +26,19 @@ export function loadResults(path: string): Results {
   return value as Results;
 }
 
-/** Writes report.md and report.html next to results.json; returns their paths. */
-export function writeReports(resultsPath: string, results: Results): string[] {
+/**
+ * Writes report.md and report.html next to results.json; returns their paths. Both render
+ * one analysis (`analysis`, or one computed here from `results`).
+ */
+export function writeReports(
+  resultsPath: string,
+  results: Results,
+  analysis = analyze(results),
+): string[] {
   const dir = dirname(resultsPath);
   const md = join(dir, "report.md");
   const html = join(dir, "report.html");
-  writeFileSync(md, markdownReport(results));
-  writeFileSync(html, htmlReport(results));
+  writeFileSync(md, markdownReport(analysis));
+  writeFileSync(html, htmlReport(analysis));
   return [md, html];
 }

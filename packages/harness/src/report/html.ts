@@ -7,11 +7,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
+import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis.ts";
 import { scenarioOfKey } from "../groups.ts";
 import { registryName } from "../runtimes.ts";
 import type { Results } from "../schema.ts";
 import { IDLE_PAUSE_MS } from "../startup.ts";
-import { type SummaryRow, summarize, taxText } from "../summary.ts";
+import { mddText, taxText } from "../summary.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { pct } from "./format.ts";
 import {
@@ -101,20 +102,21 @@ const bar = (low: number, high: number): [number, number] | null => {
 };
 
 /** What the page draws, computed here so tests can compare it with results.json. */
-export function chartData(results: Results): ChartData[] {
-  const summary = summarize(results);
+export function chartData(analysis: Analysis): ChartData[] {
+  const { results } = analysis;
   const charts: ChartData[] = [];
-  for (const [scenario, rows] of summary) {
+  for (const [scenario, { rows }] of analysis.groups) {
     charts.push({
       id: `rps-${scenario}`,
-      title: `${scenario}: requests per second (mean of valid trials, bars: 95% CI)`,
+      title: `${scenario}: requests per second (mean over processes, bars: 95% CI)`,
       type: "bar",
       labels: rows.map((r) => label(r)),
       datasets: [
         {
           label: "req/s",
           data: rows.map((r) => (r.rps.n > 0 ? num(r.rps.mean) : null)),
-          ranges: rows.map((r) => (r.ci ? bar(r.ci.low, r.ci.high) : null)),
+          // req/s cannot be negative: an interval reaching below 0 is drawn from 0.
+          ranges: rows.map((r) => (r.ci ? bar(Math.max(0, r.ci.low), r.ci.high) : null)),
           colors: rows.map((r) => colorOf(r.app)),
         },
       ],
@@ -122,7 +124,7 @@ export function chartData(results: Results): ChartData[] {
     });
     charts.push({
       id: `latency-${scenario}`,
-      title: `${scenario}: latency percentiles (ms, log scale; median of trials, bars: lowest–highest)`,
+      title: `${scenario}: latency percentiles (ms, log scale; median of samples, bars: lowest–highest)`,
       type: "bar",
       labels: rows.map((r) => label(r)),
       datasets: (["p50", "p90", "p99", "p999"] as const).map((p) => ({
@@ -142,7 +144,7 @@ export function chartData(results: Results): ChartData[] {
     title: "Peak server memory (RSS, MiB) per scenario",
     type: "bar",
     labels: apps,
-    datasets: [...summary].map(([scenario, rows]) => ({
+    datasets: [...analysis.groups].map(([scenario, { rows }]) => ({
       label: scenario,
       data: apps.map((app) => {
         const row = rows.find((r) => r.app === app);
@@ -151,16 +153,16 @@ export function chartData(results: Results): ChartData[] {
     })),
     yTitle: "MiB",
   });
-  charts.push(...curveCharts(results));
+  charts.push(...curveCharts(analysis));
   charts.push(...rateCharts(results));
   charts.push(...startupCharts(results));
-  charts.push(...versionCharts(results));
+  charts.push(...versionCharts(analysis));
   return charts;
 }
 
 /** Per scenario, req/s and p99 against the connection count, one line per app. */
-function curveCharts(results: Results): ChartData[] {
-  return curveViews(results).flatMap((v) =>
+function curveCharts(analysis: Analysis): ChartData[] {
+  return curveViews(analysis).flatMap((v) =>
     (["rps", "p99Ms"] as const).map((what) => ({
       id: `curve-${what}-${v.scenario}`,
       title:
@@ -246,8 +248,8 @@ function startupCharts(results: Results): ChartData[] {
   ];
 }
 
-function versionCharts(results: Results): ChartData[] {
-  return versionViews(results).map((view) => {
+function versionCharts(analysis: Analysis): ChartData[] {
+  return versionViews(analysis).map((view) => {
     const chart = versionChart(view);
     return {
       id: chart.id,
@@ -264,8 +266,8 @@ function versionCharts(results: Results): ChartData[] {
   });
 }
 
-function versionsSection(results: Results): string {
-  const views = versionViews(results);
+function versionsSection(analysis: Analysis): string {
+  const views = versionViews(analysis);
   if (views.length === 0) return "";
   const parts = views.map(
     (v) =>
@@ -275,8 +277,8 @@ function versionsSection(results: Results): string {
   return `<section><h2>Runtime versions</h2><p>${escapeHtml(VERSIONS_INTRO)}</p>${parts.join("\n")}</section>`;
 }
 
-function curveSection(results: Results): string {
-  const views = curveViews(results);
+function curveSection(analysis: Analysis): string {
+  const views = curveViews(analysis);
   if (views.length === 0) return "";
   const parts = views.map(
     (v) =>
@@ -305,10 +307,10 @@ function startupSection(results: Results): string {
 <div class="charts"><div class="chart"><canvas id="startup"></canvas></div><div class="chart"><canvas id="startup-memory"></canvas></div></div></section>`;
 }
 
-function workersSection(results: Results): string {
-  const rows = workersRows(results);
+function workersSection(analysis: Analysis): string {
+  const rows = workersRows(analysis.results);
   if (rows.length === 0) return "";
-  const scaling = scalingViews(results).map(
+  const scaling = scalingViews(analysis).map(
     (v) => `<h3>${escapeHtml(v.scenario)}</h3>${htmlTable(v.header, v.rows)}`,
   );
   const scalingPart =
@@ -324,6 +326,7 @@ function label(row: SummaryRow): string {
   const qualifiers = [
     ...(row.boundTrials > 0 ? ["lower bound"] : []),
     ...(row.unsaturatedTrials > 0 ? ["unsaturated"] : []),
+    ...(row.contendedTrials > 0 ? ["contended"] : []),
   ];
   return qualifiers.length > 0 ? `${row.app} (${qualifiers.join(", ")})` : row.app;
 }
@@ -342,7 +345,8 @@ function htmlTable(header: string[] | undefined, rows: string[][], cls = ""): st
   return `<table${cls ? ` class="${cls}"` : ""}>${head}<tbody>${rows.map((r) => `<tr>${cells(r)}</tr>`).join("")}</tbody></table>`;
 }
 
-function scenarioTables(scenario: string, rows: SummaryRow[]): string {
+function scenarioTables(scenario: string, group: GroupAnalysis): string {
+  const { rows } = group;
   const description = findScenario(scenarioOfKey(scenario))?.description ?? "";
   const main = htmlTable(SCENARIO_HEADER, rows.map(scenarioRow), "results");
   const notes = rowNotes(rows);
@@ -356,7 +360,7 @@ function scenarioTables(scenario: string, rows: SummaryRow[]): string {
         })
         .join("")}</ul>`
     : "";
-  const m = relativeMatrix(rows);
+  const m = relativeMatrix(group);
   const matrix =
     m.rows.length > 1
       ? `<p>Relative throughput (the row's req/s as % of the column's; ≈: not significant):</p>${htmlTable(m.header, m.rows)}`
@@ -366,11 +370,11 @@ function scenarioTables(scenario: string, rows: SummaryRow[]): string {
     const t = taxText(r);
     const what = r.vsBaseline?.significant
       ? `${t.ofBare} of bare (cost ${t.cost})`
-      : `≈ tie (${pct(r.pctOfBaseline)} of bare)`;
+      : `≈ tie (${pct(r.pctOfBaseline)} of bare, could detect ${mddText(r.vsBaseline?.mdd)})`;
     return `${escapeHtml(r.app)} ${escapeHtml(what)}`;
   };
   const tax = taxed.length
-    ? `<p class="tax">Framework tax (≈ tie: not significantly different from bare, Welch p ≥ 0.05): ${taxed.map(taxItem).join(" · ")}</p>`
+    ? `<p class="tax">Framework tax (≈ tie: not significantly different from bare; the same tests as the ranks): ${taxed.map(taxItem).join(" · ")}</p>`
     : "";
   return `<section><h2>${escapeHtml(scenario)}</h2><p class="desc">${escapeHtml(description)}</p>${main}${noteList}${matrix}${tax}
 <div class="charts"><div class="chart"><canvas id="rps-${scenario}"></canvas></div><div class="chart"><canvas id="latency-${scenario}"></canvas></div></div></section>`;
@@ -466,12 +470,12 @@ function profilesSection(results: Results): string {
   return `<section><h2>Profiles</h2><p>${escapeHtml(PROFILES_INTRO)}</p>${parts.join("\n")}</section>`;
 }
 
-export function htmlReport(results: Results): string {
+export function htmlReport(analysis: Analysis): string {
+  const { results } = analysis;
   const chartJs = readFileSync(CHART_JS, "utf8").replaceAll("</script", "<\\/script");
-  const summary = summarize(results);
   const header = htmlTable(undefined, headerLines(results));
-  const sections = [...summary]
-    .map(([scenario, rows]) => scenarioTables(scenario, rows))
+  const sections = [...analysis.groups]
+    .map(([scenario, group]) => scenarioTables(scenario, group))
     .join("\n");
   const interrupted =
     results.status === "interrupted"
@@ -490,15 +494,15 @@ th{background:#f5f5f7}.results td{white-space:nowrap}.results td:nth-child(3){wh
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
 <section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
-${curveSection(results)}
+${curveSection(analysis)}
 ${ratesSection(results)}
 ${startupSection(results)}
-${workersSection(results)}
-${versionsSection(results)}
+${workersSection(analysis)}
+${versionsSection(analysis)}
 ${profilesSection(results)}
 <pre id="render-check" hidden></pre>
 <script>${chartJs}</script>
-<script>const CHARTS = ${scriptJson(chartData(results))};${PAGE_SCRIPT}</script>
+<script>const CHARTS = ${scriptJson(chartData(analysis))};${PAGE_SCRIPT}</script>
 </body></html>
 `;
 }

@@ -4,19 +4,18 @@
 // stays narrow enough to read.
 
 import { findScenario } from "@bench/contract";
+import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis.ts";
 import { connectionsText, scenarioOfKey, workersText } from "../groups.ts";
 import type { Results } from "../schema.ts";
 import {
   ciText,
-  difference,
-  type Flag,
+  designText,
+  halfWidthText,
   meanText,
   p99Text,
   pinningText,
-  rankText,
+  rankLongText,
   SIGNIFICANCE_NOTE,
-  type SummaryRow,
-  summarize,
   taxText,
 } from "../summary.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
@@ -61,28 +60,32 @@ export const SCENARIO_HEADER = [
   "app",
   "req/s (mean ± sd)",
   "95% CI",
+  "±",
   "CoV",
   "p50 ms",
   "p99 ms (range)",
   "peak RSS MiB",
   "server CPU",
   "load gen CPU",
-  "valid trials",
+  "processes",
+  "valid samples",
 ];
-const SCENARIO_ALIGN = ["l", "l", "l", "r", "l", "r", "r", "r", "r", "r", "r"] as const;
+const SCENARIO_ALIGN = ["l", "l", "l", "r", "r", "l", "r", "r", "r", "r", "r", "r", "r"] as const;
 
 export function scenarioRow(r: SummaryRow): string[] {
   return [
-    rankText(r.rank),
+    rankLongText(r.rank),
     r.app,
     throughputCell(r),
     ciText(r.ci),
+    halfWidthText(r),
     r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
     fmt(r.latencyMs.p50, 2),
     p99Text(r),
     fmt(r.peakRssMiB, 1),
     pct(r.serverCpuPercent),
     pct(r.loadCpuPercent),
+    String(r.rps.n),
     `${r.validTrials}/${r.trials}`,
   ];
 }
@@ -108,15 +111,15 @@ export function rowNotes(
 }
 
 /** Relative throughput, row as % of column; "≈" where the pair is not significantly different. */
-export function relativeMatrix(rows: readonly SummaryRow[]): {
+export function relativeMatrix(group: GroupAnalysis): {
   header: string[];
   rows: string[][];
 } {
-  const measured = rows.filter((r) => r.rps.n > 0);
+  const measured = group.rows.filter((r) => r.rps.n > 0);
   const cellFor = (r: SummaryRow, c: SummaryRow) => {
     const value = pct((r.rps.mean / c.rps.mean) * 100);
     if (r === c) return value;
-    return difference(r.rpsValues, c.rpsValues).significant ? value : `≈${value}`;
+    return group.between(c.app, r.app).significant ? value : `≈${value}`;
   };
   return {
     header: ["", ...measured.map((r) => r.app)],
@@ -145,7 +148,7 @@ export function headerLines(results: Results): string[][] {
     ],
     [
       "Load",
-      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${s.trials} × ${s.durationSec} s trials after ${s.warmupSec} s warm-up, apps interleaved`,
+      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${designText(s)}, apps interleaved`,
     ],
     ["Server processes", workersText(s)],
     ["Pinning", pinningText(results)],
@@ -156,18 +159,41 @@ export function headerLines(results: Results): string[][] {
   ];
 }
 
+/** The group's variance components, one sentence: what the run's design has to beat. */
+export function noiseText(group: GroupAnalysis): string | undefined {
+  const parts = group.rows.flatMap((r) =>
+    r.estimate.components
+      ? [
+          `${r.app} ${fmt(r.estimate.components.within * 100, 1)}% within a process, ` +
+            `${fmt(r.estimate.components.between * 100, 1)}% between processes`,
+        ]
+      : [],
+  );
+  if (parts.length === 0) return undefined;
+  const round =
+    group.roundCov === undefined
+      ? ""
+      : ` Shared by every app of a round: ${fmt(group.roundCov * 100, 1)}%.`;
+  return `Noise (CoV of one sample): ${parts.join("; ")}.${round}`;
+}
+
 /** What every report says once, before its tables. */
 export const READING_GUIDE = [
-  "Only valid trials count. Means come with their 95% confidence interval (Student's t). " +
-    "CoV verdict: < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable.",
-  "Latency: the median over valid trials of each trial's percentile; p99 also shows its lowest–highest over trials.",
+  "Only valid samples count. A sample is one short load run; each process (a fresh start of " +
+    "the app) takes several after its warm-up, and the processes of different apps are " +
+    "interleaved round by round. ±: the 95% CI's half-width as a share of the mean. CoV is the " +
+    "spread of the process means, with its verdict: < 3% excellent, 3–5% acceptable, " +
+    "5–10% noisy, > 10% unreliable.",
+  "Latency: the median over valid samples of each sample's percentile; p99 also shows its lowest–highest over samples.",
   SIGNIFICANCE_NOTE,
   "Load-generator bound: the load generator was saturated and the server was not, so the req/s is a lower bound. " +
     "Unsaturated: neither was saturated, so something else limited the run (not the server's best). " +
+    "Contended: the server's core was busy with something other than the server, or CPU steal was high (not the server's best). " +
     "Idle connections: far fewer requests were in flight than connections were open (the load generator paced the run).",
 ];
 
-function scenarioSection(scenario: string, rows: SummaryRow[], level: string): string {
+function scenarioSection(scenario: string, group: GroupAnalysis, level: string): string {
+  const { rows } = group;
   const description = findScenario(scenarioOfKey(scenario))?.description ?? "";
   const out = [`${level} ${scenario}${description ? ` — ${description}` : ""}`, ""];
   out.push(table(SCENARIO_HEADER, SCENARIO_ALIGN, rows.map(scenarioRow)));
@@ -178,7 +204,7 @@ function scenarioSection(scenario: string, rows: SummaryRow[], level: string): s
       out.push(`- ${n.app}: ${n.text}`, ...n.notes.map((note) => `  - ${note}`));
     }
   }
-  const matrix = relativeMatrix(rows);
+  const matrix = relativeMatrix(group);
   if (matrix.rows.length > 1) {
     out.push(
       "",
@@ -197,14 +223,14 @@ function scenarioSection(scenario: string, rows: SummaryRow[], level: string): s
   if (taxed.length > 0) {
     out.push(
       "",
-      "Framework tax (the framework app's req/s as % of its runtime's bare baseline; ≈ tie: not significant):",
+      "Framework tax (the framework app's req/s as % of its runtime's bare baseline; ≈ tie: not significant, with the smallest difference the run could have detected):",
       "",
     );
     const cells = taxed.map((r) => {
       const t = taxText(r);
       return [r.app, t.ofBare, t.cost, t.p];
     });
-    out.push(table(["app", "% of bare", "cost", "Welch p"], ["l", "r", "r", "r"], cells));
+    out.push(table(["app", "% of bare", "cost", "Welch p"], ["l", "r", "l", "r"], cells));
   }
   return out.join("\n");
 }
@@ -213,7 +239,8 @@ function scenarioSection(scenario: string, rows: SummaryRow[], level: string): s
  * The whole report. `level` is the heading level of the title (1 for a file of its own, deeper
  * when embedded); scenarios sit one level below.
  */
-export function markdownReport(results: Results, level = 1): string {
+export function markdownReport(analysis: Analysis, level = 1): string {
+  const { results } = analysis;
   const h = "#".repeat(level);
   const out = [`${h} Benchmark results`, ""];
   out.push(table(["", ""], ["l", "l"], headerLines(results)));
@@ -221,12 +248,14 @@ export function markdownReport(results: Results, level = 1): string {
     out.push("", "**Interrupted**: only the trials that finished are included.");
   }
   out.push("", READING_GUIDE.join("\n\n"));
-  for (const [scenario, rows] of summarize(results)) {
-    out.push("", scenarioSection(scenario, rows, `${h}#`));
+  for (const [scenario, group] of analysis.groups) {
+    out.push("", scenarioSection(scenario, group, `${h}#`));
+    const noise = noiseText(group);
+    if (noise) out.push("", noise);
   }
-  const charts = mermaidCharts(results);
+  const charts = mermaidCharts(analysis);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
-  const curves = curveViews(results);
+  const curves = curveViews(analysis);
   if (curves.length > 0) out.push("", `${h}# Throughput curve`, "", CURVE_INTRO);
   for (const v of curves) {
     const align = v.header.map((_, i) => (i === 0 || i >= v.header.length - 2 ? "l" : "r"));
@@ -249,7 +278,7 @@ export function markdownReport(results: Results, level = 1): string {
     out.push("", `${h}# Workers`, "", WORKERS_INTRO, "");
     out.push(table(WORKERS_HEADER, ["l", "l", "r", "r", "r", "r", "r"], workers.map(workersCells)));
   }
-  const scaling = scalingViews(results);
+  const scaling = scalingViews(analysis);
   if (scaling.length > 0) out.push("", `${h}# Scaling with workers`, "", SCALING_INTRO);
   for (const v of scaling) {
     out.push(
@@ -263,7 +292,7 @@ export function markdownReport(results: Results, level = 1): string {
       ),
     );
   }
-  const versions = versionViews(results);
+  const versions = versionViews(analysis);
   if (versions.length > 0) out.push("", `${h}# Runtime versions`, "", VERSIONS_INTRO);
   for (const v of versions) {
     const align = v.header.map((_, i) => (i ? "r" : "l"));

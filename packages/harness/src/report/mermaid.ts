@@ -1,7 +1,6 @@
 // Mermaid bar charts (xychart-beta) of a run, which GitHub draws where report.md is read.
 
-import type { Results } from "../schema.ts";
-import { type SummaryRow, summarize } from "../summary.ts";
+import type { Analysis, SummaryRow } from "../analysis.ts";
 
 export function xychart(title: string, labels: string[], values: number[], axis: string): string {
   const max = Math.max(...values);
@@ -19,16 +18,17 @@ export function xychart(title: string, labels: string[], values: number[], axis:
   ].join("\n");
 }
 
-export const starred = (r: SummaryRow) => r.boundTrials > 0 || r.unsaturatedTrials > 0;
+export const starred = (r: SummaryRow) =>
+  r.boundTrials > 0 || r.unsaturatedTrials > 0 || r.contendedTrials > 0;
 
 export const CHART_CAPTION =
   "Charts (an app marked * had load-generator-bound trials, so its bar is a lower bound, " +
-  "or unsaturated trials, where neither the server nor the load generator was saturated: " +
-  "either way not the server's best; ties and confidence intervals are in the tables):";
+  "or unsaturated or contended samples, where neither the server nor the load generator " +
+  "was saturated or something else had the CPU: not the server's best; ties and confidence intervals are in the tables):";
 
-export function mermaidCharts(results: Results): string {
+export function mermaidCharts(analysis: Analysis): string {
   const out: string[] = [];
-  for (const [scenario, rows] of summarize(results)) {
+  for (const [scenario, { rows }] of analysis.groups) {
     const measured = rows.filter((r) => r.rps.n > 0);
     if (measured.length === 0) continue;
     // Mermaid bars carry no annotations: a * on the label marks a bar that is not the
@@ -42,7 +42,7 @@ export function mermaidCharts(results: Results): string {
         "req/s",
       ),
       xychart(
-        `${scenario}: p99 latency (ms, median of trials)`,
+        `${scenario}: p99 latency (ms, median of samples)`,
         labels,
         measured.map((r) => r.latencyMs.p99),
         "ms",

@@ -3,20 +3,20 @@
 // One model, rendered by markdown.ts (a table and a Mermaid chart) and html.ts (a table and a
 // grouped bar chart).
 
+import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis.ts";
 import { registryName, versionedName } from "../runtimes.ts";
-import type { Results } from "../schema.ts";
-import { welch } from "../stats.ts";
-import { type SummaryRow, summarize } from "../summary.ts";
+import { mddText } from "../summary.ts";
 import { fmt } from "./format.ts";
 import { xychart } from "./mermaid.ts";
 
 export const VERSIONS_INTRO =
   "Each app on every version of its runtime the run asked for (--node, --bun, --deno), all " +
   "interleaved in the same rounds so that machine drift hits every version alike: mean req/s " +
-  "of the valid trials and, in brackets, as a percentage of the first version asked. ≈ marks " +
-  "a difference from the first version that is not significant (Welch's t-test, p ≥ 0.05, " +
-  "each comparison on its own) or cannot be tested (fewer than 2 valid trials on either " +
-  "side): read it as no change. The app's code and dependencies are the same for every " +
+  "over processes and, in brackets, as a percentage of the first version asked. ≈ marks " +
+  "a difference from the first version that is not significant (the same tests as the " +
+  "summary's: Welch's t-test on process means, Holm over every pair of the table) or cannot " +
+  "be tested (fewer than 2 processes on either side), with the smallest difference the run " +
+  "could have detected: read it as no change that large. The app's code and dependencies are the same for every " +
   "version; only the runtime differs.";
 
 export interface VersionView {
@@ -31,19 +31,26 @@ export interface VersionView {
 }
 
 /** The cell of one version: req/s, and after the first version, its share of the first. */
-function cell(first: SummaryRow | undefined, at: SummaryRow | undefined, isFirst: boolean) {
+function cell(
+  group: GroupAnalysis,
+  first: SummaryRow | undefined,
+  at: SummaryRow | undefined,
+  isFirst: boolean,
+) {
   if (!at) return "—";
   if (isFirst || !first) return fmt(at.rps.mean);
-  const test = welch(first.rpsValues, at.rpsValues);
-  const tie = test === undefined || test.p >= 0.05 ? "≈" : "";
-  return `${fmt(at.rps.mean)} (${tie}${fmt((at.rps.mean / first.rps.mean) * 100)}%)`;
+  const d = group.between(first.app, at.app);
+  const share = `${fmt((at.rps.mean / first.rps.mean) * 100)}%`;
+  if (d.significant) return `${fmt(at.rps.mean)} (${share})`;
+  const could = d.mdd === undefined ? "" : `, could detect ${mddText(d.mdd)}`;
+  return `${fmt(at.rps.mean)} (≈${share}${could})`;
 }
 
 /** Per summary group and per runtime asked for at two or more versions: one table. */
-export function versionViews(results: Results): VersionView[] {
+export function versionViews(analysis: Analysis): VersionView[] {
+  const { results } = analysis;
   const asked = results.manifest.settings.runtimeVersions ?? {};
   const views: VersionView[] = [];
-  const summary = summarize(results);
   for (const [runtime, list] of Object.entries(asked)) {
     if (list.length < 2) continue;
     const versions = list.map((v) => v.version);
@@ -52,9 +59,9 @@ export function versionViews(results: Results): VersionView[] {
         results.apps.filter((a) => a.runtime === runtime).map((a) => registryName(a.name)),
       ),
     ];
-    for (const [group, rows] of summary) {
+    for (const [group, analysed] of analysis.groups) {
       const find = (app: string, version: string) =>
-        rows.find((r) => r.app === versionedName(app, version) && r.rps.n > 0);
+        analysed.rows.find((r) => r.app === versionedName(app, version) && r.rps.n > 0);
       const measured = apps.map((app) => ({
         app,
         byVersion: versions.map((version) => find(app, version)),
@@ -66,7 +73,7 @@ export function versionViews(results: Results): VersionView[] {
         header: ["app", ...versions.map((v) => `${runtime} ${v}`)],
         rows: measured.map(({ app, byVersion }) => [
           app,
-          ...byVersion.map((at, i) => cell(byVersion[0], at, i === 0)),
+          ...byVersion.map((at, i) => cell(analysed, byVersion[0], at, i === 0)),
         ]),
         measured,
       });
@@ -79,7 +86,7 @@ export function versionViews(results: Results): VersionView[] {
 export function versionChart(view: VersionView) {
   return {
     id: `versions-${view.group}-${view.runtime}`,
-    title: `${view.group}: req/s on each ${view.runtime} version (mean of valid trials, bars: 95% CI)`,
+    title: `${view.group}: req/s on each ${view.runtime} version (mean over processes, bars: 95% CI)`,
     labels: view.measured.map((m) => m.app),
     datasets: view.versions.map((version, i) => ({
       label: `${view.runtime} ${version}`,

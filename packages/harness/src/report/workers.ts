@@ -2,10 +2,11 @@
 // them, what the primary costs, and with several counts (--workers 1,2,4) how req/s scaled. One
 // model, rendered by markdown.ts, html.ts and extras.ts.
 
+import type { Analysis, SummaryRow } from "../analysis.ts";
+import { familyVerdicts, testPair } from "../estimate.ts";
 import { groupsOf } from "../groups.ts";
 import type { Results, Trial } from "../schema.ts";
-import { median, welch } from "../stats.ts";
-import { summarize } from "../summary.ts";
+import { median } from "../stats.ts";
 import { fmt } from "./format.ts";
 
 export const WORKERS_INTRO =
@@ -87,9 +88,10 @@ export function workersCells(row: WorkersRow): string[] {
 
 export const SCALING_INTRO =
   "Each app at every worker count of the run (--workers), interleaved in the same rounds: mean " +
-  "req/s of the valid trials, and in brackets as a multiple of the first count. ≈ marks a " +
-  "multiple whose difference from the first count is not significant (Welch's t-test, p ≥ " +
-  "0.05) or cannot be tested (fewer than 2 valid trials on either side). Near N× means the app " +
+  "req/s over processes, and in brackets as a multiple of the first count. ≈ marks a " +
+  "multiple whose difference from the first count is not significant (Welch's t-test on " +
+  "process means, Holm over the scenario's comparisons) or cannot be tested (fewer than 2 " +
+  "processes on either side). Near N× means the app " +
   "is CPU-bound per process and scales; read it only where the machine has a CPU per worker " +
   "and one more for the load generator (the Pinning line says whether it had).";
 
@@ -101,17 +103,29 @@ export interface ScalingView {
 }
 
 /** Per scenario, each app's req/s at each worker count and as a multiple of the first. */
-export function scalingViews(results: Results): ScalingView[] {
+export function scalingViews(analysis: Analysis): ScalingView[] {
+  const { results } = analysis;
   const counts = results.manifest.settings.workerCounts ?? [];
   if (counts.length < 2) return [];
-  const summary = summarize(results);
   const groups = groupsOf(results);
+  const { apps } = results.manifest.settings;
   return results.manifest.settings.scenarios.map((scenario) => {
     const row = (app: string, workers: number) => {
       const group = groups.find((g) => g.scenario === scenario && g.workers === workers);
-      return summary.get(group?.key ?? "")?.find((r) => r.app === app && r.rps.n > 0);
+      return analysis.groups.get(group?.key ?? "")?.rows.find((r) => r.app === app && r.rps.n > 0);
     };
-    const rows = results.manifest.settings.apps.map((app) => {
+    // One family per scenario: every app at every count against its first count.
+    const members = apps.flatMap((app) =>
+      counts
+        .slice(1)
+        .map((workers) => ({ app, first: row(app, counts[0] as number), at: row(app, workers) })),
+    );
+    const family = familyVerdicts(
+      members.map((m, i) => ({ key: String(i), test: pairOf(m.first, m.at) })),
+      (t) => t.p,
+      2,
+    );
+    const rows = apps.map((app) => {
       const first = row(app, counts[0] as number);
       return [
         app,
@@ -119,8 +133,8 @@ export function scalingViews(results: Results): ScalingView[] {
           const at = row(app, workers);
           if (!at) return "—";
           if (i === 0 || !first) return fmt(at.rps.mean);
-          const test = welch(first.rpsValues, at.rpsValues);
-          const tie = test === undefined || test.p >= 0.05 ? "≈" : "";
+          const k = members.findIndex((m) => m.app === app && m.at === at);
+          const tie = family.get(String(k))?.significant ? "" : "≈";
           return `${fmt(at.rps.mean)} (${tie}×${fmt(at.rps.mean / first.rps.mean, 2)})`;
         }),
       ];
@@ -128,3 +142,6 @@ export function scalingViews(results: Results): ScalingView[] {
     return { scenario, header: ["app", ...counts.map((w) => `${w} worker(s)`)], rows };
   });
 }
+
+const pairOf = (a: SummaryRow | undefined, b: SummaryRow | undefined) =>
+  a && b ? testPair(a.estimate, b.estimate) : undefined;

@@ -1,0 +1,358 @@
+// From results.json to one typed analysis that every view renders (terminal summary,
+// report.md, report.html, Mermaid, the README section, the curve, workers and versions
+// tables): per group (a scenario, or a scenario at one connection or worker count) the apps
+// sorted by mean req/s, each with its estimate over processes, its flags, its rank, and its
+// comparisons with the fastest app and with its runtime's bare baseline. Every comparison
+// of a group belongs to one family, held to ALPHA by Holm (estimate.ts), so a rank, a tie,
+// "of fastest" and "of bare" all come from the same tests. Computed once per results.
+
+import { baselineOf, findApp } from "@bench/contract";
+import {
+  ALPHA,
+  type Estimate,
+  estimate,
+  type ProcessSamples,
+  pairFamily,
+  roundComponent,
+  type Verdict,
+  verdictOf,
+} from "./estimate.ts";
+import { type Group, groupsOf, inGroup } from "./groups.ts";
+import { registryName, versionedName, versionOfName } from "./runtimes.ts";
+import type { Results, Trial } from "./schema.ts";
+import { type Interval, median, type Verdict as Quality, type Spread, verdict } from "./stats.ts";
+
+export { ALPHA };
+
+/** A comparison with another row: the test, Holm's verdict and the detectable change. */
+export type Difference = Verdict & {
+  /** Two-sided p of the test; undefined when a side has fewer than two processes. */
+  readonly p?: number;
+};
+
+const asDifference = (v: Verdict): Difference =>
+  v.test ? { ...v, p: v.test.p } : { significant: false };
+
+/** A qualifier of a row: `tag` fits in a table cell, `text` explains it. */
+export interface Flag {
+  readonly tag: string;
+  readonly text: string;
+}
+
+export interface Rank {
+  /** Competition ranking: tied apps share the position of the app that opened their group. */
+  readonly position: number;
+  /** Not significantly slower than the group's first app (or not testable): shown "≈n". */
+  readonly tie: boolean;
+  /** For a tie: the smallest difference from the opener this run could have detected. */
+  readonly mdd?: number;
+}
+
+type Percentiles<T> = { readonly p50: T; readonly p90: T; readonly p99: T; readonly p999: T };
+const PERCENTILES = ["p50", "p90", "p99", "p999"] as const;
+
+export interface SummaryRow {
+  readonly app: string;
+  readonly scenario: string;
+  /** failed: never measured (or stopped being measured); see `failure`. */
+  readonly status: "ok" | "failed";
+  readonly failure?: string;
+  /** Valid samples (one trial record each). */
+  readonly validTrials: number;
+  /** Valid samples in which the load generator, not the server, was the limit. */
+  readonly boundTrials: number;
+  /** Valid samples in which neither was saturated: something else limited the run. */
+  readonly unsaturatedTrials: number;
+  /** Valid samples whose server core was busy with something other than the server. */
+  readonly contendedTrials: number;
+  /** Valid samples whose in-flight requests were far below the connections (Little's law). */
+  readonly idleTrials: number;
+  /** Every sample taken, valid or not. */
+  readonly trials: number;
+  /** The processes' mean req/s, in round order: what every test is run on. */
+  readonly rpsValues: readonly number[];
+  /** The spread of the process means (n: processes). */
+  readonly rps: Spread;
+  readonly estimate: Estimate;
+  /** 95% CI of the mean req/s; only from MIN_CI_PROCESSES processes on. */
+  readonly ci?: Interval;
+  readonly verdict?: Quality;
+  /**
+   * Medians over the valid samples of each sample's percentile: a percentile of one bad
+   * sample must not dominate (a mean of p99s 17.99, 437.65 and 9.93 ms read 155 ms).
+   */
+  readonly latencyMs: Percentiles<number>;
+  /** Lowest and highest of each percentile over the valid samples (NaN when none). */
+  readonly latencyRangeMs: Percentiles<Interval>;
+  readonly peakRssMiB: number;
+  readonly serverCpuPercent: number;
+  readonly loadCpuPercent: number;
+  readonly rank?: Rank;
+  /** mean req/s as a percentage of the fastest app in this group */
+  readonly pctOfFastest?: number;
+  /** Against the fastest app; undefined for the fastest itself. */
+  readonly vsFastest?: Difference;
+  /** mean req/s as a percentage of the same runtime's bare app (framework apps only) */
+  readonly pctOfBaseline?: number;
+  readonly vsBaseline?: Difference;
+  /** Everything that qualifies these numbers: failed, invalid samples, load-generator bound... */
+  readonly flags: readonly Flag[];
+  /** The distinct explanations the valid samples carry (checks.notes), in first-seen order. */
+  readonly notes: readonly string[];
+}
+
+export interface GroupAnalysis {
+  readonly rows: SummaryRow[];
+  /** Between-round noise (CoV) shared by every app of a round; undefined: not estimable. */
+  readonly roundCov?: number;
+  /** Testable pairs in the group's family (the m of Holm's alpha / m). */
+  readonly comparisons: number;
+  /** The verdict of row `a` against row `b` (b's change relative to a), by app name. */
+  readonly between: (a: string, b: string) => Difference;
+}
+
+export interface Analysis {
+  readonly results: Results;
+  /** Per group key ("api", "api (c=10)"), in the run's order. */
+  readonly groups: Map<string, GroupAnalysis>;
+}
+
+type ValidTrial = Trial & { result: NonNullable<Trial["result"]> };
+
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
+
+const range = (values: readonly number[]): Interval =>
+  values.length === 0
+    ? { low: Number.NaN, high: Number.NaN }
+    : { low: Math.min(...values), high: Math.max(...values) };
+
+/** The valid samples of each process (a round of one app), rounds in order. */
+export function processSamples(valid: readonly ValidTrial[]): ProcessSamples[] {
+  const byRound = new Map<number, number[]>();
+  for (const t of valid) byRound.set(t.round, [...(byRound.get(t.round) ?? []), t.result.rps]);
+  return [...byRound.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([round, values]) => ({ round, values }));
+}
+
+/** The flags of one row, counted over its valid samples like LOAD-GENERATOR BOUND k/n. */
+interface FlagCounts {
+  readonly boundTrials: number;
+  readonly unsaturatedTrials: number;
+  readonly contendedTrials: number;
+  readonly idleTrials: number;
+}
+
+function flagsFor(
+  trials: readonly Trial[],
+  valid: readonly ValidTrial[],
+  counts: FlagCounts,
+  processes: number,
+  failure?: string,
+): Flag[] {
+  const flags: Flag[] = [];
+  // The first line says what happened; results.json keeps the app's whole output.
+  if (failure !== undefined)
+    flags.push({ tag: "FAILED", text: `FAILED: ${failure.split("\n")[0]}` });
+  const invalid = trials.length - valid.length;
+  if (invalid > 0) {
+    const reasons = [...new Set(trials.flatMap((t) => t.checks.invalidReasons))];
+    const tag = `INVALID ${invalid}/${trials.length}`;
+    flags.push({ tag, text: `${tag} (${reasons.join("; ")}): excluded` });
+  }
+  const counted = (tag: string, count: number, why: string) => {
+    if (count > 0)
+      flags.push({
+        tag: `${tag} ${count}/${valid.length}`,
+        text: `${tag} ${count}/${valid.length}: ${why}`,
+      });
+  };
+  counted(
+    "LOAD-GENERATOR BOUND",
+    counts.boundTrials,
+    "a lower bound (the load generator was saturated, the server was not)",
+  );
+  counted(
+    "UNSATURATED",
+    counts.unsaturatedTrials,
+    "neither the server nor the load generator was saturated (not the server's best)",
+  );
+  counted(
+    "CONTENDED",
+    counts.contendedTrials,
+    "the server's core was busy with something other than the server, or CPU steal was " +
+      "high (not the server's best; see the notes)",
+  );
+  // On a valid sample, a failed Little's law check can only mean in-flight far below the
+  // connections: above the upper bound the sample would be invalid.
+  counted(
+    "IDLE CONNECTIONS",
+    counts.idleTrials,
+    "in-flight requests well below the connections: connections waited without a counted " +
+      "request (unserved by the server, or paced by the load generator; see the notes)",
+  );
+  if (processes > 0 && processes < 3)
+    flags.push({
+      tag: `${processes} PROCESS${processes === 1 ? "" : "ES"}`,
+      text:
+        `${processes} process(es) with valid samples: too few samples for a CI` +
+        (processes === 1 ? ", and every comparison is a tie (≈)" : ""),
+    });
+  if (failure === undefined && trials.length === 0)
+    flags.push({ tag: "NOT MEASURED", text: "not measured" });
+  return flags;
+}
+
+type BaseRow = Omit<
+  SummaryRow,
+  "rank" | "pctOfFastest" | "vsFastest" | "pctOfBaseline" | "vsBaseline"
+>;
+
+function rowFor(results: Results, app: string, group: Group): BaseRow {
+  const record = results.apps.find((a) => a.name === app);
+  const trials = results.trials.filter((t) => t.app === app && inGroup(t, group));
+  const valid = trials.filter((t): t is ValidTrial => t.checks.valid && t.result !== null);
+  const failed = record?.status === "failed";
+  const est = estimate(processSamples(valid));
+  const percentile = (p: (typeof PERCENTILES)[number]) => valid.map((t) => t.result.latencyMs[p]);
+  const of = <T>(f: (values: number[]) => T): Percentiles<T> => ({
+    p50: f(percentile("p50")),
+    p90: f(percentile("p90")),
+    p99: f(percentile("p99")),
+    p999: f(percentile("p999")),
+  });
+  const counts: FlagCounts = {
+    boundTrials: valid.filter((t) => t.checks.loadGeneratorBound).length,
+    unsaturatedTrials: valid.filter((t) => t.checks.unsaturated).length,
+    contendedTrials: valid.filter((t) => t.checks.contended === true).length,
+    idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
+  };
+  return {
+    app,
+    scenario: group.key,
+    status: failed ? "failed" : "ok",
+    ...(failed && record?.failure ? { failure: record.failure } : {}),
+    validTrials: valid.length,
+    ...counts,
+    trials: trials.length,
+    rpsValues: est.means,
+    rps: { n: est.processes, mean: est.mean, stddev: est.sd, cov: est.cov },
+    estimate: est,
+    ...(est.ci ? { ci: est.ci } : {}),
+    ...(est.processes > 1 ? { verdict: verdict(est.cov) } : {}),
+    latencyMs: of(median),
+    latencyRangeMs: of(range),
+    peakRssMiB: valid.length > 0 ? Math.max(...valid.map((t) => t.server.peakRssMiB)) : Number.NaN,
+    serverCpuPercent: mean(valid.map((t) => t.server.cpuPercent)),
+    loadCpuPercent: mean(valid.map((t) => t.loadGenerator.cpuPercent)),
+    flags: flagsFor(
+      trials,
+      valid,
+      counts,
+      est.processes,
+      failed ? (record?.failure ?? "unknown") : undefined,
+    ),
+    notes: [...new Set(valid.flatMap((t) => t.checks.notes))],
+  };
+}
+
+/**
+ * Ranks of rows sorted fastest first. The first measured app opens a group at rank 1; each
+ * next app joins the open group (rank "≈k") unless the family's test says it is significantly
+ * slower than the app that opened the group, in which case it opens a new group at its own
+ * position (1, ≈1, 3). Comparing with the group's opener, not the previous app, keeps a chain
+ * of small insignificant steps from adding up to a tie between clearly different apps.
+ */
+export function rankRows(
+  sorted: readonly Pick<SummaryRow, "rps">[],
+  versus: (opener: number, row: number) => Verdict,
+): (Rank | undefined)[] {
+  let opener: number | undefined;
+  let openerRank = 0;
+  return sorted.map((row, i) => {
+    if (row.rps.n === 0) return undefined;
+    const v = opener === undefined ? undefined : versus(opener, i);
+    if (v === undefined || v.significant) {
+      opener = i;
+      openerRank = i + 1;
+      return { position: openerRank, tie: false };
+    }
+    return { position: openerRank, tie: true, ...(v.mdd === undefined ? {} : { mdd: v.mdd }) };
+  });
+}
+
+/**
+ * The row a framework app's cost is measured against: the bare app on the same runtime, and in
+ * a version matrix on the same version ("node-hono@22.23.3" → "node-bare@22.23.3").
+ */
+export function baselineName(row: string): string | undefined {
+  const spec = findApp(registryName(row));
+  if (!spec || spec.framework === "bare") return undefined;
+  const version = versionOfName(row);
+  const name = baselineOf(spec).name;
+  return version === undefined ? name : versionedName(name, version);
+}
+
+/** Log process means by round, for the between-round component. */
+const byRound = (rows: readonly SummaryRow[], results: Results, group: Group) =>
+  rows
+    .filter((r) => r.rps.n > 0)
+    .map((r) => {
+      const valid = results.trials.filter(
+        (t): t is ValidTrial =>
+          t.app === r.app && inGroup(t, group) && t.checks.valid && t.result !== null,
+      );
+      return new Map(processSamples(valid).map((p) => [p.round, mean(p.values)]));
+    });
+
+function analyzeGroup(results: Results, group: Group): GroupAnalysis {
+  const rows = results.manifest.settings.apps.map((app) => rowFor(results, app, group));
+  rows.sort((a, b) => (b.rps.n > 0 ? b.rps.mean : -1) - (a.rps.n > 0 ? a.rps.mean : -1));
+  const family = pairFamily(rows.map((r) => r.estimate));
+  const index = new Map(rows.map((r, i) => [r.app, i]));
+  const comparisons = [...family.values()].filter((v) => v.test).length;
+  const between = (a: string, b: string): Difference => {
+    const i = index.get(a);
+    const j = index.get(b);
+    return i === undefined || j === undefined || i === j
+      ? { significant: false }
+      : asDifference(verdictOf(family, i, j));
+  };
+  const fastest = rows[0]?.rps.n ? rows[0] : undefined;
+  const measured = (name?: string) => rows.find((r) => r.app === name && r.rps.n > 0);
+  const ranks = rankRows(rows, (i, j) => verdictOf(family, i, j));
+  const complete: SummaryRow[] = rows.map((row, i) => {
+    if (row.rps.n === 0 || fastest === undefined) return row;
+    const baseline = measured(baselineName(row.app));
+    return {
+      ...row,
+      ...(ranks[i] ? { rank: ranks[i] } : {}),
+      pctOfFastest: (row.rps.mean / fastest.rps.mean) * 100,
+      ...(row === fastest ? {} : { vsFastest: between(fastest.app, row.app) }),
+      ...(baseline
+        ? {
+            pctOfBaseline: (row.rps.mean / baseline.rps.mean) * 100,
+            vsBaseline: between(baseline.app, row.app),
+          }
+        : {}),
+    };
+  });
+  const roundCov = roundComponent(byRound(complete, results, group));
+  return { rows: complete, comparisons, between, ...(roundCov === undefined ? {} : { roundCov }) };
+}
+
+/**
+ * The analysis of a run. Pure and uncached (a running run's results grow in place): the
+ * caller computes it once and hands it to every view.
+ */
+export function analyze(results: Results): Analysis {
+  const groups = new Map<string, GroupAnalysis>();
+  for (const group of groupsOf(results)) groups.set(group.key, analyzeGroup(results, group));
+  return { results, groups };
+}
+
+/** Rows per group, fastest first; apps with no valid sample last (a fresh analysis). */
+export function summarize(results: Results): Map<string, SummaryRow[]> {
+  return new Map([...analyze(results).groups].map(([key, g]) => [key, g.rows]));
+}

@@ -1,0 +1,281 @@
+// The statistics behind every published number and verdict, on the run's nesting: samples
+// (short back-to-back load runs) within processes (each a fresh start of the app) within
+// rounds (each app started once, in an interleaved order). Measured on the project's VM,
+// the process term dominates (README, "Precision"), so a mean's uncertainty is built from
+// process means: each process is one observation, its samples only make that observation
+// steadier. That is the level-wise analysis of Kalibera & Jones ("Rigorous benchmarking in
+// reasonable time", ISMM 2013): average the lower level, build the interval at the top one,
+// with Student's t. Comparisons are Welch's t-tests on process means, Holm-corrected over
+// the family of comparisons a table makes, with the smallest difference each could detect.
+
+import {
+  detectableInSe,
+  holm,
+  type Interval,
+  spread,
+  tCdf,
+  tCritical,
+  tTwoSidedP,
+} from "./stats.ts";
+
+/** Significance level of every test, family-wise (Holm) within a family. */
+export const ALPHA = 0.05;
+/** The power at which the minimal detectable difference is stated. */
+export const POWER = 0.8;
+/** Fewer processes than this give too few observations for an honest interval (t(1) = 12.7). */
+export const MIN_CI_PROCESSES = 3;
+
+/** One process's valid samples (req/s of each slice), in the order taken. */
+export interface ProcessSamples {
+  readonly round: number;
+  readonly values: readonly number[];
+}
+
+/** Within- and between-process spread, as CoV of the grand mean (one-way random effects). */
+export interface VarianceComponents {
+  /** Sample to sample inside one process. */
+  readonly within: number;
+  /** Process to process, beyond what the within-process noise explains. */
+  readonly between: number;
+  /** Mean samples per process. */
+  readonly perProcess: number;
+}
+
+export interface Estimate {
+  readonly processes: number;
+  readonly samples: number;
+  /** Each process's mean over its samples: the observations every interval and test use. */
+  readonly means: readonly number[];
+  /** Mean of the process means (each process weighs the same). */
+  readonly mean: number;
+  /** Standard deviation of the process means (n − 1); 0 for one. */
+  readonly sd: number;
+  /** sd / mean. */
+  readonly cov: number;
+  /** Standard error of the mean; NaN with fewer than two processes. */
+  readonly se: number;
+  /** 95% CI of the mean: only from MIN_CI_PROCESSES processes on. */
+  readonly ci?: Interval;
+  /** The CI's half-width as a share of the mean. */
+  readonly halfWidth?: number;
+  readonly components?: VarianceComponents;
+}
+
+/** The variance components of an unbalanced one-way layout (ANOVA estimators, ≥ 0). */
+export function varianceComponents(
+  processes: readonly ProcessSamples[],
+): VarianceComponents | undefined {
+  const groups = processes.filter((p) => p.values.length > 0);
+  const n = groups.reduce((a, p) => a + p.values.length, 0);
+  const k = groups.length;
+  if (k < 2 || n <= k) return undefined;
+  const grand = groups.reduce((a, p) => a + p.values.reduce((s, v) => s + v, 0), 0) / n;
+  let ssw = 0;
+  let ssb = 0;
+  for (const p of groups) {
+    const m = spread(p.values).mean;
+    for (const v of p.values) ssw += (v - m) ** 2;
+    ssb += p.values.length * (m - grand) ** 2;
+  }
+  const msw = ssw / (n - k);
+  const msb = ssb / (k - 1);
+  const n0 = (n - groups.reduce((a, p) => a + p.values.length ** 2, 0) / n) / (k - 1);
+  const between = Math.max(0, (msb - msw) / n0);
+  return {
+    within: grand === 0 ? 0 : Math.sqrt(msw) / grand,
+    between: grand === 0 ? 0 : Math.sqrt(between) / grand,
+    perProcess: n / k,
+  };
+}
+
+export function estimate(processes: readonly ProcessSamples[], level = 0.95): Estimate {
+  const measured = processes.filter((p) => p.values.length > 0);
+  const means = measured.map((p) => spread(p.values).mean);
+  const s = spread(means);
+  const samples = measured.reduce((a, p) => a + p.values.length, 0);
+  const se = s.n > 1 ? s.stddev / Math.sqrt(s.n) : Number.NaN;
+  const components = varianceComponents(measured);
+  const base = {
+    processes: s.n,
+    samples,
+    means,
+    mean: s.mean,
+    sd: s.stddev,
+    cov: s.cov,
+    se,
+    ...(components ? { components } : {}),
+  };
+  if (s.n < MIN_CI_PROCESSES) return base;
+  const half = tCritical(1 - level, s.n - 1) * se;
+  return {
+    ...base,
+    ci: { low: s.mean - half, high: s.mean + half },
+    halfWidth: s.mean === 0 ? Number.POSITIVE_INFINITY : half / s.mean,
+  };
+}
+
+/** Welch's comparison of b against a, on process means, expressed relative to a's mean. */
+export interface PairTest {
+  /** b / a − 1 */
+  readonly change: number;
+  readonly t: number;
+  readonly df: number;
+  /** Two-sided p. */
+  readonly p: number;
+  /** Standard error of the difference, as a share of a's mean. */
+  readonly se: number;
+  /** 95% CI of `change` (unadjusted). */
+  readonly ci: Interval;
+}
+
+/** undefined with fewer than two processes on a side: no spread to test against. */
+export function testPair(a: Estimate, b: Estimate): PairTest | undefined {
+  if (a.processes < 2 || b.processes < 2 || !(a.mean > 0)) return undefined;
+  const va = a.sd ** 2 / a.processes;
+  const vb = b.sd ** 2 / b.processes;
+  const diff = b.mean - a.mean;
+  const se = Math.sqrt(va + vb);
+  const change = diff / a.mean;
+  if (se === 0) {
+    const t = diff === 0 ? 0 : Math.sign(diff) * Number.POSITIVE_INFINITY;
+    const df = a.processes + b.processes - 2;
+    return { change, t, df, p: diff === 0 ? 1 : 0, se: 0, ci: { low: change, high: change } };
+  }
+  const df = (va + vb) ** 2 / (va ** 2 / (a.processes - 1) + vb ** 2 / (b.processes - 1));
+  const t = diff / se;
+  const half = (tCritical(ALPHA, df) * se) / a.mean;
+  return {
+    change,
+    t,
+    df,
+    p: tTwoSidedP(t, df),
+    se: se / a.mean,
+    ci: { low: change - half, high: change + half },
+  };
+}
+
+/** One-sided p that b is below a ("down") or above it ("up"). */
+export const oneSidedP = (test: PairTest, direction: "down" | "up"): number =>
+  direction === "down" ? tCdf(test.t, test.df) : 1 - tCdf(test.t, test.df);
+
+/**
+ * Two one-sided tests (TOST) of equivalence within ±margin (a share of a's mean): the p of
+ * "the true change is beyond the margin", the larger of the two one-sided p-values.
+ */
+export function equivalenceP(test: PairTest, margin: number): number {
+  if (test.se === 0) return Math.abs(test.change) < margin ? 0 : 1;
+  const lower = 1 - tCdf((test.change + margin) / test.se, test.df);
+  const upper = tCdf((test.change - margin) / test.se, test.df);
+  return Math.max(lower, upper);
+}
+
+/**
+ * The smallest true change (a share of a's mean) a test at `alpha` would detect with
+ * probability POWER, at this pair's standard error. `sides` 2: either direction; 1: one.
+ */
+export function detectable(test: PairTest, alpha: number, sides: 1 | 2 = 2): number {
+  return detectableInSe(sides === 2 ? alpha : 2 * alpha, POWER, test.df) * test.se;
+}
+
+/** A comparison in a family: its test, and whether it holds under Holm over the family. */
+export interface Verdict {
+  readonly test?: PairTest;
+  /** Holm-significant; an untestable pair never is (a tie). */
+  readonly significant: boolean;
+  /** Minimal detectable change at the family's strictest level (alpha / m), power POWER. */
+  readonly mdd?: number;
+}
+
+/**
+ * Every pair of `estimates` (i < j), tested two-sided and held together to ALPHA by Holm.
+ * Keys are "i,j"; `verdictOf` reads them in either order.
+ */
+export function pairFamily(estimates: readonly Estimate[]): Map<string, Verdict> {
+  const pairs: { key: string; test: PairTest | undefined }[] = [];
+  for (let i = 0; i < estimates.length; i++) {
+    for (let j = i + 1; j < estimates.length; j++) {
+      pairs.push({
+        key: `${i},${j}`,
+        test: testPair(estimates[i] as Estimate, estimates[j] as Estimate),
+      });
+    }
+  }
+  return familyVerdicts(pairs, (t) => t.p, 2);
+}
+
+/** Holm over the testable members; each gets its MDD at alpha / m. */
+export function familyVerdicts(
+  members: readonly { key: string; test: PairTest | undefined }[],
+  pOf: (test: PairTest) => number,
+  sides: 1 | 2,
+): Map<string, Verdict> {
+  const tested = members.filter((m): m is { key: string; test: PairTest } => !!m.test);
+  const significant = holm(
+    tested.map((m) => pOf(m.test)),
+    ALPHA,
+  );
+  const strictest = ALPHA / Math.max(1, tested.length);
+  const out = new Map<string, Verdict>();
+  for (const m of members) out.set(m.key, { significant: false });
+  tested.forEach((m, i) => {
+    out.set(m.key, {
+      test: m.test,
+      significant: significant[i] === true,
+      mdd: detectable(m.test, strictest, sides),
+    });
+  });
+  return out;
+}
+
+/** The verdict of estimates i and j of a pairFamily, from i's point of view (b = j). */
+export function verdictOf(family: Map<string, Verdict>, i: number, j: number): Verdict {
+  if (i < j) return family.get(`${i},${j}`) ?? { significant: false };
+  const v = family.get(`${j},${i}`) ?? { significant: false };
+  if (!v.test) return v;
+  // Seen from the other side: the change is a/b − 1, its SE relative to b's mean.
+  const t = v.test;
+  const ratio = 1 + t.change;
+  const flip = (x: number) => 1 / (1 + x) - 1;
+  return {
+    ...v,
+    test: {
+      ...t,
+      change: flip(t.change),
+      t: -t.t,
+      se: t.se / ratio,
+      ci: { low: flip(t.ci.high), high: flip(t.ci.low) },
+    },
+    ...(v.mdd === undefined ? {} : { mdd: v.mdd / ratio }),
+  };
+}
+
+/**
+ * The between-round share of the noise: a two-way layout without replication (apps × rounds,
+ * on log process means) separates what a whole round shared from each process's own luck.
+ * Large: pairing apps by round would sharpen comparisons; near 0: it cannot. Only complete
+ * rounds (every app measured) count; undefined with fewer than 2 apps or 3 such rounds.
+ */
+export function roundComponent(byApp: readonly ReadonlyMap<number, number>[]): number | undefined {
+  if (byApp.length < 2) return undefined;
+  const rounds = [...(byApp[0]?.keys() ?? [])].filter((r) =>
+    byApp.every((m) => (m.get(r) ?? 0) > 0),
+  );
+  if (rounds.length < 3) return undefined;
+  const y = byApp.map((m) => rounds.map((r) => Math.log(m.get(r) as number)));
+  const a = y.length;
+  const b = rounds.length;
+  const grand = y.flat().reduce((s, v) => s + v, 0) / (a * b);
+  const appMean = y.map((row) => row.reduce((s, v) => s + v, 0) / b);
+  const roundMean = rounds.map((_, j) => y.reduce((s, row) => s + (row[j] as number), 0) / a);
+  let ssRound = 0;
+  let ssResidual = 0;
+  for (let j = 0; j < b; j++) ssRound += a * ((roundMean[j] as number) - grand) ** 2;
+  y.forEach((row, i) => {
+    row.forEach((v, j) => {
+      ssResidual += (v - (appMean[i] as number) - (roundMean[j] as number) + grand) ** 2;
+    });
+  });
+  const msRound = ssRound / (b - 1);
+  const msResidual = ssResidual / ((a - 1) * (b - 1));
+  return Math.sqrt(Math.max(0, (msRound - msResidual) / a));
+}
