@@ -15,6 +15,7 @@ set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
+readonly DEFAULT_ROUNDS=20 DEFAULT_SAMPLES=3 DEFAULT_DURATION=1 DEFAULT_WARMUP=2 DEFAULT_CONNECTIONS=100
 
 usage() {
   cat <<'USAGE'
@@ -225,6 +226,7 @@ main() {
   local original_args=("$@")
   local apps="" scenario="" duration="" warmup="" connections="" trials="" tool=""
   local output="" pin=1 quick=0 profile=0 startup=0 rates="" slo="" apps_root="" positional=()
+  local samples="" precision="" max_time="" calibrate=0
   local workers=1 node_versions="" bun_versions="" deno_versions=""
   local report_cmd=() threshold="" allow_mismatch=0
 
@@ -236,7 +238,11 @@ main() {
       -d | --duration) need_value "$@"; duration=$2; shift 2 ;;
       -w | --warmup) need_value "$@"; warmup=$2; shift 2 ;;
       -c | --connections) need_value "$@"; connections=$2; shift 2 ;;
-      -n | --trials) need_value "$@"; trials=$2; shift 2 ;;
+      -n | --trials | --rounds) need_value "$@"; trials=$2; shift 2 ;;
+      --samples) need_value "$@"; samples=$2; shift 2 ;;
+      --precision) need_value "$@"; precision=$2; shift 2 ;;
+      --max-time) need_value "$@"; max_time=$2; shift 2 ;;
+      --calibrate) calibrate=1; shift ;;
       -t | --tool) need_value "$@"; tool=$2; shift 2 ;;
       -o | --output) need_value "$@"; output=$(abspath "$2"); shift 2 ;;
       --apps-root) need_value "$@"; apps_root=$(abspath "$2"); shift 2 ;;
@@ -286,9 +292,25 @@ main() {
   fi
 
   if [[ $quick -eq 1 ]]; then
-    : "${duration:=2}" "${warmup:=1}" "${trials:=2}" "${connections:=50}"
+    : "${duration:=1}" "${warmup:=1}" "${trials:=3}" "${samples:=2}" "${connections:=50}"
   fi
-  : "${apps:=all}" "${duration:=30}" "${warmup:=10}" "${connections:=400}" "${trials:=3}"
+  if [[ $calibrate -eq 1 ]]; then
+    [[ -z "$apps" ]] || die_usage "--calibrate measures bun-bare against itself: give no apps"
+    [[ -z "$node_versions$bun_versions$deno_versions" ]] || die_usage "--calibrate runs the lockfile's Bun: no --node/--bun/--deno"
+    [[ "$workers" == 1 && -z "$rates" && $profile -eq 0 ]] || die_usage "--calibrate goes with neither --workers, --rates nor --profile"
+    [[ "${connections:-1}" != *,* ]] || die_usage "--calibrate takes one connection count"
+    # Twice the default rounds: the detection rates are over subsamples of the default length.
+    apps="bun-bare"
+    : "${trials:=$((2 * DEFAULT_ROUNDS))}"
+  elif [[ -n "${BENCH_EXTRA_WORK:-}" ]]; then
+    die_env "BENCH_EXTRA_WORK is set: it slows bun-bare on purpose and is for --calibrate only; unset it (nothing was measured)"
+  fi
+  # --precision adds rounds as it needs them, from the fewest that give an interval (3).
+  [[ -z "$precision" ]] || : "${trials:=3}"
+  # The defaults follow from the noise measured on a 2-core VM (README, "Precision"): many
+  # cheap processes, each a few short samples after a short warm-up.
+  : "${apps:=all}" "${duration:=$DEFAULT_DURATION}" "${warmup:=$DEFAULT_WARMUP}"
+  : "${connections:=$DEFAULT_CONNECTIONS}" "${trials:=$DEFAULT_ROUNDS}" "${samples:=$DEFAULT_SAMPLES}"
   check_int --duration "$duration" 1
   check_int --warmup "$warmup" 0
   local count counts
@@ -298,7 +320,16 @@ main() {
   for count in "${counts[@]}"; do check_int --connections "$count" 1; done
   [[ -z "$(printf '%s\n' "${counts[@]}" | sed 's/^0*//' | sort | uniq -d)" ]] ||
     die_usage "--connections lists a count twice, got '$connections'"
-  check_int --trials "$trials" 1
+  check_int --rounds "$trials" 1
+  check_int --samples "$samples" 1
+  if [[ -n "$precision" ]] && ! [[ "$precision" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$precision" =~ ^0+(\.0+)?$ ]]; then
+    die_usage "--precision must be a percentage above 0, like 3 or 2.5, got '$precision'"
+  fi
+  if [[ -n "$max_time" ]]; then
+    [[ -n "$precision" ]] || die_usage "--max-time goes with --precision"
+    [[ "$max_time" =~ ^[0-9]+(\.[0-9]+)?[smh]?$ && ! "$max_time" =~ ^0+(\.0+)?[smh]?$ ]] ||
+      die_usage "--max-time takes a duration like 90s, 10m or 1h, got '$max_time'"
+  fi
   check_int --startup "$startup" 0
   if ! [[ "$workers" =~ ^(auto|[0-9]{1,4}(,[0-9]{1,4})*)$ ]] || [[ ",$workers," =~ ,0+, ]]; then
     die_usage "--workers must be a whole number >= 1, a comma-separated list of them, or auto, got '$workers'"
@@ -361,10 +392,13 @@ main() {
 
   local run=("$BUN" packages/harness/src/run.ts
     --apps "$apps" --scenarios "$scenario" --duration "$duration" --warmup "$warmup"
-    --connections "$connections" --trials "$trials" --tool "$tool_name" --tool-path "$tool_path"
-    --out "$output")
+    --connections "$connections" --trials "$trials" --samples "$samples"
+    --tool "$tool_name" --tool-path "$tool_path" --out "$output")
+  [[ -z "$precision" ]] || run+=(--precision "$precision")
+  [[ -z "$max_time" ]] || run+=(--max-time "$max_time")
   [[ $pin -eq 1 ]] || run+=(--no-pin)
   [[ $profile -eq 0 ]] || run+=(--profile)
+  [[ $calibrate -eq 0 ]] || run+=(--calibrate)
   run+=(--startup "$startup" --workers "$workers")
   [[ -z "$rates" ]] || run+=(--rates "$rates" --rate-tool-path "$rate_tool")
   [[ -z "$slo" ]] || run+=(--slo-p99 "$slo")

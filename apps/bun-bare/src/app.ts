@@ -13,10 +13,20 @@ import {
   items,
   updateUser,
 } from "@bench/fetch-bare";
+import { EXTRA_WORK_ENV, extraWork, withExtraWork } from "@bench/fetch-bare/extra-work";
 import type { BunRequest } from "bun";
 
 type UserRequest = BunRequest<typeof ROUTES.user>;
-const user = (request: UserRequest) => getUser(request, request.params.id);
+
+/**
+ * ./benchmark.sh --calibrate only: a fixed CPU cost in front of every handler (unset: none,
+ * and the handlers are Bun.serve's own, unwrapped).
+ */
+export const extraIterations = extraWork(process.env[EXTRA_WORK_ENV]);
+const w = <A extends unknown[], R>(handler: (...args: A) => R) =>
+  withExtraWork(extraIterations, handler);
+
+const user = w((request: UserRequest) => getUser(request, request.params.id));
 
 /** Everything Bun.serve needs except where to listen. */
 export const serveOptions = {
@@ -24,15 +34,15 @@ export const serveOptions = {
   // Bun 1.2 and 1.3 answer it 404 unless the route names HEAD, so it does (./benchmark.sh
   // --bun 1.3 runs this app on them). Bun sends no body for a HEAD request either way.
   routes: {
-    [ROUTES.root]: { GET: greeting, HEAD: greeting },
-    [ROUTES.api]: { GET: api, HEAD: api },
-    [ROUTES.echo]: { POST: echo },
+    [ROUTES.root]: { GET: w(greeting), HEAD: w(greeting) },
+    [ROUTES.api]: { GET: w(api), HEAD: w(api) },
+    [ROUTES.echo]: { POST: w(echo) },
     [ROUTES.user]: {
       GET: user,
       HEAD: user,
-      POST: (request: UserRequest) => updateUser(request, request.params.id),
+      POST: w((request: UserRequest) => updateUser(request, request.params.id)),
     },
-    [ROUTES.items]: { GET: items, HEAD: items },
+    [ROUTES.items]: { GET: w(items), HEAD: w(items) },
   },
   // Unmatched paths, and known paths with another method, fall through to here.
   fetch: () => fail(404, ERRORS.notFound),

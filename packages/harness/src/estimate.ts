@@ -208,13 +208,14 @@ export function familyVerdicts(
   members: readonly { key: string; test: PairTest | undefined }[],
   pOf: (test: PairTest) => number,
   sides: 1 | 2,
+  alpha = ALPHA,
 ): Map<string, Verdict> {
   const tested = members.filter((m): m is { key: string; test: PairTest } => !!m.test);
   const significant = holm(
     tested.map((m) => pOf(m.test)),
-    ALPHA,
+    alpha,
   );
-  const strictest = ALPHA / Math.max(1, tested.length);
+  const strictest = alpha / Math.max(1, tested.length);
   const out = new Map<string, Verdict>();
   for (const m of members) out.set(m.key, { significant: false });
   tested.forEach((m, i) => {

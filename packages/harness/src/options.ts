@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type AppSpec, findApp, findScenario, type Runtime, type Scenario } from "@bench/contract";
+import { CALIBRATION_APP } from "./calibration.ts";
 import { REPO_ROOT } from "./launch.ts";
 import type { ToolName } from "./parse.ts";
 import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "./rates.ts";
@@ -22,7 +23,15 @@ export interface Options {
   readonly connections: number;
   /** Every count to measure, as given: one trial each per app, scenario and round. */
   readonly connectionCounts: number[];
+  /** Rounds: each app is started afresh once per round (a floor with --precision). */
   readonly trials: number;
+  /** Samples (back-to-back load runs of durationSec) per process and scenario. */
+  readonly samples: number;
+  /**
+   * --precision: add rounds until every mean and every comparison the summary makes has a 95%
+   * CI half-width within this share, or maxTimeSec runs out.
+   */
+  readonly precision?: { readonly target: number; readonly maxTimeSec: number };
   readonly tool: ToolInfo;
   readonly outDir: string;
   readonly pin: boolean;
@@ -39,6 +48,8 @@ export interface Options {
   readonly workers: number;
   /** Every count to measure, as given (--workers 1,2,4): each app starts once per count. */
   readonly workerCounts: number[];
+  /** --calibrate: the app measured against itself and against itself with extra work. */
+  readonly calibrate: boolean;
   /** Extra fresh starts per app, without load, for the start-up figures. */
   readonly startups: number;
   /** benchmark.sh's own command line, recorded as given. */
@@ -103,12 +114,16 @@ export function parseOptions(argv: string[]): Options {
       warmup: { type: "string" },
       connections: { type: "string" },
       trials: { type: "string" },
+      samples: { type: "string", default: "1" },
+      precision: { type: "string" },
+      "max-time": { type: "string" },
       tool: { type: "string" },
       "tool-path": { type: "string" },
       out: { type: "string" },
       "no-pin": { type: "boolean", default: false },
       "apps-root": { type: "string" },
       profile: { type: "boolean", default: false },
+      calibrate: { type: "boolean", default: false },
       startup: { type: "string", default: "0" },
       workers: { type: "string", default: "1" },
       rates: { type: "string" },
@@ -151,6 +166,9 @@ export function parseOptions(argv: string[]): Options {
     );
   }
   const apps = names(values.apps, findApp, "app");
+  if (values.calibrate && (apps.length !== 1 || apps[0]?.name !== CALIBRATION_APP)) {
+    throw new UsageError(`--calibrate measures ${CALIBRATION_APP} against itself: give no apps`);
+  }
   const runtimeVersions = versionsOf(values, apps);
   return {
     apps,
@@ -160,11 +178,14 @@ export function parseOptions(argv: string[]): Options {
     connections: Math.max(...connectionCounts),
     connectionCounts,
     trials: positiveInt(values.trials, "--trials"),
+    samples: positiveInt(values.samples, "--samples"),
+    ...precisionOf(values.precision, values["max-time"]),
     tool: { name: toolName, path: toolPath, version: toolVersion(toolName, toolPath) },
     outDir: resolve(values.out),
     pin: !values["no-pin"],
     appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
     profile: values.profile,
+    calibrate: values.calibrate,
     startups: positiveInt(values.startup, "--startup", 0),
     workers,
     workerCounts,
@@ -179,6 +200,35 @@ export function parseOptions(argv: string[]): Options {
     runtimeVersions,
     builds: [],
   };
+}
+
+/** With --precision and no --max-time, rounds stop after this long. */
+export const DEFAULT_MAX_TIME_SEC = 600;
+
+/** "10m", "90s", "1h", or seconds: the time --precision may take. */
+export function durationOf(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(text);
+  const n = Number(m?.[1]);
+  if (!m || !(n > 0)) {
+    throw new UsageError(`--max-time takes a duration like 90s, 10m or 1h, got "${text}"`);
+  }
+  return n * ({ s: 1, m: 60, h: 3600 }[m[2] ?? "s"] as number);
+}
+
+function precisionOf(
+  pct: string | undefined,
+  maxTime: string | undefined,
+): { precision?: Options["precision"] } {
+  if (pct === undefined) {
+    if (maxTime !== undefined) throw new UsageError("--max-time goes with --precision");
+    return {};
+  }
+  const target = Number(pct);
+  if (!(target > 0 && target < 100)) {
+    throw new UsageError(`--precision takes a percentage above 0 and below 100, got "${pct}"`);
+  }
+  const maxTimeSec = maxTime === undefined ? DEFAULT_MAX_TIME_SEC : durationOf(maxTime);
+  return { precision: { target: target / 100, maxTimeSec } };
 }
 
 const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno"];

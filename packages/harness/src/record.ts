@@ -56,6 +56,8 @@ export function newResults(options: Options, pinning: Pinning): Results {
           ? { connectionCounts: options.connectionCounts }
           : {}),
         trials: options.trials,
+        ...(options.samples > 1 ? { samples: options.samples } : {}),
+        ...(options.precision ? { precision: options.precision } : {}),
         keepAlive: true,
         errorThreshold: ERROR_THRESHOLD,
         argv: options.argv,
@@ -91,6 +93,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
       framework: a.framework,
       port: a.port,
       ...(a.build ? { runtimeBuild: { asked: a.build.asked, version: a.build.version } } : {}),
+      ...(a.extraWork ? { extraWork: { ...a.extraWork } } : {}),
       status: "pending" as const,
     })),
     trials: [],

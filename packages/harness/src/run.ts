@@ -18,6 +18,9 @@ import {
   type Scenario,
   verify,
 } from "@bench/contract";
+import { analyze } from "./analysis.ts";
+import { calibrationRows, costPerRequestNs, type Sizing } from "./calibration.ts";
+import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { judge } from "./judge.ts";
 import {
   LaunchError,
@@ -31,6 +34,7 @@ import { type LoadRun, runLoad } from "./measure.ts";
 import { type RateContext, runRates } from "./open-loop.ts";
 import { type Options, parseOptions, withBuilds } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
+import { formatSec, precisionStatus, progressText, roundFits } from "./precision.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { newResults, Recorder } from "./record.ts";
 import {
@@ -41,18 +45,13 @@ import {
   runtimeCache,
 } from "./runtimes.ts";
 import type { Trial } from "./schema.ts";
-import { type AfterRounds, extraStarts, IDLE_PAUSE_MS, measureStartup } from "./startup.ts";
+import { type AfterRounds, extraStarts, measureStartup } from "./startup.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
 function hasTaskset(): boolean {
   return (process.env.PATH ?? "").split(":").some((dir) => existsSync(join(dir, "taskset")));
-}
-
-function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
 type MeasuredRun = LoadRun & { readonly threads: number; readonly connections: number };
@@ -67,7 +66,7 @@ interface Target {
 }
 
 class Run {
-  readonly options: Options;
+  options: Options;
   readonly pinning: Pinning;
   readonly recorder: Recorder;
   readonly bodyFiles = new Map<string, string>();
@@ -103,15 +102,17 @@ class Run {
   }
 
   timeLeft(): number {
-    const { apps, scenarios, trials, warmupSec, durationSec } = this.options;
+    const { apps, scenarios, trials, warmupSec, durationSec, samples } = this.options;
     const pending = this.recorder.results.apps.filter((a) => a.status !== "failed").length;
     const counts = this.options.connectionCounts.length;
     const turns = apps.length * this.options.workerCounts.length;
-    const remaining = turns * scenarios.length * counts * trials - this.slotsDone;
-    // ~3 s per app start (launch, readiness, verify) and its idle pause, on top of the load.
-    const starts =
-      Math.ceil(remaining / Math.max(1, scenarios.length)) * (3 + IDLE_PAUSE_MS / 1000);
-    const perSlot = warmupSec / counts + durationSec * (1 + this.options.rates.length / counts);
+    const perProcess = scenarios.length * counts * samples;
+    const remaining = turns * trials * perProcess - this.slotsDone;
+    // ~1 s per app start (launch, readiness, verify), on top of the load.
+    const starts = Math.ceil(remaining / perProcess) * 1;
+    const perSlot =
+      warmupSec / (counts * samples) +
+      durationSec * (1 + this.options.rates.length / (counts * samples));
     return pending === 0 ? 0 : remaining * perSlot + starts;
   }
 
@@ -210,7 +211,8 @@ class Run {
   async runApp(app: AppRun, round: number, workers: number): Promise<void> {
     const many = this.options.workerCounts.length > 1 ? ` with ${workers} worker(s)` : "";
     log(
-      `[round ${round}/${this.options.trials}] ${app.name}: starting${many} (~${formatDuration(this.timeLeft())} left)`,
+      `[round ${round}${this.options.precision ? "" : `/${this.options.trials}`}] ${app.name}: starting${many}` +
+        (this.options.precision ? "" : ` (~${formatSec(this.timeLeft())} left)`),
     );
     const pinning = serverPinning(this.pinning, workers);
     let running: RunningApp;
@@ -225,7 +227,8 @@ class Run {
       return;
     }
     try {
-      await this.recordStartup(app, running, false, workers);
+      // Idle memory takes a pause: on each app's first start only, so processes stay cheap.
+      await this.recordStartup(app, running, false, workers, round === 1);
       const target = await this.verifyApp(app, running, workers);
       if (target) await this.measureApp(target, round, running);
     } catch (error) {
@@ -297,12 +300,17 @@ class Run {
     for (const scenario of this.options.scenarios) {
       if (this.interrupted) return;
       if (warmupSec > 0 && !(await this.warmUp(target, scenario, running))) return;
-      // One trial per connection count (usually one); rates follow the best of them.
+      // Samples per connection count (usually one count); rates follow the best of them.
       const done: Trial[] = [];
       for (const connections of connectionCounts) {
-        const trial = await this.measureTrial(target, scenario, round, running, connections);
-        if (!trial) return;
-        done.push(trial);
+        for (let sample = 1; sample <= this.options.samples; sample++) {
+          const trial = await this.measureTrial(target, scenario, round, running, {
+            connections,
+            sample,
+          });
+          if (!trial) return;
+          done.push(trial);
+        }
       }
       if (this.options.rates.length > 0) {
         const best = bestTrial(done);
@@ -336,12 +344,13 @@ class Run {
     scenario: Scenario,
     round: number,
     running: RunningApp,
-    connections: number,
+    { connections, sample }: { connections: number; sample: number },
   ): Promise<Trial | undefined> {
     const { app } = target;
-    const { durationSec, trials, connectionCounts } = this.options;
+    const { durationSec, samples, connectionCounts } = this.options;
     const at = connectionCounts.length > 1 ? `, ${connections} connections` : "";
-    log(`  ${app.name} · ${scenario.name}: trial ${round}/${trials}, ${durationSec} s${at}`);
+    const of = samples > 1 ? `sample ${sample}/${samples}` : "sample";
+    log(`  ${app.name} · ${scenario.name}: round ${round}, ${of}, ${durationSec} s${at}`);
     const startedAt = new Date().toISOString();
     const run = await this.load(target, scenario, durationSec, connections);
     if (this.interrupted) return undefined; // a trial cut short is no trial
@@ -354,7 +363,10 @@ class Run {
       lost.length > 0
         ? `worker ${lost.join(", ")} of ${target.workerCount} exited during the trial`
         : undefined;
-    const trial = this.trialOf(target, scenario, round, startedAt, run, died ?? workerDied);
+    const trial = {
+      ...this.trialOf(target, scenario, round, startedAt, run, died ?? workerDied),
+      ...(samples > 1 ? { sample } : {}),
+    };
     this.recorder.addTrial(trial);
     log(progressLine(trial, this.options.tool.name));
     if (died) {
@@ -417,10 +429,64 @@ class Run {
     running: RunningApp,
     fresh: boolean,
     workers: number,
+    idle = true,
   ): Promise<void> {
-    const startup = await measureStartup(app, running, fresh, workers);
+    const startup = await measureStartup(app, running, fresh, workers, idle);
     if (startup) this.recorder.addStartup(app.name, startup);
     else log(`  ${app.name}: its first answer to GET / was not the greeting: no start-up figures`);
+  }
+
+  /**
+   * --calibrate, before the rounds: the base app's CPU cost per request (median of a few
+   * unrecorded samples after its warm-up) and the extra-work loop's speed on the server's CPU.
+   */
+  async sizeCalibration(): Promise<Sizing> {
+    const app = this.options.apps[0] as AppRun;
+    const cpus = serverPinning(this.pinning, 1);
+    const running = await startApp(app, {
+      root: this.options.appsRoot,
+      workers: 1,
+      ...(cpus.enabled ? { cpus: cpus.serverCpus } : {}),
+    });
+    try {
+      const server = serverProcesses(app, running.pid, 1);
+      if (typeof server === "string") throw new Error(server);
+      const target = {
+        app,
+        workerCount: 1,
+        serverTree: [server.root, ...descendantsOf(server.root)],
+      };
+      const scenario = this.options.scenarios[0] as Scenario;
+      const { connections, durationSec, warmupSec } = this.options;
+      log(`bench: calibration: sizing ${app.name}'s cost per request (not recorded)`);
+      await this.load(target, scenario, Math.max(1, warmupSec), connections);
+      const samples: { cpuPercent: number; rps: number }[] = [];
+      for (let i = 0; i < 3 && !this.interrupted; i++) {
+        const run = await this.load(target, scenario, durationSec, connections);
+        if (run.result)
+          samples.push({ cpuPercent: run.rates.serverCpuPercent, rps: run.result.rps });
+      }
+      return { costPerRequestNs: costPerRequestNs(samples), nsPerIteration: spinSpeed(cpus) };
+    } finally {
+      await running.stop();
+    }
+  }
+
+  /** The calibration rows replace the run's one app, in the options and in results.json. */
+  useApps(apps: AppRun[], sizing: Sizing): void {
+    this.options = { ...this.options, apps };
+    const results = newResults(this.options, this.pinning);
+    const r = this.recorder.results;
+    r.apps = results.apps;
+    r.manifest.settings.apps = results.manifest.settings.apps;
+    r.manifest.calibration = {
+      app: (apps[0] as AppRun).name,
+      ...sizing,
+      // The rates are for a run of the default length: half of a calibration's rounds (and
+      // never fewer than give an interval).
+      subsampleRounds: Math.max(MIN_CI_PROCESSES, Math.floor(this.options.trials / 2)),
+    };
+    this.recorder.save();
   }
 
   /** What the passes after the rounds (--startup, --profile) need from the run. */
@@ -438,6 +504,15 @@ class Run {
       log,
     };
   }
+}
+
+/** ns per iteration of the extra-work loop, timed by the harness's Bun on the server's CPU. */
+function spinSpeed(cpus: Pinning): number {
+  const script = join(REPO_ROOT, "packages", "fetch-bare", "src", "extra-work.ts");
+  const argv = [process.execPath, script];
+  const cmd = cpus.enabled ? ["taskset", "-c", cpus.serverCpus as string, ...argv] : argv;
+  const out = execFileSync(cmd[0] as string, cmd.slice(1), { encoding: "utf8", timeout: 60_000 });
+  return Number(out.trim());
 }
 
 /** A row of a version matrix must run the version it was asked for: a contract failure if not. */
@@ -479,13 +554,68 @@ function announce(run: Run): void {
   const { tool, apps, scenarios, trials, durationSec, warmupSec, connectionCounts } = run.options;
   const p = run.pinning;
   log(
-    `bench: ${tool.name} ${tool.version} · ${apps.length} app(s) × ${scenarios.length} scenario(s) × ` +
-      `${trials} trial(s) · ${durationSec} s each after ${warmupSec} s warm-up · ${connectionCounts.join(", ")} connections · ` +
+    `bench: ${tool.name} ${tool.version} · ${apps.length} app(s) × ${scenarios.length} scenario(s) · ` +
+      (run.options.precision
+        ? `rounds until ±${run.options.precision.target * 100}% or ${formatSec(run.options.precision.maxTimeSec)} (at least ${trials})`
+        : `${trials} round(s)`) +
+      ` · per process ${warmupSec} s warm-up, then ${run.options.samples} × ${durationSec} s samples · ${connectionCounts.join(", ")} connections · ` +
       (p.enabled
         ? `server on CPU ${p.serverCpus}, load on CPU ${p.loadCpus}`
         : `not pinned (${p.note})`),
   );
   log(`bench: results → ${run.recorder.path}`);
+}
+
+/** One round: every app at every worker count takes its turn in the interleaved order. */
+async function runRound(run: Run, round: number): Promise<void> {
+  const { options } = run;
+  const turns = options.apps.flatMap((app) =>
+    options.workerCounts.map((workers) => ({ app, workers, name: app.name })),
+  );
+  for (const { app, workers } of roundOrder(turns, round)) {
+    if (run.interrupted) break;
+    if (run.recorder.app(app.name).status === "failed") continue;
+    await run.runApp(app, round, workers);
+  }
+}
+
+/**
+ * The rounds: `trials` of them, or with --precision, at least that many and then more until
+ * every width is within the target or the next round would not fit in --max-time.
+ */
+async function runRounds(run: Run): Promise<void> {
+  const { options } = run;
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  let longest = 0;
+  let round = 0;
+  let reached = false;
+  let widest: { what: string; halfWidth: number } | undefined;
+  while (!run.interrupted) {
+    if (!options.precision && round >= options.trials) break;
+    if (options.precision && round >= options.trials) {
+      if (reached || !roundFits(elapsed(), longest, options.precision.maxTimeSec)) break;
+    }
+    const before = elapsed();
+    await runRound(run, ++round);
+    longest = Math.max(longest, elapsed() - before);
+    if (!options.precision || run.interrupted) continue;
+    const status = precisionStatus(analyze(run.recorder.results), options.precision.target);
+    reached = status.reached;
+    widest = status.widths[0];
+    log(progressText(status, options.precision.target, elapsed(), options.precision.maxTimeSec));
+  }
+  const settings = run.recorder.results.manifest.settings;
+  settings.trials = Math.max(1, round);
+  if (options.precision) {
+    run.recorder.results.precision = {
+      reached,
+      rounds: round,
+      elapsedSec: elapsed(),
+      ...(widest && Number.isFinite(widest.halfWidth) ? { widest } : {}),
+    };
+  }
+  run.recorder.save();
 }
 
 /** --node/--bun/--deno: every version resolved and installed, or a RuntimeError saying why not. */
@@ -508,6 +638,26 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const run = new Run(options);
+  if (options.calibrate) {
+    try {
+      const sizing = await run.sizeCalibration();
+      if (!(sizing.costPerRequestNs > 0 && sizing.nsPerIteration > 0)) {
+        throw new Error(`the sizing measured nothing usable (${JSON.stringify(sizing)})`);
+      }
+      const rows = calibrationRows(options.apps[0] as AppRun, sizing);
+      run.useApps(rows, sizing);
+      const works = rows.flatMap((a) =>
+        a.extraWork ? [`${a.name}: ${a.extraWork.iterations}`] : [],
+      );
+      log(
+        `bench: calibration: ${Math.round(sizing.costPerRequestNs)} ns of server CPU per request, ` +
+          `${sizing.nsPerIteration.toFixed(2)} ns per loop iteration; extra iterations ${works.join(", ")}`,
+      );
+    } catch (error) {
+      log(`bench: calibration: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+  }
   if (run.pinning.enabled && run.pinning.loadCpus) {
     // The harness samples /proc while a trial runs: keep it off the server's CPU too.
     execFileSync("taskset", ["-a", "-p", "-c", run.pinning.loadCpus, String(process.pid)], {
@@ -517,17 +667,7 @@ export async function main(argv: string[]): Promise<number> {
   process.on("SIGINT", (signal) => run.interrupt(signal));
   process.on("SIGTERM", (signal) => run.interrupt(signal));
   announce(run);
-  for (let round = 1; round <= options.trials && !run.interrupted; round++) {
-    // Every app at every worker count takes its turn in the interleaved order.
-    const turns = options.apps.flatMap((app) =>
-      options.workerCounts.map((workers) => ({ app, workers, name: app.name })),
-    );
-    for (const { app, workers } of roundOrder(turns, round)) {
-      if (run.interrupted) break;
-      if (run.recorder.app(app.name).status === "failed") continue;
-      await run.runApp(app, round, workers);
-    }
-  }
+  await runRounds(run);
   if (!run.interrupted && options.startups > 0) {
     await extraStarts({
       ...run.afterRounds(),

@@ -24,11 +24,20 @@ export interface RuntimeBuild {
 }
 
 /** An app of the run: with --node/--bun/--deno, on one version of its runtime. */
-export type AppRun = AppSpec & { readonly build?: RuntimeBuild };
+export type AppRun = AppSpec & {
+  readonly build?: RuntimeBuild;
+  /** --calibrate: extra loop iterations per request (BENCH_EXTRA_WORK), a share of its cost. */
+  readonly extraWork?: { readonly share: number; readonly iterations: number };
+};
 
-/** The environment that makes start-app.sh run this version (BENCH_NODE, BENCH_BUN, BENCH_DENO). */
-export const buildEnv = (app: AppRun): Record<string, string> =>
-  app.build ? { [`BENCH_${app.runtime.toUpperCase()}`]: app.build.binary } : {};
+/**
+ * The environment that makes start-app.sh run this version (BENCH_NODE, BENCH_BUN,
+ * BENCH_DENO), and a calibration row's extra work; every other app runs without any.
+ */
+export const buildEnv = (app: AppRun): Record<string, string> => ({
+  ...(app.build ? { [`BENCH_${app.runtime.toUpperCase()}`]: app.build.binary } : {}),
+  BENCH_EXTRA_WORK: app.extraWork ? String(app.extraWork.iterations) : "",
+});
 
 /** Where each runtime's npm package puts its executable, relative to the install folder. */
 const BINARY: Record<Runtime, string> = {
@@ -239,7 +248,7 @@ export function prepareRuntimes(
 export const versionedName = (name: string, version: string) => `${name}@${version}`;
 
 /** The registry's name of an app, with or without its version: "node-hono@22.23.3" → "node-hono". */
-export const registryName = (name: string) => name.split("@")[0] as string;
+export const registryName = (name: string) => name.split(/[@+]/)[0] as string;
 
 /** The version a row's name carries, if any. */
 export const versionOfName = (name: string): string | undefined => name.split("@")[1];

@@ -140,8 +140,11 @@ export const StartupSchema = T.Object({
   readyMs: T.Number({ minimum: 0 }),
   /** The server's resident memory (its process tree) right after that answer. */
   rssReadyMiB: T.Number({ minimum: 0 }),
-  /** The same after IDLE_PAUSE_MS with no requests. */
-  rssIdleMiB: T.Number({ minimum: 0 }),
+  /**
+   * The same after IDLE_PAUSE_MS with no requests: on each app's first start and on fresh
+   * (--startup) starts; later starts of the rounds skip the pause, to keep processes cheap.
+   */
+  rssIdleMiB: T.Optional(T.Number({ minimum: 0 })),
   /** A --startup start: no load before or after it. */
   fresh: T.Boolean(),
 });
@@ -156,6 +159,10 @@ export const AppRecordSchema = T.Object({
   violations: T.Optional(T.Array(T.Object({ check: T.String(), detail: T.String() }))),
   /** --node/--bun/--deno: the runtime version this row ran on, as asked and as resolved. */
   runtimeBuild: T.Optional(T.Object({ asked: T.String(), version: T.String() })),
+  /** --calibrate: a fixed extra CPU cost per request (BENCH_EXTRA_WORK), a share of its own. */
+  extraWork: T.Optional(
+    T.Object({ share: T.Number({ minimum: 0 }), iterations: T.Integer({ minimum: 0 }) }),
+  ),
   /** As the running app reported it (GET /api/test), not as assumed. */
   reportedRuntime: T.Optional(T.Object({ name: T.String(), version: T.String() })),
   executable: T.Optional(T.String()),
@@ -208,6 +215,18 @@ export const ManifestSchema = T.Object({
       T.Record(T.String(), T.Array(T.Object({ asked: T.String(), version: T.String() }))),
     ),
   }),
+  /**
+   * --calibrate: the base app, how the extra work was sized, and the rounds per subsample of
+   * the detection rates (the default run's rounds).
+   */
+  calibration: T.Optional(
+    T.Object({
+      app: T.String(),
+      costPerRequestNs: T.Number({ exclusiveMinimum: 0 }),
+      nsPerIteration: T.Number({ exclusiveMinimum: 0 }),
+      subsampleRounds: T.Integer({ minimum: 1 }),
+    }),
+  ),
   /** The generator of the open-loop trials (oha), when --rates asked for any. */
   rateTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),
   pinning: T.Object({

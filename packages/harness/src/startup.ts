@@ -21,6 +21,7 @@ export async function measureStartup(
   running: RunningApp,
   fresh: boolean,
   workers = 1,
+  idle = true,
 ): Promise<Startup | undefined> {
   if (running.readyMs === undefined) return undefined;
   const server = serverProcesses(app, running.pid, workers);
@@ -28,6 +29,7 @@ export async function measureStartup(
   const tree = [root, ...descendantsOf(root)];
   const rssMiB = () => tree.reduce((sum, pid) => sum + rssBytes(pid), 0) / 2 ** 20;
   const rssReadyMiB = rssMiB();
+  if (!idle) return { readyMs: running.readyMs, rssReadyMiB, fresh };
   await sleep(IDLE_PAUSE_MS);
   return { readyMs: running.readyMs, rssReadyMiB, rssIdleMiB: rssMiB(), fresh };
 }
@@ -42,11 +44,10 @@ export interface StartupRow {
   readonly rssIdleMiB: { readonly median: number; readonly min: number; readonly max: number };
 }
 
-const spread = (xs: number[]) => ({
-  median: median(xs),
-  min: Math.min(...xs),
-  max: Math.max(...xs),
-});
+const spread = (xs: number[]) =>
+  xs.length === 0
+    ? { median: Number.NaN, min: Number.NaN, max: Number.NaN }
+    : { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
 
 /** Median and range per app, over every start that has figures. */
 export function startupRows(
@@ -62,7 +63,7 @@ export function startupRows(
         fresh: s.filter((x) => x.fresh).length,
         readyMs: spread(s.map((x) => x.readyMs)),
         rssReadyMiB: median(s.map((x) => x.rssReadyMiB)),
-        rssIdleMiB: spread(s.map((x) => x.rssIdleMiB)),
+        rssIdleMiB: spread(s.flatMap((x) => (x.rssIdleMiB === undefined ? [] : [x.rssIdleMiB]))),
       };
     });
 }

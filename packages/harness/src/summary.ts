@@ -11,6 +11,7 @@ import {
 } from "./analysis.ts";
 import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { connectionsText, workersText } from "./groups.ts";
+import { formatSec } from "./precision.ts";
 import { fmt, pct, pValue } from "./report/format.ts";
 import type { Results } from "./schema.ts";
 import type { Interval } from "./stats.ts";
@@ -151,6 +152,20 @@ export function designText(settings: Results["manifest"]["settings"]): string {
   );
 }
 
+/** --precision: whether every width reached the target, after how many rounds and how long. */
+export function precisionText(results: Results): string | undefined {
+  const target = results.manifest.settings.precision;
+  const outcome = results.precision;
+  if (!target || !outcome) return undefined;
+  const want = `±${fmt(target.target * 100, 1)}%`;
+  const took = `${outcome.rounds} round(s), ${formatSec(outcome.elapsedSec)} of ${formatSec(target.maxTimeSec)}`;
+  if (outcome.reached) return `PRECISION ${want} reached by every mean and comparison: ${took}`;
+  const widest = outcome.widest
+    ? `; widest ${outcome.widest.what} ±${fmt(outcome.widest.halfWidth * 100, 1)}%`
+    : "";
+  return `PRECISION ${want} NOT reached in ${took}${widest} (the tables' ± column shows each)`;
+}
+
 /** The variance components of a group's rows, for the line under its table. */
 function noiseLine(analysis: Analysis, key: string): string | undefined {
   const g = analysis.groups.get(key);
@@ -179,6 +194,8 @@ export function formatSummary(analysis: Analysis): string {
   );
   if (results.status === "interrupted")
     out.push("INTERRUPTED: only the samples that finished are shown");
+  const precision = precisionText(results);
+  if (precision) out.push(precision);
   for (const [key, group] of analysis.groups) {
     out.push("", `== ${key}`);
     const align: Align[] = SUMMARY_HEADER.map((_, i) => (i < 2 ? "l" : "r"));

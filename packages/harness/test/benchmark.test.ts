@@ -74,7 +74,18 @@ const has = (tool: string) =>
 
 afterAll(() => expectCleanProcessTable());
 
-const QUICK = ["--duration", "1", "--warmup", "1", "--trials", "1", "--connections", "32"];
+const QUICK = [
+  "--duration",
+  "1",
+  "--warmup",
+  "1",
+  "--trials",
+  "1",
+  "--samples",
+  "1",
+  "--connections",
+  "32",
+];
 
 describe("measures with each load generator", () => {
   for (const tool of ["oha", "wrk", "autocannon"] as const) {

@@ -243,7 +243,7 @@ describe("verdicts", () => {
     const up = byApp(compare([["up", [1000], [1100]]]), "up");
     expect([up.verdict, up.note]).toEqual([
       "improvement",
-      "threshold only (fewer than 2 trials a side, no spread to test against)",
+      "threshold only (fewer than 2 processes a side, no spread to test against)",
     ]);
     const out = formatComparison(rows, DEFAULT_COMPARE);
     expect(out.split("\n").find((l) => l.includes("one-each"))).toContain("threshold only");
@@ -267,16 +267,17 @@ describe("verdicts", () => {
     ]);
     const rows = compareRuns(base, next, DEFAULT_COMPARE);
     expect(byApp(rows, "broken").verdict).toBe("not comparable");
-    expect(byApp(rows, "broken").note).toBe("no valid trials in the base run");
+    expect(byApp(rows, "broken").note).toBe("no valid samples in the base run");
     expect(byApp(rows, "fine").verdict).toBe("regression");
     expect(formatComparison(rows, DEFAULT_COMPARE)).toContain("over the 1 pair(s) tested");
     const gone = compareRuns(
       run([{ app: "gone", rps: BASE3 }]),
       run([{ app: "gone", rps: BASE3, valid: false }]),
     )[0];
+    // Measured before, not now: that fails the comparison.
     expect([gone?.verdict, gone?.note]).toEqual([
-      "not comparable",
-      "no valid trials in the new run",
+      "not measured",
+      "no valid samples in the new run",
     ]);
   });
 
@@ -309,22 +310,82 @@ describe("verdicts", () => {
     expect(noisy.detectable).toBeGreaterThan(0.05);
     const out = formatComparison(rows, DEFAULT_COMPARE);
     const line = out.split("\n").find((l) => l.includes("noisy")) ?? "";
-    // t(0.975, 4 df) × √(2 × 200² / 3) / 1,000 = 2.7764 × 163.30 / 1,000
-    expect(line).toContain("inconclusive: only changes ≥ 45.3% detectable");
+    // (t(0.975, 4 df) + t(0.8, 4 df)) × √(2 × 200² / 3) / 1,000 = (2.7764 + 0.9410) × 163.30 / 1,000
+    expect(line).toContain("inconclusive: not shown within ±5.0% (detectable ≥ 60.7%)");
     expect(out).toContain("no regression detected; 1 pair(s) inconclusive");
   });
 
-  test("the detectable change is the one-sided t at alpha / m times the standard error", () => {
-    // se = √(100/3 + 100/3) = 8.165; t(0.95, 4 df) = 2.132, t(0.975, 4 df) = 2.776 from tables.
+  test("the detectable change: (one-sided t at alpha / m + t at 80% power) × the standard error", () => {
+    // se = √(100/3 + 100/3) = 8.165; from tables, 4 df: t(0.95) = 2.1318, t(0.975) = 2.7764,
+    // t(0.8) = 0.9410 (the power term).
     const se = Math.sqrt(200 / 3);
     const one = compare([["a", [990, 1000, 1010], [960, 970, 980]]]);
-    expect(one[0]?.detectable).toBeCloseTo((2.1318 * se) / 1000, 5);
+    expect(one[0]?.detectable).toBeCloseTo(((2.1318 + 0.941) * se) / 1000, 4);
     const two = compare([
       ["a", [990, 1000, 1010], [960, 970, 980]],
       ["b", [990, 1000, 1010], [990, 1000, 1010]],
     ]);
-    expect(byApp(two, "a").detectable).toBeCloseTo((2.7764 * se) / 1000, 5);
-    expect(formatComparison(two, DEFAULT_COMPARE)).toContain("≥ ±2.3%");
+    expect(byApp(two, "a").detectable).toBeCloseTo(((2.7764 + 0.941) * se) / 1000, 4);
+    expect(formatComparison(two, DEFAULT_COMPARE)).toContain("≥ 3.0%");
+  });
+
+  test("a 4.8% drop with a ±3% detectable difference is not 'no change': it is inconclusive", () => {
+    // Ten processes a side with sd 26 (2.6%): detectable ≈ 3.0% at the 5% threshold. The
+    // old rule (detectable ≤ threshold ⇒ no change) would have called this no change.
+    const spread = [-36, -31, -24, -16, -6, 6, 16, 24, 31, 36];
+    const base = spread.map((d) => 1000 + d);
+    const row = byApp(compare([["a", base, base.map((v) => v * 0.952)]]), "a");
+    expect(row.detectable).toBeGreaterThan(0.028);
+    expect(row.detectable).toBeLessThan(0.031);
+    expect(row.rpsChange).toBeCloseTo(-0.048, 10);
+    expect(row.verdict).toBe("inconclusive");
+    expect(row.note).toBe("slower, significantly, but not shown within ±5.0% (detectable ≥ 3.0%)");
+    expect(row.equivalenceP).toBeGreaterThan(0.05);
+  });
+
+  test("an equivalence within the threshold needs both one-sided tests (TOST)", () => {
+    // Centred and tight: shown within ±5%. Shifted to −4% with the same spread: the lower
+    // one-sided test fails (−4% is within 1 standard error of −5%).
+    const base = [970, 985, 1000, 1015, 1030];
+    const same = byApp(compare([["a", base, base]]), "a");
+    expect(same.verdict).toBe("no change beyond the threshold");
+    const near = byApp(compare([["a", base, base.map((v) => v * 0.96)]]), "a");
+    expect(near.verdict).toBe("inconclusive");
+  });
+});
+
+describe("the new run must have measured every app", () => {
+  const two = [
+    { app: "bun-bare", rps: BASE3 },
+    { app: "bun-hono", rps: BASE3 },
+  ];
+
+  test("an app that failed in the new run: FAILED, exit 1, whatever its numbers", () => {
+    const next = run(two);
+    next.apps = next.apps.map((a) =>
+      a.name === "bun-hono" ? { ...a, status: "failed" as const, failure: "exited (1)\nstack" } : a,
+    );
+    const rows = compareRuns(run(two), next);
+    expect([byApp(rows, "bun-hono").verdict, byApp(rows, "bun-hono").note]).toEqual([
+      "failed",
+      "exited (1)",
+    ]);
+    const r = cli(run(two), next);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("FAILED: exited (1)");
+    expect(r.stdout).toContain("1 app(s) failed, not measured or missing in the new run");
+  });
+
+  test("an app the new run does not have: MISSING, exit 1", () => {
+    const rows = compareRuns(run(two), run([two[0] as PairSpec]));
+    expect(byApp(rows, "bun-hono").verdict).toBe("missing");
+    expect(cli(run(two), run([two[0] as PairSpec])).code).toBe(1);
+  });
+
+  test("a new app the base run did not have is no failure", () => {
+    const rows = compareRuns(run([two[0] as PairSpec]), run(two));
+    expect(byApp(rows, "bun-hono").verdict).toBe("not comparable");
+    expect(cli(run([two[0] as PairSpec]), run(two)).code).toBe(0);
   });
 });
 
@@ -517,8 +578,8 @@ describe("the printed comparison", () => {
         "p99 change",
         "verdict",
       ],
-      // p: half of Welch's two-sided p; detectable: t(0.975, 4 df) × se / mean at alpha / 2
-      // (t = −0.612, p = 0.573; se = 8.165 and 163.3)
+      // p: half of Welch's two-sided p; detectable: (t(0.975, 4 df) + t(0.8, 4 df)) × se / mean
+      // at alpha / 2 (t = −0.612, p = 0.573; se = 8.165 and 163.3)
       [
         "api",
         "steady",
@@ -526,7 +587,7 @@ describe("the printed comparison", () => {
         "995",
         "−0.5%",
         "0.29",
-        "≥ ±2.3%",
+        "≥ 3.0%",
         "10.00 → 10.00",
         "+0.0%",
         "no change beyond the threshold",
@@ -538,10 +599,10 @@ describe("the printed comparison", () => {
         "990",
         "−1.0%",
         "0.48",
-        "≥ ±45.3%",
+        "≥ 60.7%",
         "10.00 → 10.00",
         "+0.0%",
-        "inconclusive: only changes ≥ 45.3% detectable",
+        "inconclusive: not shown within ±5.0% (detectable ≥ 60.7%)",
       ],
       [
         "api",
@@ -553,7 +614,7 @@ describe("the printed comparison", () => {
         "threshold only",
         "10.00 → 10.00",
         "+0.0%",
-        "REGRESSION: threshold only (fewer than 2 trials a side, no spread to test against)",
+        "REGRESSION: threshold only (fewer than 2 processes a side, no spread to test against)",
       ],
       [
         "api",
@@ -565,7 +626,7 @@ describe("the printed comparison", () => {
         "—",
         "10.00 → —",
         "—",
-        "not comparable: no valid trials in the new run",
+        "NOT MEASURED: no valid samples in the new run",
       ],
     ]);
     for (const line of out.split("\n")) expect(line).toBe(line.trimEnd());
@@ -574,12 +635,15 @@ describe("the printed comparison", () => {
   test("the legend states the rule with the options given, the last line the outcome", () => {
     const options = { threshold: 0.09, alpha: 0.01 };
     const lines = formatComparison(rows(options, false), options).split("\n");
-    expect(lines.slice(0, 6)).toEqual([
+    expect(lines.slice(0, 9)).toEqual([
       "Regression: req/s down by more than 9.0%, and significantly so by a one-sided",
-      "Welch's t-test over the trials with Holm's step-down over the 2 pair(s) tested (family-wise",
-      "error 0.01 as with Bonferroni, more power); fewer than 2 trials a side: threshold only.",
-      "Detectable: the smallest change that would have been significant at the observed spread, at",
-      "Holm's strictest level 0.01/2 (conservative). p99: median of the trials' p99, never gated.",
+      "Welch's t-test on the runs' process means, with Holm's step-down over the 2 pair(s) tested",
+      "(family-wise error 0.01); fewer than 2 processes a side: threshold only. No change",
+      "beyond the threshold: shown by an equivalence test (two one-sided tests against ±9.0%,",
+      "Holm over the pairs); otherwise inconclusive. Detectable: the smallest change the pair would",
+      "detect with 80% power at Holm's strictest level 0.01/2 (conservative).",
+      "An app that failed, was not measured or is missing in the new run fails the comparison.",
+      "p99: median of the samples' p99, never gated.",
       "",
     ]);
     expect(lines.slice(-2)).toEqual([

@@ -49,9 +49,64 @@ describe("a clean trial", () => {
       invalidReasons: [],
       loadGeneratorBound: false,
       unsaturated: false,
+      contended: false,
       littlesLaw: { inFlight: 40, ratio: 0.8, checked: true, ok: true },
       notes: [],
     });
+  });
+});
+
+describe("contention: the server's core busy with something else, or steal", () => {
+  test("a server at 35% of a core whose core was 0% idle: CONTENDED, and said why", () => {
+    // The case the issue names: server 33–40%, wrk 29–40%, server core 0% idle.
+    const { checks } = judge(
+      measured({ serverCpuPercent: 35, loadCpuPercent: 35, serverCoreIdlePercent: 0 }),
+    );
+    expect(checks.contended).toBe(true);
+    expect(checks.valid).toBe(true);
+    expect(checks.notes).toContain(
+      "contended: the server's core was 100% busy while the server used 35% of it: something else had the CPU (not the server's best)",
+    );
+  });
+
+  test("exactly at the boundary: 20 points of other work is not contention, 21 is", () => {
+    const at = (idle: number) =>
+      judge(measured({ serverCpuPercent: 70, serverCoreIdlePercent: idle })).checks.contended;
+    expect(at(10)).toBe(false); // busy 90, server 70: 20 points
+    expect(at(9)).toBe(true); // busy 91: 21 points
+  });
+
+  test("kernel work for a saturated server is not contention", () => {
+    const { checks } = judge(measured({ serverCpuPercent: 97, serverCoreIdlePercent: 0 }));
+    expect(checks.contended).toBe(false);
+  });
+
+  test("N workers: the server's busy share is per core of its set", () => {
+    const m = measured({
+      serverCpuPercent: 170,
+      serverCores: 2,
+      workers: 2,
+      serverCoreIdlePercent: 10,
+    });
+    expect(judge(m).checks.contended).toBe(false);
+    expect(judge({ ...m, serverCpuPercent: 120 }).checks.contended).toBe(true);
+  });
+
+  test("steal above 20% of the machine is contention too; 20% is not", () => {
+    expect(judge(measured({ stealPercent: 20 })).checks.contended).toBe(false);
+    const { checks } = judge(measured({ stealPercent: 25.5 }));
+    expect(checks.contended).toBe(true);
+    expect(checks.notes.at(-1)).toContain("CPU steal 25.5%");
+  });
+
+  test("unpinned (no core of its own) or CPU not measured: no contention judged", () => {
+    expect(judge(measured({ serverCpuPercent: 30 })).checks.contended).toBe(false);
+    const unmeasured = measured({
+      serverCpuPercent: 30,
+      serverCoreIdlePercent: 0,
+      cpuWindowSec: 0,
+    });
+    expect(judge(unmeasured).checks.contended).toBe(false);
   });
 });
 

@@ -19,6 +19,8 @@ function options(outDir: string): Options {
     connections: 8,
     connectionCounts: [8],
     trials: 1,
+    samples: 1,
+    calibrate: false,
     tool: { name: "wrk", path: "/usr/bin/wrk", version: "4.1.0" },
     outDir,
     pin: true,

@@ -6,7 +6,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { analyze } from "../analysis.ts";
-import { compareRuns, DEFAULT_COMPARE, formatComparison, runMismatches } from "./compare.ts";
+import {
+  compareRuns,
+  DEFAULT_COMPARE,
+  formatComparison,
+  GATING,
+  runMismatches,
+} from "./compare.ts";
 import { InputError, loadResults, writeReports } from "./files.ts";
 import { updateReadme } from "./readme.ts";
 
@@ -53,7 +59,7 @@ function main(argv: string[]): number {
       }
       const rows = compareRuns(base, next, options);
       console.log(formatComparison(rows, options, mismatches));
-      return rows.some((r) => r.verdict === "regression") ? 1 : 0;
+      return rows.some((r) => GATING.includes(r.verdict)) ? 1 : 0;
     }
     case "readme": {
       const [path] = positionals;

@@ -1,35 +1,58 @@
 // Comparing two runs: per app and scenario, the change in req/s and p99, and whether the req/s
-// change stands out from the noise of the two runs' trials. A CI job gates on the exit code: 1
-// when any app got slower by more than the threshold, and significantly so.
+// change stands out from the noise. A CI job gates on the exit code: 1 when any app got
+// slower by more than the threshold (and significantly so), or failed, went unmeasured or is
+// missing in the new run.
 //
-// Three trials a side leave little power, so every choice here is the most powerful one that
-// still holds false alarms to alpha over the whole run: a one-sided test (a regression gate asks
-// "slower?", not "different?"), and Holm's step-down instead of plain Bonferroni. Where the
-// data cannot rule out a change beyond the threshold, the verdict says so instead of "no change".
+// The statistics are the summary's (estimate.ts): each run's mean over its processes, Welch's
+// t-test on process means, Holm over the pairs. A regression gate asks "slower?", so that test
+// is one-sided. "No change beyond the threshold" is a claim too, and is made only when an
+// equivalence test (TOST: both one-sided tests against ±threshold) says so, under the same
+// Holm control; a change the data cannot place inside or outside the threshold is
+// "inconclusive", with the smallest change the pair could have detected.
 
+import { processSamples } from "../analysis.ts";
+import {
+  ALPHA,
+  detectable,
+  type Estimate,
+  equivalenceP,
+  estimate,
+  familyVerdicts,
+  oneSidedP,
+  type PairTest,
+  testPair,
+} from "../estimate.ts";
 import { connectionsText, type Group, groupsOf, inGroup, workersText } from "../groups.ts";
 import type { Results, Trial } from "../schema.ts";
-import { median, spread, tCritical, type WelchResult, welch } from "../stats.ts";
+import { median } from "../stats.ts";
 import { change, fmt } from "./format.ts";
+
+export { holm } from "../stats.ts";
 
 export interface CompareOptions {
   /** A slowdown beyond this fraction of req/s (0.05 = 5%) is a regression... */
   readonly threshold: number;
   /**
    * ...when significant with this family-wise error rate over all the pairs tested (Holm), or
-   * always with fewer than 2 trials a side, where there is no spread to test against.
+   * always with fewer than 2 processes a side, where there is no spread to test against.
    */
   readonly alpha: number;
 }
 
-export const DEFAULT_COMPARE: CompareOptions = { threshold: 0.05, alpha: 0.05 };
+export const DEFAULT_COMPARE: CompareOptions = { threshold: 0.05, alpha: ALPHA };
 
 export type Verdict =
   | "regression"
   | "improvement"
   | "no change beyond the threshold"
   | "inconclusive"
-  | "not comparable";
+  | "not comparable"
+  | "failed"
+  | "not measured"
+  | "missing";
+
+/** Verdicts that fail the gate (exit 1). */
+export const GATING: readonly Verdict[] = ["regression", "failed", "not measured", "missing"];
 
 export interface ComparisonRow {
   readonly app: string;
@@ -38,16 +61,18 @@ export interface ComparisonRow {
   readonly newRps: number;
   /** new / base − 1 */
   readonly rpsChange: number;
-  /** Medians of the trials' p99: one slow trial should not move a number that is not gated. */
+  /** Medians of the samples' p99: one slow sample should not move a number that is not gated. */
   readonly baseP99: number;
   readonly newP99: number;
   readonly p99Change: number;
-  readonly test?: WelchResult;
-  /** One-sided p-value in the direction the mean moved (half the two-sided one). */
+  readonly test?: PairTest;
+  /** One-sided p-value in the direction the mean moved. */
   readonly p?: number;
+  /** TOST p: that the true change lies beyond ±threshold. */
+  readonly equivalenceP?: number;
   /**
-   * The smallest |rpsChange| that would have been significant at this pair's spread, at the
-   * strictest Holm level (alpha / pairs tested); absent without 2 trials a side.
+   * The smallest |rpsChange| a one-sided test at the strictest Holm level (alpha / pairs
+   * tested) would detect with 80% power at this pair's spread; absent without 2 processes a side.
    */
   readonly detectable?: number;
   readonly verdict: Verdict;
@@ -61,6 +86,7 @@ export function runMismatches(base: Results, next: Results): string[] {
     ["tool", (r) => `${r.manifest.tool.name} ${r.manifest.tool.version}`],
     ["connections", (r) => connectionsText(r.manifest.settings)],
     ["server processes", (r) => workersText(r.manifest.settings)],
+    ["samples per process", (r) => String(r.manifest.settings.samples ?? 1)],
     ["duration", (r) => `${r.manifest.settings.durationSec} s`],
     ["warm-up", (r) => `${r.manifest.settings.warmupSec} s`],
     ["keep-alive", (r) => (r.manifest.settings.keepAlive ? "on" : "off")],
@@ -76,21 +102,6 @@ export function runMismatches(base: Results, next: Results): string[] {
   );
 }
 
-/**
- * Holm's step-down: the smallest p is held to alpha/m (as Bonferroni holds all), the next to
- * alpha/(m−1), and so on until one fails. The same family-wise error rate as Bonferroni under
- * any dependence, and never less power. Returns, per p-value, whether it is significant.
- */
-export function holm(pValues: readonly number[], alpha: number): boolean[] {
-  const order = pValues.map((p, i) => ({ p, i })).sort((x, y) => x.p - y.p);
-  const significant = pValues.map(() => false);
-  for (const [rank, { p, i }] of order.entries()) {
-    if (!(p < alpha / (pValues.length - rank))) break;
-    significant[i] = true;
-  }
-  return significant;
-}
-
 const validTrials = (results: Results, app: string, group: Group) =>
   results.trials.filter(
     (t): t is Trial & { result: NonNullable<Trial["result"]> } =>
@@ -100,115 +111,129 @@ const validTrials = (results: Results, app: string, group: Group) =>
 interface Pair {
   readonly app: string;
   readonly scenario: string;
-  readonly baseRps: readonly number[];
-  readonly newRps: readonly number[];
+  readonly base: Estimate;
+  readonly next: Estimate;
   readonly baseP99: number;
   readonly newP99: number;
-  readonly test?: WelchResult;
+  readonly test?: PairTest;
+  /** Why the new run cannot pass, whatever the numbers: failed, not measured, missing. */
+  readonly problem?: { verdict: Verdict; note: string };
+}
+
+function newRunProblem(next: Results, app: string, measured: boolean): Pair["problem"] {
+  const record = next.apps.find((a) => a.name === app);
+  if (!record) return { verdict: "missing", note: "in the base run, not in the new one" };
+  if (record.status === "failed") {
+    return { verdict: "failed", note: (record.failure ?? "failed").split("\n")[0] as string };
+  }
+  if (!measured) return { verdict: "not measured", note: "no valid samples in the new run" };
+  return undefined;
 }
 
 function measure(base: Results, next: Results, app: string, group: Group): Pair {
   const a = validTrials(base, app, group);
   const b = validTrials(next, app, group);
-  const baseRps = a.map((t) => t.result.rps);
-  const newRps = b.map((t) => t.result.rps);
-  const test = welch(baseRps, newRps);
+  const baseEst = estimate(processSamples(a));
+  const nextEst = estimate(processSamples(b));
+  const test = testPair(baseEst, nextEst);
+  const problem = newRunProblem(next, app, b.length > 0);
   return {
     app,
     scenario: group.key,
-    baseRps,
-    newRps,
+    base: baseEst,
+    next: nextEst,
     baseP99: median(a.map((t) => t.result.latencyMs.p99)),
     newP99: median(b.map((t) => t.result.latencyMs.p99)),
-    ...(test ? { test } : {}),
+    ...(test && !problem ? { test } : {}),
+    ...(problem ? { problem } : {}),
   };
 }
 
-/** One-sided p that the new run is slower ("down") or faster ("up") than the base. */
-const oneSided = (test: WelchResult, direction: "down" | "up"): number =>
-  (direction === "down" ? test.t < 0 : test.t > 0) ? test.p / 2 : 1 - test.p / 2;
-
-/** The |change| whose one-sided Welch test would just reach `alphaEach` at this spread. */
-export function detectableChange(
-  base: readonly number[],
-  next: readonly number[],
-  df: number,
-  alphaEach: number,
-): number {
-  const a = spread(base);
-  const b = spread(next);
-  const se = Math.sqrt(a.stddev ** 2 / a.n + b.stddev ** 2 / b.n);
-  // tCritical is two-sided: a one-sided level alphaEach is a two-sided 2 × alphaEach.
-  return (tCritical(Math.min(1, 2 * alphaEach), df) * se) / a.mean;
-}
+/** The apps to pair: the new run's, then those only the base run had (missing now). */
+const appsOf = (base: Results, next: Results): string[] => [
+  ...new Set([...next.manifest.settings.apps, ...base.manifest.settings.apps]),
+];
 
 export function compareRuns(
   base: Results,
   next: Results,
   options: CompareOptions = DEFAULT_COMPARE,
 ): ComparisonRow[] {
-  const { apps } = next.manifest.settings;
-  const pairs = groupsOf(next).flatMap((g) => apps.map((app) => measure(base, next, app, g)));
-  const tested = pairs.filter((p): p is Pair & { test: WelchResult } => p.test !== undefined);
-  // Slower and faster are two families, each held to alpha: only "slower" fails a build.
-  const slower = holm(
-    tested.map((p) => oneSided(p.test, "down")),
-    options.alpha,
+  const groups = groupsOf(next);
+  const pairs = groups.flatMap((g) => appsOf(base, next).map((app) => measure(base, next, app, g)));
+  const members = pairs.map((p, i) => ({ key: String(i), test: p.test }));
+  // Three families, each held to alpha by Holm: slower (the gate), faster, and within ±threshold.
+  const family = (pOf: (t: PairTest) => number) => familyVerdicts(members, pOf, 1, options.alpha);
+  const slower = family((t) => oneSidedP(t, "down"));
+  const faster = family((t) => oneSidedP(t, "up"));
+  const within = family((t) => equivalenceP(t, options.threshold));
+  const tested = members.filter((m) => m.test).length;
+  const alphaAtWorst = options.alpha / Math.max(1, tested);
+  return pairs.map((p, i) =>
+    judge(
+      p,
+      {
+        slower: slower.get(String(i))?.significant === true,
+        faster: faster.get(String(i))?.significant === true,
+        within: within.get(String(i))?.significant === true,
+      },
+      alphaAtWorst,
+      options.threshold,
+    ),
   );
-  const faster = holm(
-    tested.map((p) => oneSided(p.test, "up")),
-    options.alpha,
-  );
-  const found = new Map<Pair, Found>(
-    tested.map((p, i) => [p, { slower: slower[i], faster: faster[i] }]),
-  );
-  // Holm's strictest step: a change this large is significant whichever step the pair lands on.
-  const alphaAtWorst = options.alpha / Math.max(1, tested.length);
-  return pairs.map((p) => judge(p, found.get(p), alphaAtWorst, options.threshold));
 }
 
 interface Found {
-  readonly slower?: boolean;
-  readonly faster?: boolean;
+  readonly slower: boolean;
+  readonly faster: boolean;
+  readonly within: boolean;
 }
 
-function judge(
-  pair: Pair,
-  found: Found | undefined,
-  alphaAtWorst: number,
-  threshold: number,
-): ComparisonRow {
-  const { app, scenario, baseP99, newP99, test } = pair;
-  const baseRps = spread(pair.baseRps).mean;
-  const newRps = spread(pair.newRps).mean;
-  const rpsChange = newRps / baseRps - 1;
-  const row = { app, scenario, baseRps, newRps, rpsChange, baseP99, newP99 };
+function untested(pair: Pair, threshold: number): ComparisonRow {
+  const { app, scenario, baseP99, newP99 } = pair;
+  const baseRps = pair.base.mean;
+  const newRps = pair.next.mean;
+  const row = { app, scenario, baseRps, newRps, rpsChange: newRps / baseRps - 1, baseP99, newP99 };
   const p99Change = newP99 / baseP99 - 1;
-  if (pair.baseRps.length === 0 || pair.newRps.length === 0) {
-    const side = pair.baseRps.length === 0 ? "base" : "new";
+  if (pair.problem) return { ...row, p99Change, ...pair.problem };
+  if (pair.base.processes === 0) {
     return {
       ...row,
       rpsChange: Number.NaN,
       p99Change: Number.NaN,
       verdict: "not comparable",
-      note: `no valid trials in the ${side} run`,
+      note: "no valid samples in the base run",
     };
   }
-  if (test === undefined) {
-    const note = "threshold only (fewer than 2 trials a side, no spread to test against)";
-    if (rpsChange <= -threshold) return { ...row, p99Change, verdict: "regression", note };
-    if (rpsChange >= threshold) return { ...row, p99Change, verdict: "improvement", note };
-    return { ...row, p99Change, verdict: "inconclusive", note };
-  }
-  const detectable = detectableChange(pair.baseRps, pair.newRps, test.df, alphaAtWorst);
-  const tested = { ...row, p99Change, test, p: test.p / 2, detectable };
-  if (found?.slower && rpsChange <= -threshold) return { ...tested, verdict: "regression" };
-  if (found?.faster && rpsChange >= threshold) return { ...tested, verdict: "improvement" };
-  if (detectable <= threshold) return { ...tested, verdict: "no change beyond the threshold" };
+  const note = "threshold only (fewer than 2 processes a side, no spread to test against)";
+  if (row.rpsChange <= -threshold) return { ...row, p99Change, verdict: "regression", note };
+  if (row.rpsChange >= threshold) return { ...row, p99Change, verdict: "improvement", note };
+  return { ...row, p99Change, verdict: "inconclusive", note };
+}
+
+function judge(pair: Pair, found: Found, alphaAtWorst: number, threshold: number): ComparisonRow {
+  const { test } = pair;
+  if (test === undefined) return untested(pair, threshold);
+  const row = untested(pair, threshold);
+  const tested = {
+    ...row,
+    test,
+    p: oneSidedP(test, test.t < 0 ? "down" : "up"),
+    equivalenceP: equivalenceP(test, threshold),
+    detectable: detectable(test, alphaAtWorst, 1),
+  };
+  const { note: _, ...clean } = tested;
+  const moved = test.t < 0 ? "slower" : "faster";
+  if (found.slower && test.change <= -threshold) return { ...clean, verdict: "regression" };
+  if (found.faster && test.change >= threshold) return { ...clean, verdict: "improvement" };
+  if (found.within) return { ...clean, verdict: "no change beyond the threshold" };
+  const significant = (moved === "slower" && found.slower) || (moved === "faster" && found.faster);
   return {
-    ...tested,
+    ...clean,
     verdict: "inconclusive",
-    note: `only changes ≥ ${fmt(detectable * 100, 1)}% detectable`,
+    note:
+      (significant ? `${moved}, significantly, but ` : "") +
+      `not shown within ±${fmt(threshold * 100, 1)}% (detectable ≥ ${fmt(tested.detectable * 100, 1)}%)`,
   };
 }
 
@@ -235,7 +260,8 @@ function table(rows: readonly ComparisonRow[]): string[] {
     detectableCell(r),
     `${fmt(r.baseP99, 2)} → ${fmt(r.newP99, 2)}`,
     change(r.p99Change),
-    (r.verdict === "regression" ? "REGRESSION" : r.verdict) + (r.note ? `: ${r.note}` : ""),
+    (GATING.includes(r.verdict) ? r.verdict.toUpperCase() : r.verdict) +
+      (r.note ? `: ${r.note}` : ""),
   ]);
   const widths = header.map((h, i) =>
     Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)),
@@ -249,8 +275,8 @@ function table(rows: readonly ComparisonRow[]): string[] {
 }
 
 const detectableCell = (r: ComparisonRow): string => {
-  if (r.detectable !== undefined) return `≥ ±${fmt(r.detectable * 100, 1)}%`;
-  return r.verdict === "not comparable" ? "—" : "threshold only";
+  if (r.detectable !== undefined) return `≥ ${fmt(r.detectable * 100, 1)}%`;
+  return r.note?.startsWith("threshold only") ? "threshold only" : "—";
 };
 
 /** `mismatches`: the runs' setup differences the user chose to compare across anyway. */
@@ -263,18 +289,23 @@ export function formatComparison(
   const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
   const regressions = count("regression");
   const inconclusive = count("inconclusive");
+  const broken = count("failed") + count("not measured") + count("missing");
   const threshold = `${fmt(options.threshold * 100, 1)}%`;
   return [
     ...(mismatches.length > 0 ? [`COMPARED DESPITE MISMATCH: ${mismatches.join("; ")}`, ""] : []),
     `Regression: req/s down by more than ${threshold}, and significantly so by a one-sided`,
-    `Welch's t-test over the trials with Holm's step-down over the ${m} pair(s) tested (family-wise`,
-    `error ${options.alpha} as with Bonferroni, more power); fewer than 2 trials a side: threshold only.`,
-    "Detectable: the smallest change that would have been significant at the observed spread, at",
-    `Holm's strictest level ${options.alpha}/${m} (conservative). p99: median of the trials' p99, never gated.`,
+    `Welch's t-test on the runs' process means, with Holm's step-down over the ${m} pair(s) tested`,
+    `(family-wise error ${options.alpha}); fewer than 2 processes a side: threshold only. No change`,
+    `beyond the threshold: shown by an equivalence test (two one-sided tests against ±${threshold},`,
+    "Holm over the pairs); otherwise inconclusive. Detectable: the smallest change the pair would",
+    `detect with 80% power at Holm's strictest level ${options.alpha}/${m} (conservative).`,
+    "An app that failed, was not measured or is missing in the new run fails the comparison.",
+    "p99: median of the samples' p99, never gated.",
     "",
     ...table(rows),
     "",
     (regressions > 0 ? `${regressions} regression(s)` : "no regression detected") +
+      (broken > 0 ? `; ${broken} app(s) failed, not measured or missing in the new run` : "") +
       (inconclusive > 0
         ? `; ${inconclusive} pair(s) inconclusive: a change beyond ${threshold} there could have gone unseen`
         : ""),

@@ -4,6 +4,12 @@
 // Plain text.
 
 import type { Analysis } from "../analysis.ts";
+import {
+  CALIBRATION_HEADER,
+  calibrationCaption,
+  calibrationCells,
+  calibrationSections,
+} from "./calibration.ts";
 import { rateViews } from "./rates.ts";
 import { startupCells, startupTable } from "./startup.ts";
 import { versionViews } from "./versions.ts";
@@ -57,6 +63,14 @@ export function summaryExtras(analysis: Analysis): string[] {
       [
         `== ${v.scenario}: req/s by worker count (× the first; ≈ not significant)`,
         ...columns([v.header, ...v.rows]),
+      ].join("\n"),
+    );
+  }
+  for (const v of calibrationSections(analysis)) {
+    out.push(
+      [
+        `== calibration: ${calibrationCaption(v)}`,
+        ...columns([CALIBRATION_HEADER, ...calibrationCells(v)]),
       ].join("\n"),
     );
   }

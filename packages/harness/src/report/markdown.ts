@@ -18,6 +18,13 @@ import {
   SIGNIFICANCE_NOTE,
   taxText,
 } from "../summary.ts";
+import {
+  CALIBRATION_HEADER,
+  CALIBRATION_INTRO,
+  calibrationCaption,
+  calibrationCells,
+  calibrationSections,
+} from "./calibration.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
@@ -298,6 +305,12 @@ export function markdownReport(analysis: Analysis, level = 1): string {
     const align = v.header.map((_, i) => (i ? "r" : "l"));
     out.push("", `${h}## ${v.group} · ${v.runtime}`, "", table(v.header, align, v.rows));
     out.push("", versionMermaid(v));
+  }
+  const calibration = calibrationSections(analysis);
+  if (calibration.length > 0) out.push("", `${h}# Calibration`, "", CALIBRATION_INTRO);
+  for (const v of calibration) {
+    out.push("", `${calibrationCaption(v)}:`, "");
+    out.push(table(CALIBRATION_HEADER, ["l", "r", "r", "r", "l", "r", "r"], calibrationCells(v)));
   }
   const profiles = profileViews(results);
   if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);

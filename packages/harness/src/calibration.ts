@@ -1,0 +1,160 @@
+// ./benchmark.sh --calibrate: the statistics checked against a known answer on the machine at
+// hand. bun-bare is measured against itself (A/A: no difference exists) and against itself
+// with a fixed extra CPU cost per request of 2%, 5% and 10% of its own (BENCH_EXTRA_WORK,
+// sized here). The run's analysis must call A/A a tie and find the others; over many
+// subsamples of the run's rounds, at the default number of rounds, the share of verdicts that
+// call a row different is its false-positive rate (A/A) or its detection rate.
+
+import { type Analysis, analyze } from "./analysis.ts";
+import type { AppRun } from "./runtimes.ts";
+import type { Results } from "./schema.ts";
+
+/** The calibration app: the cheapest server, so the extra work is the largest share of it. */
+export const CALIBRATION_APP = "bun-bare";
+/** Extra work as a share of a request's own CPU cost; 0 is the second A of A/A. */
+export const CALIBRATION_SHARES: readonly number[] = [0, 0.02, 0.05, 0.1];
+
+/** "bun-bare+5%": a calibration row. */
+export const calibrationName = (base: string, share: number) =>
+  `${base}+${Math.round(share * 100)}%`;
+
+/** With a CPU-bound server, x more CPU per request serves 1/(1+x) as many: the known answer. */
+export const expectedChange = (share: number) => 1 / (1 + share) - 1;
+
+export interface Sizing {
+  /** The base app's server CPU time per request, ns (server CPU / req/s). */
+  readonly costPerRequestNs: number;
+  /** One iteration of the extra-work loop, ns (timed on the server's CPU). */
+  readonly nsPerIteration: number;
+}
+
+/** The run's rows: the base app, then one per share (0 first). */
+export function calibrationRows(base: AppRun, sizing: Sizing): AppRun[] {
+  const perShare = sizing.costPerRequestNs / sizing.nsPerIteration;
+  return [
+    base,
+    ...CALIBRATION_SHARES.map((share) => ({
+      ...base,
+      name: calibrationName(base.name, share),
+      extraWork: { share, iterations: Math.round(share * perShare) },
+    })),
+  ];
+}
+
+/** The sizing from the base app's measured samples: median CPU-seconds per request. */
+export function costPerRequestNs(samples: readonly { cpuPercent: number; rps: number }[]): number {
+  const costs = samples
+    .filter((s) => s.rps > 0)
+    .map((s) => (s.cpuPercent / 100 / s.rps) * 1e9)
+    .sort((a, b) => a - b);
+  if (costs.length === 0) return Number.NaN;
+  const mid = Math.floor(costs.length / 2);
+  return costs.length % 2
+    ? (costs[mid] as number)
+    : ((costs[mid - 1] as number) + (costs[mid] as number)) / 2;
+}
+
+export interface CalibrationRow {
+  readonly name: string;
+  readonly share: number;
+  readonly iterations: number;
+  readonly expected: number;
+  /** Measured change against the base row, with its 95% CI; undefined: untestable. */
+  readonly measured?: number;
+  readonly ci?: { readonly low: number; readonly high: number };
+  /** The run's own verdict: significantly different from the base (Holm over the table). */
+  readonly different: boolean;
+  readonly mdd?: number;
+  /** Share of subsamples whose verdict was "different" (A/A: the false-positive rate). */
+  readonly rate?: number;
+}
+
+export interface CalibrationView {
+  readonly group: string;
+  readonly base: string;
+  readonly rows: CalibrationRow[];
+  /** Rounds per subsample and how many subsamples the rates are over. */
+  readonly subsample?: { readonly rounds: number; readonly draws: number };
+}
+
+/** mulberry32, so the subsamples (and the rates) are the same every time for the same run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `k` of `items`, drawn without replacement. */
+function draw<T>(items: readonly T[], k: number, random: () => number): T[] {
+  const pool = [...items];
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
+  }
+  return pool.slice(0, k);
+}
+
+/**
+ * Per calibration row, the share of `draws` subsamples of `rounds` rounds (the same rounds for
+ * every row, as a shorter run would have had them) whose analysis calls it different from
+ * the base. undefined when the run has no more rounds than a subsample.
+ */
+export function subsampleRates(
+  results: Results,
+  rounds: number,
+  draws: number,
+  seed = 1,
+): Map<string, number> | undefined {
+  const all = [...new Set(results.trials.map((t) => t.round))];
+  if (all.length <= rounds) return undefined;
+  const base = results.manifest.calibration?.app ?? CALIBRATION_APP;
+  const names = results.apps.filter((a) => a.extraWork).map((a) => a.name);
+  const hits = new Map(names.map((n) => [n, 0]));
+  const random = rng(seed);
+  for (let d = 0; d < draws; d++) {
+    const keep = new Set(draw(all, rounds, random));
+    const sub = analyze({ ...results, trials: results.trials.filter((t) => keep.has(t.round)) });
+    const group = [...sub.groups.values()][0];
+    for (const name of names) {
+      if (group?.between(base, name).significant) hits.set(name, (hits.get(name) ?? 0) + 1);
+    }
+  }
+  return new Map([...hits].map(([n, h]) => [n, h / draws]));
+}
+
+/** What the reports show for a calibration run; empty for any other run. */
+export function calibrationViews(analysis: Analysis, draws = 400): CalibrationView[] {
+  const { results } = analysis;
+  const calibration = results.manifest.calibration;
+  if (!calibration) return [];
+  const rounds = calibration.subsampleRounds;
+  const rates = subsampleRates(results, rounds, draws);
+  return [...analysis.groups].map(([key, group]) => ({
+    group: key,
+    base: calibration.app,
+    rows: results.apps.flatMap((app): CalibrationRow[] => {
+      if (!app.extraWork) return [];
+      const d = group.between(calibration.app, app.name);
+      return [
+        {
+          name: app.name,
+          share: app.extraWork.share,
+          iterations: app.extraWork.iterations,
+          expected: expectedChange(app.extraWork.share),
+          ...(d.test ? { measured: d.test.change, ci: d.test.ci } : {}),
+          different: d.significant,
+          ...(d.mdd === undefined ? {} : { mdd: d.mdd }),
+          ...(rates && key === [...analysis.groups.keys()][0]
+            ? { rate: rates.get(app.name) ?? 0 }
+            : {}),
+        },
+      ];
+    }),
+    ...(rates ? { subsample: { rounds, draws } } : {}),
+  }));
+}

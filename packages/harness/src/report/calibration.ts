@@ -1,0 +1,51 @@
+// The reports' "Calibration" section (--calibrate): each calibration row against the base app,
+// what the extra work should cost, what the run measured, its verdict, and how often a run of
+// the default length (subsamples of this one's rounds) would have called it different.
+
+import type { Analysis } from "../analysis.ts";
+import { type CalibrationView, calibrationViews } from "../calibration.ts";
+import { mddText } from "../summary.ts";
+import { change, fmt, pct } from "./format.ts";
+
+export const CALIBRATION_INTRO =
+  "bun-bare against itself (+0%: A/A, where no difference exists) and against itself with a " +
+  "fixed extra CPU cost per request of 2%, 5% and 10% of its own (BENCH_EXTRA_WORK, sized " +
+  "before the rounds from its measured CPU time per request). Expected: the change a " +
+  "CPU-bound server shows, 1/(1 + extra) − 1. Verdict: this run's, from the same tests as " +
+  "every table (Holm over the table's pairs). Called different: the share of subsamples of " +
+  "this run's rounds, each as long as a default run, whose analysis called the row different " +
+  "from bun-bare: for +0% the false-positive rate (at most 5% is the promise), for the others " +
+  "the detection rate.";
+
+export const CALIBRATION_HEADER = [
+  "row",
+  "extra iterations",
+  "expected",
+  "measured (95% CI)",
+  "verdict",
+  "detectable",
+  "called different",
+];
+
+export function calibrationCells(view: CalibrationView): string[][] {
+  return view.rows.map((r) => [
+    r.name,
+    fmt(r.iterations),
+    change(r.expected),
+    r.measured === undefined || !r.ci
+      ? "—"
+      : `${change(r.measured)} (${change(r.ci.low)} to ${change(r.ci.high)})`,
+    r.different ? "different" : "≈ tie",
+    mddText(r.mdd),
+    r.rate === undefined ? "—" : pct(r.rate * 100),
+  ]);
+}
+
+/** One caption line per view: how many subsamples the rates are over. */
+export function calibrationCaption(view: CalibrationView): string {
+  return view.subsample
+    ? `${view.group}: called different over ${fmt(view.subsample.draws)} subsamples of ${view.subsample.rounds} rounds`
+    : `${view.group}: too few rounds for subsampled rates (the run needs more rounds than a default run)`;
+}
+
+export const calibrationSections = (analysis: Analysis) => calibrationViews(analysis);

@@ -1,0 +1,285 @@
+// The statistics of estimate.ts checked against known truth: thousands of simulated runs with
+// a nested noise structure like this VM's (samples within processes), from a seeded generator,
+// so every rate below is the same on every machine and every run. Each test fails when the
+// rule it names is broken: intervals built from samples instead of process means cover far
+// less than 95%; no multiple-comparison control lets A/A families cry wolf; a detectable
+// difference stated too small is not detected 80% of the time.
+import { describe, expect, test } from "bun:test";
+import {
+  ALPHA,
+  detectable,
+  equivalenceP,
+  estimate,
+  MIN_CI_PROCESSES,
+  oneSidedP,
+  type ProcessSamples,
+  pairFamily,
+  roundComponent,
+  testPair,
+  varianceComponents,
+  verdictOf,
+} from "../src/estimate.ts";
+import { tCdf } from "../src/stats.ts";
+
+/** mulberry32: a small seeded PRNG, so the simulations are reproducible. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function normal(random: () => number): () => number {
+  return () => {
+    const u = 1 - random();
+    const v = random();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  };
+}
+
+interface Design {
+  readonly mean: number;
+  /** CoV of a process's own level around the true mean. */
+  readonly between: number;
+  /** CoV of one sample around its process's level. */
+  readonly within: number;
+  readonly processes: number;
+  readonly samples: number;
+}
+
+/** This VM's noise (README, "Precision"): ~10% between processes, ~15% within, 1 s samples. */
+const VM: Design = { mean: 50_000, between: 0.1, within: 0.15, processes: 12, samples: 3 };
+
+function simulate(d: Design, z: () => number): ProcessSamples[] {
+  return Array.from({ length: d.processes }, (_, p) => {
+    const level = d.mean * (1 + d.between * z());
+    return {
+      round: p + 1,
+      values: Array.from({ length: d.samples }, () => level * (1 + d.within * z())),
+    };
+  });
+}
+
+const RUNS = 4000;
+
+describe("confidence intervals over processes", () => {
+  test("cover the true mean at their nominal 95% (±2 points) on nested noise", () => {
+    for (const design of [VM, { ...VM, processes: 3, samples: 5 }, { ...VM, between: 0.02 }]) {
+      const z = normal(rng(7));
+      let covered = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const ci = estimate(simulate(design, z)).ci;
+        if (ci && ci.low <= design.mean && design.mean <= ci.high) covered++;
+      }
+      expect(covered / RUNS).toBeGreaterThan(0.93);
+      expect(covered / RUNS).toBeLessThan(0.97);
+    }
+  });
+
+  test("an interval over every sample, ignoring the processes, would cover far less", () => {
+    // The reason for process means: the same runs, the samples treated as independent.
+    const z = normal(rng(11));
+    let covered = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const flat = simulate(VM, z).flatMap((p) =>
+        p.values.map((v, j) => ({ round: j, values: [v] })),
+      );
+      const ci = estimate(flat).ci;
+      if (ci && ci.low <= VM.mean && VM.mean <= ci.high) covered++;
+    }
+    expect(covered / RUNS).toBeLessThan(0.9);
+  });
+
+  test(`fewer than ${MIN_CI_PROCESSES} processes: no interval, however many samples`, () => {
+    const z = normal(rng(3));
+    const two = estimate(simulate({ ...VM, processes: 2, samples: 50 }, z));
+    expect(two.ci).toBeUndefined();
+    expect(two.halfWidth).toBeUndefined();
+    expect(two.processes).toBe(2);
+    expect(two.samples).toBe(100);
+    expect(Number.isFinite(two.se)).toBe(true);
+    const three = estimate(simulate({ ...VM, processes: 3 }, z));
+    expect(three.ci).toBeDefined();
+    expect(three.halfWidth).toBeCloseTo(((three.ci?.high ?? 0) - three.mean) / three.mean, 12);
+  });
+
+  test("each process weighs the same, whatever its number of samples", () => {
+    const e = estimate([
+      { round: 1, values: [100] },
+      { round: 2, values: [200, 200, 200, 200] },
+      { round: 3, values: [] },
+    ]);
+    expect(e.mean).toBe(150);
+    expect(e.processes).toBe(2);
+    expect(e.means).toEqual([100, 200]);
+  });
+
+  test("the comparison's 95% CI covers the true change at its nominal rate", () => {
+    const z = normal(rng(19));
+    let covered = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const a = estimate(simulate(VM, z));
+      const b = estimate(simulate({ ...VM, mean: VM.mean * 0.9, between: 0.05 }, z));
+      const ci = testPair(a, b)?.ci;
+      // The true change relative to the estimated base mean is -10% only on average; the
+      // interval is for (b − a) / a at the observed a, so check it on the difference scale.
+      if (ci && ci.low * a.mean <= -0.1 * VM.mean && -0.1 * VM.mean <= ci.high * a.mean) covered++;
+    }
+    expect(covered / RUNS).toBeGreaterThan(0.93);
+    expect(covered / RUNS).toBeLessThan(0.97);
+  });
+});
+
+describe("a family of comparisons (Holm)", () => {
+  test("A/A with five identical apps: some verdict says 'different' in at most 5% (+2) of runs", () => {
+    const z = normal(rng(23));
+    let falseAlarms = 0;
+    let unadjusted = 0;
+    for (let i = 0; i < RUNS / 2; i++) {
+      const estimates = Array.from({ length: 5 }, () => estimate(simulate(VM, z)));
+      const family = pairFamily(estimates);
+      if ([...family.values()].some((v) => v.significant)) falseAlarms++;
+      if ([...family.values()].some((v) => (v.test?.p ?? 1) < ALPHA)) unadjusted++;
+    }
+    expect(falseAlarms / (RUNS / 2)).toBeLessThan(0.07);
+    // Without the correction, ten tests at 5% each: far more often.
+    expect(unadjusted / (RUNS / 2)).toBeGreaterThan(0.15);
+  });
+
+  test("a true difference as large as the stated detectable one is found at least 80% of the time", () => {
+    const z = normal(rng(29));
+    const design = { ...VM, processes: 10 };
+    // The detectable difference from the true standard error of this design, at alpha / 1.
+    const seTrue =
+      Math.sqrt((design.between ** 2 + design.within ** 2 / design.samples) / design.processes) *
+      Math.SQRT2;
+    const probe = testPair(estimate(simulate(design, z)), estimate(simulate(design, z)));
+    if (!probe) throw new Error("untestable");
+    const mdd = detectable({ ...probe, se: seTrue, df: 2 * design.processes - 2 }, ALPHA);
+    let found = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const a = estimate(simulate(design, z));
+      const b = estimate(simulate({ ...design, mean: design.mean * (1 - mdd) }, z));
+      if ((pairFamily([a, b]).get("0,1")?.significant ?? false) === true) found++;
+    }
+    // At least the promised 80% (t quantiles make the stated MDD slightly conservative).
+    expect(found / RUNS).toBeGreaterThan(0.78);
+    expect(found / RUNS).toBeLessThan(0.9);
+  });
+
+  test("each pair's MDD is stated at Holm's strictest level: more pairs, larger MDD", () => {
+    const z = normal(rng(31));
+    const estimates = Array.from({ length: 4 }, () => estimate(simulate(VM, z)));
+    const two = pairFamily(estimates.slice(0, 2)).get("0,1")?.mdd ?? 0;
+    const six = pairFamily(estimates).get("0,1")?.mdd ?? 0;
+    expect(six).toBeGreaterThan(two);
+    const test01 = testPair(estimates[0] as never, estimates[1] as never);
+    if (!test01) throw new Error("untestable");
+    expect(two).toBeCloseTo(detectable(test01, ALPHA), 12);
+    expect(six).toBeCloseTo(detectable(test01, ALPHA / 6), 12);
+  });
+
+  test("verdictOf reads a pair from either side: the change and its interval flip", () => {
+    const family = pairFamily([
+      estimate([1, 2, 3].map((r) => ({ round: r, values: [100 + r] }))),
+      estimate([1, 2, 3].map((r) => ({ round: r, values: [80 + r] }))),
+    ]);
+    const ab = verdictOf(family, 0, 1);
+    const ba = verdictOf(family, 1, 0);
+    expect(ab.test?.change).toBeCloseTo(82 / 102 - 1, 12);
+    expect(ba.test?.change).toBeCloseTo(102 / 82 - 1, 12);
+    expect(ba.test?.t).toBeCloseTo(-(ab.test?.t ?? 0), 12);
+    expect(ba.significant).toBe(ab.significant);
+    expect(ba.mdd).toBeCloseTo((ab.mdd ?? 0) * (102 / 82), 12);
+  });
+
+  test("a pair with a side of one process is untestable: a tie, no MDD", () => {
+    const family = pairFamily([
+      estimate([{ round: 1, values: [100, 101] }]),
+      estimate([1, 2, 3].map((r) => ({ round: r, values: [10 * r] }))),
+    ]);
+    expect(family.get("0,1")).toEqual({ significant: false });
+  });
+});
+
+describe("equivalence (TOST) and one-sided tests", () => {
+  const pair = (change: number, se: number, df = 20) => ({
+    change,
+    t: se === 0 ? 0 : change / se,
+    df,
+    p: 1,
+    se,
+    ci: { low: change, high: change },
+  });
+
+  test("a 4.8% drop measured with a ±3% detectable difference is not 'within ±5%'", () => {
+    // The Done-when case: close to the margin, so equivalence cannot be shown.
+    const se = 0.03 / 2.9; // about what makes the MDD ≈ 3% at alpha 0.05, 80% power
+    const p = equivalenceP(pair(-0.048, se), 0.05);
+    expect(p).toBeGreaterThan(ALPHA);
+    // Centred and tight: equivalent.
+    expect(equivalenceP(pair(0.001, 0.01), 0.05)).toBeLessThan(ALPHA);
+  });
+
+  test("TOST p is the larger of the two one-sided p-values", () => {
+    const t = pair(0.02, 0.015, 12);
+    const lower = 1 - tCdf((0.02 + 0.05) / 0.015, 12);
+    const upper = tCdf((0.02 - 0.05) / 0.015, 12);
+    expect(equivalenceP(t, 0.05)).toBeCloseTo(Math.max(lower, upper), 12);
+  });
+
+  test("one-sided p: small in the direction moved, large in the other; they add to 1", () => {
+    const t = pair(-0.1, 0.03);
+    expect(oneSidedP(t, "down")).toBeLessThan(0.01);
+    expect(oneSidedP(t, "down") + oneSidedP(t, "up")).toBeCloseTo(1, 12);
+  });
+});
+
+describe("variance components", () => {
+  test("recover the within- and between-process CoV of a large synthetic run (±10%)", () => {
+    const z = normal(rng(37));
+    const c = varianceComponents(simulate({ ...VM, processes: 400, samples: 6 }, z));
+    expect(c?.within).toBeGreaterThan(0.135);
+    expect(c?.within).toBeLessThan(0.165);
+    expect(c?.between).toBeGreaterThan(0.09);
+    expect(c?.between).toBeLessThan(0.11);
+    expect(c?.perProcess).toBe(6);
+  });
+
+  test("no between-process term when processes differ only by their samples' noise", () => {
+    const z = normal(rng(41));
+    const c = varianceComponents(simulate({ ...VM, between: 0, processes: 400 }, z));
+    // Sampling noise of the estimator only: a third of the true term of the test above.
+    expect(c?.between).toBeLessThan(0.035);
+  });
+
+  test("undefined with one process or one sample per process", () => {
+    expect(varianceComponents([{ round: 1, values: [1, 2, 3] }])).toBeUndefined();
+    expect(
+      varianceComponents([
+        { round: 1, values: [1] },
+        { round: 2, values: [2] },
+      ]),
+    ).toBeUndefined();
+  });
+
+  test("the round component finds a shift every app of a round shared, and none without", () => {
+    const z = normal(rng(43));
+    const apps = (shared: number) => {
+      const rounds = Array.from({ length: 200 }, () => 1 + shared * z());
+      return [50_000, 30_000, 10_000].map(
+        (mean) => new Map(rounds.map((shift, r) => [r + 1, mean * shift * (1 + 0.08 * z())])),
+      );
+    };
+    expect(roundComponent(apps(0.06))).toBeGreaterThan(0.05);
+    expect(roundComponent(apps(0.06))).toBeLessThan(0.07);
+    expect(roundComponent(apps(0))).toBeLessThan(0.03);
+    // Too few complete rounds, or one app: no estimate.
+    expect(roundComponent(apps(0).map((m) => new Map([...m].slice(0, 2))))).toBeUndefined();
+    expect(roundComponent(apps(0).slice(0, 1))).toBeUndefined();
+  });
+});

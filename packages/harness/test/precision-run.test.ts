@@ -1,0 +1,161 @@
+// The precision features run for real: a trial on a server core that something else keeps
+// busy is flagged CONTENDED; --calibrate sizes its rows and reports them; --precision adds
+// rounds and says where it stopped; bad values and a stray BENCH_EXTRA_WORK are refused.
+// Short windows, real apps on real ports; no assertion depends on how noisy the machine is.
+import { afterAll, describe, expect, test } from "bun:test";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { APPS, pidsListeningOn } from "@bench/contract";
+import { type Results, schemaErrors } from "../src/schema.ts";
+import { runBenchmark, TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const out = join(mkdtempSync(join(tmpdir(), "bench-precision-")), "run");
+  const r = await runBenchmark(["-o", out, ...args], env);
+  const path = join(out, "results.json");
+  const results = existsSync(path)
+    ? (JSON.parse(readFileSync(path, "utf8")) as Results)
+    : undefined;
+  return { ...r, out, results };
+}
+
+afterAll(() => {
+  expect(taggedProcesses()).toEqual([]);
+  for (const app of APPS) expect(pidsListeningOn(app.port)).toEqual([]);
+});
+
+const SHORT = ["--duration", "1", "--warmup", "1", "--connections", "16"];
+const pinnable = availableParallelism() >= 2;
+
+describe("contention", () => {
+  test.skipIf(!pinnable)(
+    "a busy loop on the server's core: its samples are CONTENDED, and the summary says so",
+    async () => {
+      // Tagged, so the leftover check would see it; killed in finally whatever happens.
+      const hog: ChildProcess = spawn("taskset", ["-c", "0", "sh", "-c", "while :; do :; done"], {
+        env: { ...process.env, BENCH_TEST_TAG: TEST_TAG },
+        stdio: "ignore",
+      });
+      try {
+        const r = await run([...SHORT, "--trials", "1", "--samples", "2", "bun-bare"]);
+        const results = r.results as Results;
+        expect(schemaErrors(results)).toEqual([]);
+        expect(results.manifest.pinning.serverCpus).toBe("0");
+        const trials = results.trials.filter((t) => t.checks.valid);
+        expect(trials.length).toBe(2);
+        for (const t of trials) {
+          expect(t.checks.contended).toBe(true);
+          // The loop took about half the core: the server got well under it.
+          expect(t.server.cpuPercent).toBeLessThan(80);
+          expect(t.checks.notes.join(" ")).toContain("contended: the server's core was");
+        }
+        expect(r.stdout).toContain("bun-bare: CONTENDED 2/2");
+      } finally {
+        hog.kill("SIGKILL");
+        await new Promise((done) => (hog.exitCode !== null ? done(null) : hog.once("exit", done)));
+      }
+    },
+    60_000,
+  );
+});
+
+describe("--calibrate", () => {
+  test("sizes the extra work, measures bun-bare against itself and +2/5/10%, reports it", async () => {
+    const r = await run([...SHORT, "--calibrate", "--trials", "3", "--samples", "1"]);
+    expect(r.stderr).toContain("bench: calibration: ");
+    expect(r.code).toBe(0);
+    const results = r.results as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    expect(results.manifest.settings.apps).toEqual([
+      "bun-bare",
+      "bun-bare+0%",
+      "bun-bare+2%",
+      "bun-bare+5%",
+      "bun-bare+10%",
+    ]);
+    const c = results.manifest.calibration;
+    expect(c?.costPerRequestNs).toBeGreaterThan(100);
+    expect(c?.nsPerIteration).toBeGreaterThan(0);
+    const works = results.apps.map((a) => a.extraWork?.iterations);
+    expect(works[0]).toBeUndefined();
+    expect(works[1]).toBe(0);
+    // In proportion to the shares: +10% is five times +2% (up to rounding).
+    expect(Math.abs((works[4] as number) - 5 * (works[2] as number))).toBeLessThanOrEqual(3);
+    expect(works[4]).toBeGreaterThan(0);
+    // Every row was verified and measured: the extra work did not break the contract.
+    expect(results.apps.every((a) => a.status === "ok")).toBe(true);
+    expect(results.trials.length).toBe(5 * 3);
+    expect(r.stdout).toContain("== calibration: api: too few rounds for subsampled rates");
+    expect(readFileSync(join(r.out, "report.md"), "utf8")).toContain("## Calibration");
+  }, 120_000);
+
+  test("with apps, or a version flag: usage, exit 2, nothing measured", async () => {
+    for (const args of [
+      ["--calibrate", "bun-hono"],
+      ["--calibrate", "--bun", "1.3"],
+      ["--calibrate", "--workers", "2"],
+    ]) {
+      const r = await run(args);
+      expect(r.code).toBe(2);
+      expect(r.results).toBeUndefined();
+    }
+  });
+
+  test("BENCH_EXTRA_WORK in a normal run is refused before anything is measured", async () => {
+    const r = await run([...SHORT, "bun-bare"], { BENCH_EXTRA_WORK: "500" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("BENCH_EXTRA_WORK is set: it slows bun-bare on purpose");
+    expect(r.results).toBeUndefined();
+  });
+});
+
+describe("--precision", () => {
+  test("adds rounds past the minimum until the time is up, then says it fell short", async () => {
+    // ±0.01% cannot be reached: rounds continue while one more fits in 25 s.
+    const r = await run([
+      ...SHORT,
+      "--samples",
+      "1",
+      "--precision",
+      "0.01",
+      "--max-time",
+      "25s",
+      "bun-bare",
+    ]);
+    expect(r.code).toBe(0);
+    const results = r.results as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    expect(results.manifest.settings.precision).toEqual({ target: 0.0001, maxTimeSec: 25 });
+    const p = results.precision;
+    expect(p?.reached).toBe(false);
+    expect(p?.rounds).toBeGreaterThan(3);
+    expect(p?.rounds).toBe(results.manifest.settings.trials);
+    expect(new Set(results.trials.map((t) => t.round)).size).toBe(p?.rounds as number);
+    expect(p?.elapsedSec).toBeLessThanOrEqual(25);
+    expect(r.stderr).toMatch(/bench: precision ±0\.0% wanted: widest ±\d/);
+    expect(r.stdout).toContain("PRECISION ±0.0% NOT reached in");
+  }, 90_000);
+
+  test("a target the first rounds already meet stops at the minimum of 3 rounds", async () => {
+    const r = await run([...SHORT, "--samples", "1", "--precision", "99", "bun-bare"]);
+    expect(r.code).toBe(0);
+    expect(r.results?.precision).toMatchObject({ reached: true, rounds: 3 });
+    expect(r.stdout).toContain("PRECISION ±99.0% reached by every mean and comparison: 3 round(s)");
+  }, 60_000);
+
+  test("bad values: usage, exit 2", async () => {
+    for (const args of [
+      ["--precision", "0"],
+      ["--precision", "x"],
+      ["--max-time", "10m"],
+      ["--precision", "3", "--max-time", "soon"],
+      ["--samples", "0"],
+    ]) {
+      const r = await run(args);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.results).toBeUndefined();
+    }
+  });
+});

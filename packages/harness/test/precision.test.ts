@@ -1,0 +1,206 @@
+// --precision's stopping rule and --calibrate's pure parts, on synthetic runs: where a run
+// stands against its target, how the calibration rows are sized, and the subsampled rates
+// on runs whose answer is known by construction.
+import { describe, expect, test } from "bun:test";
+import { getApp } from "@bench/contract";
+import { analyze } from "../src/analysis.ts";
+import {
+  CALIBRATION_SHARES,
+  calibrationName,
+  calibrationRows,
+  calibrationViews,
+  costPerRequestNs,
+  expectedChange,
+  subsampleRates,
+} from "../src/calibration.ts";
+import { precisionStatus, progressText, roundFits } from "../src/precision.ts";
+import type { Results } from "../src/schema.ts";
+import { formatSummary, precisionText } from "../src/summary.ts";
+import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+
+/** `rounds` processes per app, each with one sample: mean × (1 ± spread), alternating. */
+function run(apps: Record<string, number>, rounds: number, spread: number): Results {
+  const trials = Object.entries(apps).flatMap(([app, mean]) =>
+    Array.from({ length: rounds }, (_, i) =>
+      syntheticTrial(app, "api", i + 1, 50, mean * (1 + (i % 2 ? spread : -spread)), 5),
+    ),
+  );
+  return syntheticRun(Object.keys(apps), ["api"], trials);
+}
+
+describe("precision status", () => {
+  test("the target applies to each mean and to each comparison with the fastest and the bare app", () => {
+    const status = precisionStatus(
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 40_000 }, 10, 0.02)),
+      0.03,
+    );
+    const what = status.widths.map((w) => w.what).sort();
+    expect(what).toEqual([
+      "bun-bare (api)",
+      "bun-hono (api)",
+      "bun-hono vs bun-bare (api)",
+      "bun-hono vs its bare baseline (api)",
+    ]);
+    // ±2% spread over 10 processes: every width is well under 3%.
+    expect(status.reached).toBe(true);
+    expect(precisionStatus(analyze(run({ "bun-bare": 50_000 }, 10, 0.2)), 0.03).reached).toBe(
+      false,
+    );
+  });
+
+  test("widest first; a comparison is wider than either mean it compares", () => {
+    const status = precisionStatus(
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 50_000 }, 8, 0.05)),
+      0.01,
+    );
+    expect(status.reached).toBe(false);
+    const widths = status.widths.map((w) => w.halfWidth);
+    expect(widths).toEqual([...widths].sort((a, b) => b - a));
+    expect(status.widths[0]?.what).toContain(" vs ");
+  });
+
+  test("fewer than 3 processes: no interval yet, infinitely wide, never reached", () => {
+    const status = precisionStatus(analyze(run({ "bun-bare": 50_000 }, 2, 0)), 0.5);
+    expect(status.reached).toBe(false);
+    expect(status.widths[0]?.halfWidth).toBe(Number.POSITIVE_INFINITY);
+    expect(progressText(status, 0.03, 75, 600)).toBe(
+      "bench: precision ±3.0% wanted: widest no CI yet (bun-bare (api)); 1 of 1 not there yet · 1m15s of 10m00s",
+    );
+  });
+
+  test("an app with no valid sample does not hold the run back", () => {
+    const r = run({ "bun-bare": 50_000, "node-bare": 20_000 }, 5, 0.01);
+    r.trials = r.trials.filter((t) => t.app === "bun-bare");
+    expect(precisionStatus(analyze(r), 0.05).reached).toBe(true);
+    expect(precisionStatus(analyze({ ...r, trials: [] }), 0.05).reached).toBe(false);
+  });
+
+  test("one more round only when it fits in the time left", () => {
+    expect(roundFits(500, 100, 600)).toBe(true);
+    expect(roundFits(500.1, 100, 600)).toBe(false);
+  });
+
+  test("the summary says whether it was reached, after how long, and what was widest", () => {
+    const r = run({ "bun-bare": 50_000 }, 4, 0.1);
+    r.manifest.settings.precision = { target: 0.03, maxTimeSec: 600 };
+    r.precision = {
+      reached: false,
+      rounds: 4,
+      elapsedSec: 590,
+      widest: { what: "bun-bare (api)", halfWidth: 0.0923 },
+    };
+    expect(precisionText(r)).toBe(
+      "PRECISION ±3.0% NOT reached in 4 round(s), 9m50s of 10m00s; widest bun-bare (api) ±9.2% (the tables' ± column shows each)",
+    );
+    expect(formatSummary(analyze(r))).toContain("PRECISION ±3.0% NOT reached");
+    r.precision = { reached: true, rounds: 12, elapsedSec: 61 };
+    expect(precisionText(r)).toBe(
+      "PRECISION ±3.0% reached by every mean and comparison: 12 round(s), 1m01s of 10m00s",
+    );
+  });
+});
+
+/** A calibration run: bun-bare and its rows, `rounds` processes each with noise `spread`. */
+function calibrationRun(rounds: number, spread: number, effect = 1): Results {
+  const sizing = { costPerRequestNs: 16_000, nsPerIteration: 1.6 };
+  const rows = calibrationRows(getApp("bun-bare"), sizing);
+  const means: Record<string, number> = {};
+  for (const row of rows)
+    means[row.name] = 50_000 * (1 + effect * expectedChange(row.extraWork?.share ?? 0));
+  // Deterministic noise: mostly what a round shares (every row alike), a little of each row's.
+  const noise = (i: number, j: number) =>
+    Math.sin(i * 12.9898) * spread + Math.sin(i * 3.1 + j * 7.7) * 0.002;
+  const trials = rows.flatMap((row, j) =>
+    Array.from({ length: rounds }, (_, i) =>
+      syntheticTrial(
+        row.name,
+        "api",
+        i + 1,
+        50,
+        (means[row.name] as number) * (1 + noise(i, j)),
+        5,
+      ),
+    ),
+  );
+  const r = syntheticRun(
+    rows.map((a) => a.name),
+    ["api"],
+    trials,
+  );
+  r.manifest.calibration = { app: "bun-bare", ...sizing, subsampleRounds: Math.floor(rounds / 2) };
+  r.apps = r.apps.map((a, i) => {
+    const w = rows[i]?.extraWork;
+    return { ...a, runtime: "bun", framework: "bare", ...(w ? { extraWork: { ...w } } : {}) };
+  });
+  return r;
+}
+
+describe("calibration", () => {
+  test("rows: the base, then +0% (A/A) +2% +5% +10%, iterations in proportion to the share", () => {
+    const rows = calibrationRows(getApp("bun-bare"), {
+      costPerRequestNs: 16_000,
+      nsPerIteration: 1.6,
+    });
+    expect(rows.map((r) => r.name)).toEqual([
+      "bun-bare",
+      "bun-bare+0%",
+      "bun-bare+2%",
+      "bun-bare+5%",
+      "bun-bare+10%",
+    ]);
+    // 10,000 iterations are the request's whole cost.
+    expect(rows.map((r) => r.extraWork?.iterations)).toEqual([undefined, 0, 200, 500, 1000]);
+    expect(rows.every((r) => r.port === 3004)).toBe(true);
+    expect(CALIBRATION_SHARES).toEqual([0, 0.02, 0.05, 0.1]);
+    expect(calibrationName("bun-bare", 0.1)).toBe("bun-bare+10%");
+  });
+
+  test("the known answer: x more CPU per request serves 1/(1+x)", () => {
+    expect(expectedChange(0)).toBe(0);
+    expect(expectedChange(0.1)).toBeCloseTo(-0.0909, 4);
+  });
+
+  test("the cost per request is the median of CPU-seconds per request, in ns", () => {
+    expect(
+      costPerRequestNs([
+        { cpuPercent: 100, rps: 50_000 },
+        { cpuPercent: 90, rps: 60_000 },
+        { cpuPercent: 100, rps: 0 },
+        { cpuPercent: 80, rps: 40_000 },
+      ]),
+    ).toBeCloseTo(20_000, 6);
+    expect(costPerRequestNs([])).toBeNaN();
+  });
+
+  test("a run with clear effects: +10% found in every subsample, A/A in almost none", () => {
+    const r = calibrationRun(40, 0.02);
+    const rates = subsampleRates(r, 20, 200);
+    expect(rates?.get("bun-bare+10%")).toBe(1);
+    expect(rates?.get("bun-bare+5%")).toBe(1);
+    expect(rates?.get("bun-bare+0%")).toBeLessThan(0.05);
+    // Reproducible: the same seed, the same subsamples.
+    expect(subsampleRates(r, 20, 200)).toEqual(rates);
+  });
+
+  test("no effect at all: every row a tie in the run, and rarely in the subsamples", () => {
+    const r = calibrationRun(40, 0.02, 0);
+    const [view] = calibrationViews(analyze(r), 100);
+    expect(view?.rows.map((x) => x.different)).toEqual([false, false, false, false]);
+    for (const row of view?.rows ?? []) expect(row.rate).toBeLessThan(0.1);
+    expect(view?.subsample).toEqual({ rounds: 20, draws: 100 });
+  });
+
+  test("no more rounds than a subsample: no rates, and the view says so", () => {
+    const r = calibrationRun(6, 0.02);
+    const sized = r.manifest.calibration as NonNullable<Results["manifest"]["calibration"]>;
+    r.manifest.calibration = { ...sized, subsampleRounds: 6 };
+    expect(subsampleRates(r, 6, 10)).toBeUndefined();
+    const [view] = calibrationViews(analyze(r), 10);
+    expect(view?.subsample).toBeUndefined();
+    expect(view?.rows.every((x) => x.rate === undefined)).toBe(true);
+  });
+
+  test("a run that is no calibration has no calibration view", () => {
+    expect(calibrationViews(analyze(run({ "bun-bare": 1 }, 3, 0)))).toEqual([]);
+  });
+});
