@@ -24,25 +24,45 @@ Usage: ./benchmark.sh [options] [app ...]
 Benchmarks the apps (default: all nine) on one or more scenarios and writes
 results/<UTC timestamp>/results.json and summary.txt; prints the summary at the end.
 
+A run is rounds: in each, every app is started afresh (one process), verified, warmed up,
+then measured in a few short back-to-back samples; the apps take turns, in an order reversed
+every round. Means and 95% confidence intervals are over the processes; every rank, tie and
+comparison comes from one set of tests (Welch on process means, Holm over each table), and a
+tie states the smallest difference the run could have detected.
+
 Options:
   -a, --apps LIST        comma-separated app names, or "all" (default: all); app names
                          may also be given as arguments
   -s, --scenario LIST    comma-separated scenarios, or "all" (default: api);
                          --scenarios is the same flag
-  -d, --duration SEC     measured seconds per trial (default: 30)
-  -w, --warmup SEC       unrecorded warm-up before every trial, 0 for none (default: 10)
-  -c, --connections N    concurrent connections, kept open (keep-alive) (default: 400);
+  -d, --duration SEC     measured seconds per sample (default: 1)
+  -w, --warmup SEC       unrecorded warm-up of each process, per scenario, 0 for none
+                         (default: 2)
+  -c, --connections N    concurrent connections, kept open (keep-alive) (default: 100);
                          a list (1,10,50,100,400,1000) measures one trial per count: the
                          throughput curve (req/s and p99 against concurrency, each app's peak)
-  -n, --trials N         trials per app and scenario; apps interleave (default: 3)
+  -n, --rounds N         rounds: each app is started afresh once per round, apps
+                         interleaved (default: 20); --trials is the same flag
+      --samples K        back-to-back samples per process and scenario (default: 3)
+      --precision PCT    add rounds (at least 3) until every app's mean and every
+                         comparison the summary makes has a 95% CI within +-PCT percent,
+                         or until the next round would not fit in --max-time
+      --max-time DURATION
+                         with --precision: the time the rounds may take, like 90s, 10m
+                         or 1h (default: 10m)
+      --calibrate        the statistics' known answer: bun-bare against itself (A/A) and
+                         against itself with 2%, 5% and 10% more CPU per request
+                         (BENCH_EXTRA_WORK, sized first); reports the verdicts and how
+                         often subsamples of a default run's length call each different.
+                         Takes no apps; 40 rounds unless -n says otherwise
   -t, --tool NAME        load generator: wrk, oha or autocannon (default: the first
                          installed, in that order: wrk is the least likely to be the
                          bottleneck; autocannon is a project dependency, so there is
                          always one)
   -o, --output DIR       results directory (default: results/<UTC timestamp>)
       --no-pin           do not pin the server and the load generator to separate CPUs
-  -q, --quick            smoke-run preset: 2 s trials, 1 s warm-up, 2 trials, 50 connections
-                         (other flags still override it)
+  -q, --quick            smoke-run preset: 3 rounds of 2 x 1 s samples after 1 s warm-up,
+                         50 connections (other flags still override it)
       --rates LIST       after each trial, one open-loop trial per rate at a constant
                          offered rate, latency counted from when each request was due (oha -q
                          --latency-correction; wrk and autocannon cannot, so this needs oha):
@@ -80,12 +100,14 @@ Options:
 Reports (every run writes report.md and report.html next to its results.json):
       --report FILE      regenerate report.md and report.html from a results.json
       --compare BASE NEW compare two results.json files: req/s and p99 per app and
-                         scenario, and the smallest change each pair could have shown;
+                         scenario, and the smallest change each pair could have detected;
                          exit 1 if any app is slower by more than the threshold and
-                         significantly so (one-sided Welch's t-test, Holm over the pairs,
-                         family-wise 5%); exit 2 if the runs differ in tool, connections,
-                         server processes, duration, warm-up, keep-alive, pinning
-                         or machine
+                         significantly so (one-sided Welch's t-test on process means,
+                         Holm over the pairs, family-wise 5%), or failed, went unmeasured
+                         or is missing in the new run; "no change" only where an
+                         equivalence test (TOST) shows it; exit 2 if the runs differ in
+                         tool, connections, server processes, samples per process,
+                         duration, warm-up, keep-alive, pinning or machine
       --threshold PCT    regression threshold for --compare, in percent (default: 5)
       --allow-mismatch   with --compare: compare runs whose setups differ anyway; the
                          output's first line lists the differences
@@ -93,10 +115,11 @@ Reports (every run writes report.md and report.html next to its results.json):
                          replace README.md's results section with this run's report and
                          Mermaid charts
 
-Exit status: 0 every app measured and every trial valid; 1 an app failed (start, contract,
-crash) or a trial was invalid (or --compare found a regression); 2 bad flags, a missing tool,
-a runtime version that cannot be had (before anything is measured) or an unreadable
-results.json; 130 interrupted (Ctrl-C), with the finished trials kept.
+Exit status: 0 every app measured and every sample valid; 1 an app failed (start, contract,
+crash) or a sample was invalid (or --compare found a regression or a failed, unmeasured or
+missing app); 2 bad flags, a missing tool, a runtime version that cannot be had (before
+anything is measured), BENCH_EXTRA_WORK set outside --calibrate, or an unreadable
+results.json; 130 interrupted (Ctrl-C), with the finished samples kept.
 USAGE
   contract_lists
 }

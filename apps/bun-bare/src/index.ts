@@ -6,7 +6,7 @@ const { name, port } = getApp("bun-bare");
 serveWorkers(name, ({ reusePort }, listening) => {
   Bun.serve({ ...serveOptions, port, hostname: "127.0.0.1", reusePort });
   console.log(`${name} listening on http://127.0.0.1:${port}`);
-  if (extraIterations > 0) {
+  if (extraIterations !== undefined) {
     console.log(`${name}: calibration: ${extraIterations} extra iterations per request`);
   }
   listening();

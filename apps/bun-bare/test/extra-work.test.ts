@@ -8,10 +8,13 @@ import { extraWork, spin, withExtraWork } from "@bench/fetch-bare/extra-work";
 const APP = join(import.meta.dir, "..", "src", "app.ts");
 
 test("unset or empty: no extra work, and the handler is the app's own, unwrapped", () => {
-  expect(extraWork(undefined)).toBe(0);
-  expect(extraWork("")).toBe(0);
+  expect(extraWork(undefined)).toBeUndefined();
+  expect(extraWork("")).toBeUndefined();
   const handler = () => 1;
-  expect(withExtraWork(0, handler)).toBe(handler);
+  expect(withExtraWork(undefined, handler)).toBe(handler);
+  // In a calibration every row is wrapped, 0 iterations too: rows differ by the loop alone.
+  expect(withExtraWork(0, handler)).not.toBe(handler);
+  expect(withExtraWork(0, handler)()).toBe(1);
   expect(withExtraWork(10, handler)).not.toBe(handler);
 });
 
@@ -20,6 +23,7 @@ test("a value that is not a whole number of iterations is an error, not a silent
     expect(() => extraWork(bad)).toThrow(/BENCH_EXTRA_WORK must be a whole number/);
   }
   expect(extraWork("1000")).toBe(1000);
+  expect(extraWork("0")).toBe(0);
 });
 
 test("the loop does the work it is asked for: more iterations, another result", () => {

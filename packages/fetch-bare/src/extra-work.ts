@@ -16,9 +16,12 @@ export function spin(iterations: number): number {
   return x;
 }
 
-/** The iterations asked for, or 0; a value that is not a whole number ≥ 0 is an error. */
-export function extraWork(value: string | undefined): number {
-  if (value === undefined || value === "") return 0;
+/**
+ * The iterations asked for; undefined when the variable is unset or empty (not a calibration
+ * run). A value that is not a whole number ≥ 0 is an error.
+ */
+export function extraWork(value: string | undefined): number | undefined {
+  if (value === undefined || value === "") return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) {
     throw new Error(`${EXTRA_WORK_ENV} must be a whole number of iterations, got "${value}"`);
@@ -26,12 +29,16 @@ export function extraWork(value: string | undefined): number {
   return n;
 }
 
-/** `handler` with the extra work in front of it, or `handler` itself when there is none. */
+/**
+ * `handler` with the extra work in front of it; `handler` itself outside a calibration run.
+ * Every row of a calibration is wrapped alike, 0 iterations included, so the rows differ by
+ * the loop's iterations alone, not by the wrapper.
+ */
 export function withExtraWork<A extends unknown[], R>(
-  iterations: number,
+  iterations: number | undefined,
   handler: (...args: A) => R,
 ): (...args: A) => R {
-  if (iterations === 0) return handler;
+  if (iterations === undefined) return handler;
   return (...args: A) => {
     spin(iterations);
     return handler(...args);

@@ -196,7 +196,7 @@ function flagsFor(
     flags.push({
       tag: `${processes} PROCESS${processes === 1 ? "" : "ES"}`,
       text:
-        `${processes} process(es) with valid samples: too few samples for a CI` +
+        `${processes} process${processes === 1 ? "" : "es"} with valid samples: too few samples for a CI` +
         (processes === 1 ? ", and every comparison is a tie (≈)" : ""),
     });
   if (failure === undefined && trials.length === 0)
@@ -268,12 +268,24 @@ export function rankRows(
   sorted: readonly Pick<SummaryRow, "rps">[],
   versus: (opener: number, row: number) => Verdict,
 ): (Rank | undefined)[] {
+  // The row later rows are tested against: the group's first row that can be tested (two
+  // processes or more), so an untestable fastest row does not tie the whole table.
   let opener: number | undefined;
   let openerRank = 0;
+  const testable = (i: number) => (sorted[i]?.rps.n ?? 0) >= 2;
   return sorted.map((row, i) => {
     if (row.rps.n === 0) return undefined;
-    const v = opener === undefined ? undefined : versus(opener, i);
-    if (v === undefined || v.significant) {
+    if (openerRank === 0) {
+      openerRank = i + 1;
+      opener = testable(i) ? i : undefined;
+      return { position: openerRank, tie: false };
+    }
+    if (opener === undefined) {
+      if (testable(i)) opener = i;
+      return { position: openerRank, tie: true };
+    }
+    const v = versus(opener, i);
+    if (v.significant) {
       opener = i;
       openerRank = i + 1;
       return { position: openerRank, tie: false };

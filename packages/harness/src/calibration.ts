@@ -6,8 +6,10 @@
 // call a row different is its false-positive rate (A/A) or its detection rate.
 
 import { type Analysis, analyze } from "./analysis.ts";
+import { mulberry32 } from "./random.ts";
 import type { AppRun } from "./runtimes.ts";
 import type { Results } from "./schema.ts";
+import { median } from "./stats.ts";
 
 /** The calibration app: the cheapest server, so the extra work is the largest share of it. */
 export const CALIBRATION_APP = "bun-bare";
@@ -28,11 +30,17 @@ export interface Sizing {
   readonly nsPerIteration: number;
 }
 
-/** The run's rows: the base app, then one per share (0 first). */
+/** The base row: the app through the extra-work wrapper, with 0 iterations (as sized). */
+export const calibrationBase = (app: AppRun): AppRun => ({
+  ...app,
+  extraWork: { share: 0, iterations: 0 },
+});
+
+/** The run's rows: the base, then one per share (0 first: the A of A/A). */
 export function calibrationRows(base: AppRun, sizing: Sizing): AppRun[] {
   const perShare = sizing.costPerRequestNs / sizing.nsPerIteration;
   return [
-    base,
+    calibrationBase(base),
     ...CALIBRATION_SHARES.map((share) => ({
       ...base,
       name: calibrationName(base.name, share),
@@ -43,15 +51,7 @@ export function calibrationRows(base: AppRun, sizing: Sizing): AppRun[] {
 
 /** The sizing from the base app's measured samples: median CPU-seconds per request. */
 export function costPerRequestNs(samples: readonly { cpuPercent: number; rps: number }[]): number {
-  const costs = samples
-    .filter((s) => s.rps > 0)
-    .map((s) => (s.cpuPercent / 100 / s.rps) * 1e9)
-    .sort((a, b) => a - b);
-  if (costs.length === 0) return Number.NaN;
-  const mid = Math.floor(costs.length / 2);
-  return costs.length % 2
-    ? (costs[mid] as number)
-    : ((costs[mid - 1] as number) + (costs[mid] as number)) / 2;
+  return median(samples.filter((s) => s.rps > 0).map((s) => (s.cpuPercent / 100 / s.rps) * 1e9));
 }
 
 export interface CalibrationRow {
@@ -75,18 +75,6 @@ export interface CalibrationView {
   readonly rows: CalibrationRow[];
   /** Rounds per subsample and how many subsamples the rates are over. */
   readonly subsample?: { readonly rounds: number; readonly draws: number };
-}
-
-/** mulberry32, so the subsamples (and the rates) are the same every time for the same run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `k` of `items`, drawn without replacement. */
@@ -113,9 +101,9 @@ export function subsampleRates(
   const all = [...new Set(results.trials.map((t) => t.round))];
   if (all.length <= rounds) return undefined;
   const base = results.manifest.calibration?.app ?? CALIBRATION_APP;
-  const names = results.apps.filter((a) => a.extraWork).map((a) => a.name);
+  const names = results.apps.filter((a) => a.extraWork && a.name !== base).map((a) => a.name);
   const hits = new Map(names.map((n) => [n, 0]));
-  const random = rng(seed);
+  const random = mulberry32(seed);
   for (let d = 0; d < draws; d++) {
     const keep = new Set(draw(all, rounds, random));
     const sub = analyze({ ...results, trials: results.trials.filter((t) => keep.has(t.round)) });
@@ -138,7 +126,7 @@ export function calibrationViews(analysis: Analysis, draws = 400): CalibrationVi
     group: key,
     base: calibration.app,
     rows: results.apps.flatMap((app): CalibrationRow[] => {
-      if (!app.extraWork) return [];
+      if (!app.extraWork || app.name === calibration.app) return [];
       const d = group.between(calibration.app, app.name);
       return [
         {

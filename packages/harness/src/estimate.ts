@@ -130,7 +130,7 @@ export interface PairTest {
 
 /** undefined with fewer than two processes on a side: no spread to test against. */
 export function testPair(a: Estimate, b: Estimate): PairTest | undefined {
-  if (a.processes < 2 || b.processes < 2 || !(a.mean > 0)) return undefined;
+  if (a.processes < 2 || b.processes < 2 || !(a.mean > 0) || !(b.mean > 0)) return undefined;
   const va = a.sd ** 2 / a.processes;
   const vb = b.sd ** 2 / b.processes;
   const diff = b.mean - a.mean;
@@ -233,18 +233,20 @@ export function verdictOf(family: Map<string, Verdict>, i: number, j: number): V
   if (i < j) return family.get(`${i},${j}`) ?? { significant: false };
   const v = family.get(`${j},${i}`) ?? { significant: false };
   if (!v.test) return v;
-  // Seen from the other side: the change is a/b − 1, its SE relative to b's mean.
+  // Seen from the other side: the same absolute difference, negated, relative to the other
+  // mean (ratio = other / this > 0: testPair refuses a mean of 0).
   const t = v.test;
   const ratio = 1 + t.change;
-  const flip = (x: number) => 1 / (1 + x) - 1;
+  const change = 1 / ratio - 1;
+  const half = (t.ci.high - t.ci.low) / 2 / ratio;
   return {
     ...v,
     test: {
       ...t,
-      change: flip(t.change),
+      change,
       t: -t.t,
       se: t.se / ratio,
-      ci: { low: flip(t.ci.high), high: flip(t.ci.low) },
+      ci: { low: change - half, high: change + half },
     },
     ...(v.mdd === undefined ? {} : { mdd: v.mdd / ratio }),
   };

@@ -3,7 +3,7 @@
 // interval no wider than ±PCT, or its time runs out. This module says, from the analysis of
 // the rounds so far, where the run stands. Pure: tested on synthetic runs.
 
-import type { Analysis } from "./analysis.ts";
+import { type Analysis, baselineName } from "./analysis.ts";
 import { MIN_CI_PROCESSES } from "./estimate.ts";
 
 export interface Width {
@@ -28,17 +28,20 @@ export function precisionStatus(analysis: Analysis, target: number): PrecisionSt
   const widths: Width[] = [];
   for (const [key, group] of analysis.groups) {
     for (const row of group.rows) {
-      if (row.rps.n === 0) continue;
+      // A failed app is measured no more: its width cannot narrow (its failure is reported).
+      if (row.rps.n === 0 || row.status === "failed") continue;
       widths.push({
         what: `${row.app} (${key})`,
         halfWidth: row.estimate.halfWidth ?? Number.POSITIVE_INFINITY,
       });
+      const failed = (app: string | undefined) =>
+        group.rows.find((r) => r.app === app)?.status === "failed";
       const versus = [
         { against: group.rows[0]?.app ?? "the fastest", d: row.vsFastest },
-        { against: "its bare baseline", d: row.vsBaseline },
+        { against: "its bare baseline", d: row.vsBaseline, app: baselineName(row.app) },
       ];
-      for (const { against, d } of versus) {
-        if (!d) continue;
+      for (const { against, d, app } of versus) {
+        if (!d || failed(app ?? against)) continue;
         const ci = d.test?.ci;
         const enough = row.rps.n >= MIN_CI_PROCESSES && ci !== undefined;
         widths.push({

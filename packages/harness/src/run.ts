@@ -19,7 +19,7 @@ import {
   verify,
 } from "@bench/contract";
 import { analyze } from "./analysis.ts";
-import { calibrationRows, costPerRequestNs, type Sizing } from "./calibration.ts";
+import { calibrationBase, calibrationRows, costPerRequestNs, type Sizing } from "./calibration.ts";
 import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { judge } from "./judge.ts";
 import {
@@ -441,7 +441,7 @@ class Run {
    * unrecorded samples after its warm-up) and the extra-work loop's speed on the server's CPU.
    */
   async sizeCalibration(): Promise<Sizing> {
-    const app = this.options.apps[0] as AppRun;
+    const app = calibrationBase(this.options.apps[0] as AppRun);
     const cpus = serverPinning(this.pinning, 1);
     const running = await startApp(app, {
       root: this.options.appsRoot,
@@ -546,6 +546,7 @@ function progressLine(trial: Trial, tool: string): string {
     (c.valid ? "" : ` · INVALID: ${c.invalidReasons.join("; ")}`) +
     (c.loadGeneratorBound ? " · LOAD-GENERATOR BOUND" : "") +
     (c.unsaturated ? " · UNSATURATED" : "") +
+    (c.contended ? " · CONTENDED" : "") +
     (c.littlesLaw.ok ? "" : " · IDLE CONNECTIONS")
   );
 }
@@ -591,7 +592,8 @@ async function runRounds(run: Run): Promise<void> {
   let round = 0;
   let reached = false;
   let widest: { what: string; halfWidth: number } | undefined;
-  while (!run.interrupted) {
+  const left = () => options.apps.some((a) => run.recorder.app(a.name).status !== "failed");
+  while (!run.interrupted && left()) {
     if (!options.precision && round >= options.trials) break;
     if (options.precision && round >= options.trials) {
       if (reached || !roundFits(elapsed(), longest, options.precision.maxTimeSec)) break;

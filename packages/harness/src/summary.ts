@@ -46,9 +46,9 @@ export const meanText = (r: SummaryRow): string =>
       ? fmt(r.rps.mean)
       : `${fmt(r.rps.mean)} ± ${fmt(r.rps.stddev)}`;
 
-/** "40,703–41,697", or why there is none: fewer than MIN_CI_PROCESSES processes. */
-export const ciText = (ci: Interval | undefined): string =>
-  ci ? `${fmt(ci.low)}–${fmt(ci.high)}` : "too few samples";
+/** "40,703–41,697", or why there is none: fewer than MIN_CI_PROCESSES processes ("—": none). */
+export const ciText = (ci: Interval | undefined, processes = 1): string =>
+  ci ? `${fmt(ci.low)}–${fmt(ci.high)}` : processes === 0 ? "—" : "too few samples";
 
 /** The CI's half-width as a share of the mean: "±3.1%". */
 export const halfWidthText = (r: Pick<SummaryRow, "estimate">): string =>
@@ -127,7 +127,7 @@ function summaryRow(r: SummaryRow): string[] {
     rankText(r.rank),
     r.app,
     meanText(r),
-    ciText(r.ci),
+    ciText(r.ci, r.rps.n),
     halfWidthText(r),
     r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
     p99Text(r),

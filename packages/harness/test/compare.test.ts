@@ -635,14 +635,15 @@ describe("the printed comparison", () => {
   test("the legend states the rule with the options given, the last line the outcome", () => {
     const options = { threshold: 0.09, alpha: 0.01 };
     const lines = formatComparison(rows(options, false), options).split("\n");
-    expect(lines.slice(0, 9)).toEqual([
+    expect(lines.slice(0, 10)).toEqual([
       "Regression: req/s down by more than 9.0%, and significantly so by a one-sided",
       "Welch's t-test on the runs' process means, with Holm's step-down over the 2 pair(s) tested",
       "(family-wise error 0.01); fewer than 2 processes a side: threshold only. No change",
       "beyond the threshold: shown by an equivalence test (two one-sided tests against ±9.0%,",
       "Holm over the pairs); otherwise inconclusive. Detectable: the smallest change the pair would",
       "detect with 80% power at Holm's strictest level 0.01/2 (conservative).",
-      "An app that failed, was not measured or is missing in the new run fails the comparison.",
+      "An app that failed, was not measured or is missing in the new run fails the comparison;",
+      "an inconclusive pair does not: read its detectable change.",
       "p99: median of the samples' p99, never gated.",
       "",
     ]);

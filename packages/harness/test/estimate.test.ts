@@ -19,19 +19,8 @@ import {
   varianceComponents,
   verdictOf,
 } from "../src/estimate.ts";
+import { mulberry32 } from "../src/random.ts";
 import { tCdf } from "../src/stats.ts";
-
-/** mulberry32: a small seeded PRNG, so the simulations are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function normal(random: () => number): () => number {
   return () => {
@@ -65,11 +54,16 @@ function simulate(d: Design, z: () => number): ProcessSamples[] {
 }
 
 const RUNS = 4000;
+/**
+ * The simulations take seconds; mutation testing (scripts/mutation.sh) runs this file once per
+ * mutant, so there they are skipped and only the exact, deterministic tests below count.
+ */
+const simulate4k = process.env.BENCH_MUTATION === "1" ? test.skip : test;
 
 describe("confidence intervals over processes", () => {
-  test("cover the true mean at their nominal 95% (±2 points) on nested noise", () => {
+  simulate4k("cover the true mean at their nominal 95% (±2 points) on nested noise", () => {
     for (const design of [VM, { ...VM, processes: 3, samples: 5 }, { ...VM, between: 0.02 }]) {
-      const z = normal(rng(7));
+      const z = normal(mulberry32(7));
       let covered = 0;
       for (let i = 0; i < RUNS; i++) {
         const ci = estimate(simulate(design, z)).ci;
@@ -80,9 +74,9 @@ describe("confidence intervals over processes", () => {
     }
   });
 
-  test("an interval over every sample, ignoring the processes, would cover far less", () => {
+  simulate4k("an interval over every sample, ignoring the processes, would cover far less", () => {
     // The reason for process means: the same runs, the samples treated as independent.
-    const z = normal(rng(11));
+    const z = normal(mulberry32(11));
     let covered = 0;
     for (let i = 0; i < RUNS; i++) {
       const flat = simulate(VM, z).flatMap((p) =>
@@ -95,7 +89,7 @@ describe("confidence intervals over processes", () => {
   });
 
   test(`fewer than ${MIN_CI_PROCESSES} processes: no interval, however many samples`, () => {
-    const z = normal(rng(3));
+    const z = normal(mulberry32(3));
     const two = estimate(simulate({ ...VM, processes: 2, samples: 50 }, z));
     expect(two.ci).toBeUndefined();
     expect(two.halfWidth).toBeUndefined();
@@ -118,8 +112,8 @@ describe("confidence intervals over processes", () => {
     expect(e.means).toEqual([100, 200]);
   });
 
-  test("the comparison's 95% CI covers the true change at its nominal rate", () => {
-    const z = normal(rng(19));
+  simulate4k("the comparison's 95% CI covers the true change at its nominal rate", () => {
+    const z = normal(mulberry32(19));
     let covered = 0;
     for (let i = 0; i < RUNS; i++) {
       const a = estimate(simulate(VM, z));
@@ -135,44 +129,50 @@ describe("confidence intervals over processes", () => {
 });
 
 describe("a family of comparisons (Holm)", () => {
-  test("A/A with five identical apps: some verdict says 'different' in at most 5% (+2) of runs", () => {
-    const z = normal(rng(23));
-    let falseAlarms = 0;
-    let unadjusted = 0;
-    for (let i = 0; i < RUNS / 2; i++) {
-      const estimates = Array.from({ length: 5 }, () => estimate(simulate(VM, z)));
-      const family = pairFamily(estimates);
-      if ([...family.values()].some((v) => v.significant)) falseAlarms++;
-      if ([...family.values()].some((v) => (v.test?.p ?? 1) < ALPHA)) unadjusted++;
-    }
-    expect(falseAlarms / (RUNS / 2)).toBeLessThan(0.07);
-    // Without the correction, ten tests at 5% each: far more often.
-    expect(unadjusted / (RUNS / 2)).toBeGreaterThan(0.15);
-  });
+  simulate4k(
+    "A/A with five identical apps: some verdict says 'different' in at most 5% (+2) of runs",
+    () => {
+      const z = normal(mulberry32(23));
+      let falseAlarms = 0;
+      let unadjusted = 0;
+      for (let i = 0; i < RUNS / 2; i++) {
+        const estimates = Array.from({ length: 5 }, () => estimate(simulate(VM, z)));
+        const family = pairFamily(estimates);
+        if ([...family.values()].some((v) => v.significant)) falseAlarms++;
+        if ([...family.values()].some((v) => (v.test?.p ?? 1) < ALPHA)) unadjusted++;
+      }
+      expect(falseAlarms / (RUNS / 2)).toBeLessThan(0.07);
+      // Without the correction, ten tests at 5% each: far more often.
+      expect(unadjusted / (RUNS / 2)).toBeGreaterThan(0.15);
+    },
+  );
 
-  test("a true difference as large as the stated detectable one is found at least 80% of the time", () => {
-    const z = normal(rng(29));
-    const design = { ...VM, processes: 10 };
-    // The detectable difference from the true standard error of this design, at alpha / 1.
-    const seTrue =
-      Math.sqrt((design.between ** 2 + design.within ** 2 / design.samples) / design.processes) *
-      Math.SQRT2;
-    const probe = testPair(estimate(simulate(design, z)), estimate(simulate(design, z)));
-    if (!probe) throw new Error("untestable");
-    const mdd = detectable({ ...probe, se: seTrue, df: 2 * design.processes - 2 }, ALPHA);
-    let found = 0;
-    for (let i = 0; i < RUNS; i++) {
-      const a = estimate(simulate(design, z));
-      const b = estimate(simulate({ ...design, mean: design.mean * (1 - mdd) }, z));
-      if ((pairFamily([a, b]).get("0,1")?.significant ?? false) === true) found++;
-    }
-    // At least the promised 80% (t quantiles make the stated MDD slightly conservative).
-    expect(found / RUNS).toBeGreaterThan(0.78);
-    expect(found / RUNS).toBeLessThan(0.9);
-  });
+  simulate4k(
+    "a true difference as large as the stated detectable one is found at least 80% of the time",
+    () => {
+      const z = normal(mulberry32(29));
+      const design = { ...VM, processes: 10 };
+      // The detectable difference from the true standard error of this design, at alpha / 1.
+      const seTrue =
+        Math.sqrt((design.between ** 2 + design.within ** 2 / design.samples) / design.processes) *
+        Math.SQRT2;
+      const probe = testPair(estimate(simulate(design, z)), estimate(simulate(design, z)));
+      if (!probe) throw new Error("untestable");
+      const mdd = detectable({ ...probe, se: seTrue, df: 2 * design.processes - 2 }, ALPHA);
+      let found = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const a = estimate(simulate(design, z));
+        const b = estimate(simulate({ ...design, mean: design.mean * (1 - mdd) }, z));
+        if ((pairFamily([a, b]).get("0,1")?.significant ?? false) === true) found++;
+      }
+      // At least the promised 80% (t quantiles make the stated MDD slightly conservative).
+      expect(found / RUNS).toBeGreaterThan(0.78);
+      expect(found / RUNS).toBeLessThan(0.9);
+    },
+  );
 
   test("each pair's MDD is stated at Holm's strictest level: more pairs, larger MDD", () => {
-    const z = normal(rng(31));
+    const z = normal(mulberry32(31));
     const estimates = Array.from({ length: 4 }, () => estimate(simulate(VM, z)));
     const two = pairFamily(estimates.slice(0, 2)).get("0,1")?.mdd ?? 0;
     const six = pairFamily(estimates).get("0,1")?.mdd ?? 0;
@@ -195,6 +195,25 @@ describe("a family of comparisons (Holm)", () => {
     expect(ba.test?.t).toBeCloseTo(-(ab.test?.t ?? 0), 12);
     expect(ba.significant).toBe(ab.significant);
     expect(ba.mdd).toBeCloseTo((ab.mdd ?? 0) * (102 / 82), 12);
+  });
+
+  test("a wide interval read from the other side stays an interval around its change", () => {
+    // Two processes a side, a halving with a wide spread: the 95% CI of b/a − 1 reaches below
+    // −100%, where 1/(1 + x) − 1 would turn the interval inside out.
+    const a = estimate([1, 2].map((r) => ({ round: r, values: [100 + 40 * r] })));
+    const b = estimate([1, 2].map((r) => ({ round: r, values: [30 + 40 * r] })));
+    const family = pairFamily([a, b]);
+    const ab = verdictOf(family, 0, 1).test;
+    expect(ab?.ci.low).toBeLessThan(-1);
+    const ba = verdictOf(family, 1, 0).test;
+    if (!ba) throw new Error("untestable");
+    expect(ba.ci.low).toBeLessThan(ba.change);
+    expect(ba.ci.high).toBeGreaterThan(ba.change);
+    expect(ba.ci.low).toBeLessThan(0); // it includes no change, as the test says
+    expect(ba.ci.high - ba.ci.low).toBeCloseTo(
+      ((ab?.ci.high ?? 0) - (ab?.ci.low ?? 0)) / (b.mean / a.mean),
+      12,
+    );
   });
 
   test("a pair with a side of one process is untestable: a tie, no MDD", () => {
@@ -241,7 +260,7 @@ describe("equivalence (TOST) and one-sided tests", () => {
 
 describe("variance components", () => {
   test("recover the within- and between-process CoV of a large synthetic run (±10%)", () => {
-    const z = normal(rng(37));
+    const z = normal(mulberry32(37));
     const c = varianceComponents(simulate({ ...VM, processes: 400, samples: 6 }, z));
     expect(c?.within).toBeGreaterThan(0.135);
     expect(c?.within).toBeLessThan(0.165);
@@ -251,7 +270,7 @@ describe("variance components", () => {
   });
 
   test("no between-process term when processes differ only by their samples' noise", () => {
-    const z = normal(rng(41));
+    const z = normal(mulberry32(41));
     const c = varianceComponents(simulate({ ...VM, between: 0, processes: 400 }, z));
     // Sampling noise of the estimator only: a third of the true term of the test above.
     expect(c?.between).toBeLessThan(0.035);
@@ -268,7 +287,7 @@ describe("variance components", () => {
   });
 
   test("the round component finds a shift every app of a round shared, and none without", () => {
-    const z = normal(rng(43));
+    const z = normal(mulberry32(43));
     const apps = (shared: number) => {
       const rounds = Array.from({ length: 200 }, () => 1 + shared * z());
       return [50_000, 30_000, 10_000].map(

@@ -75,6 +75,20 @@ describe("precision status", () => {
     expect(precisionStatus(analyze({ ...r, trials: [] }), 0.05).reached).toBe(false);
   });
 
+  test("a failed app, and comparisons against it, no longer count: they cannot narrow", () => {
+    const r = run({ "bun-bare": 50_000, "bun-hono": 40_000 }, 5, 0.01);
+    // bun-bare failed after a few noisy rounds: wide, but measured no more.
+    r.trials = r.trials.map((t, i) =>
+      t.app === "bun-bare" && t.result
+        ? { ...t, result: { ...t.result, rps: 50_000 * (1 + (i % 2) * 0.5) } }
+        : t,
+    );
+    r.apps = r.apps.map((a) => (a.name === "bun-bare" ? { ...a, status: "failed" as const } : a));
+    const status = precisionStatus(analyze(r), 0.05);
+    expect(status.widths.map((w) => w.what)).toEqual(["bun-hono (api)"]);
+    expect(status.reached).toBe(true);
+  });
+
   test("one more round only when it fits in the time left", () => {
     expect(roundFits(500, 100, 600)).toBe(true);
     expect(roundFits(500.1, 100, 600)).toBe(false);
@@ -149,7 +163,8 @@ describe("calibration", () => {
       "bun-bare+10%",
     ]);
     // 10,000 iterations are the request's whole cost.
-    expect(rows.map((r) => r.extraWork?.iterations)).toEqual([undefined, 0, 200, 500, 1000]);
+    // The base runs through the same wrapper with 0 iterations: rows differ by the loop alone.
+    expect(rows.map((r) => r.extraWork?.iterations)).toEqual([0, 0, 200, 500, 1000]);
     expect(rows.every((r) => r.port === 3004)).toBe(true);
     expect(CALIBRATION_SHARES).toEqual([0, 0.02, 0.05, 0.1]);
     expect(calibrationName("bun-bare", 0.1)).toBe("bun-bare+10%");

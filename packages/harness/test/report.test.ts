@@ -19,11 +19,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyze } from "../src/analysis.ts";
 import { REPO_ROOT } from "../src/index.ts";
+import { writeReports } from "../src/report/files.ts";
 import { change, fmt, pct, pValue } from "../src/report/format.ts";
 import { htmlReport } from "../src/report/html.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { END, START, updateReadme } from "../src/report/readme.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
+import { formatSummary } from "../src/summary.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
 import {
   cleanChecks,
@@ -181,20 +183,21 @@ describe("Markdown report of the synthetic run", () => {
   test("the scenario table: rank, mean ± sd with its tags, 95% CI, median p50 and p99 (range)", () => {
     expect(md).toContain(
       [
-        "| rank | app | req/s (mean ± sd) | 95% CI | CoV | p50 ms | p99 ms (range) | peak RSS MiB | server CPU | load gen CPU | valid trials |",
-        "| :-- | :-- | :-- | --: | :-- | --: | --: | --: | --: | --: | --: |",
-        "| 1 | bun-bare | 41,200 ± 200 ⚠️ load-generator bound 2/3 | 40,703–41,697 | 0.5% excellent | 0.60 | 17.99 (9.93–437.65) | 52.5 | 97% | 75% | 3/3 |",
-        "| 2 | bun-hono | 40,500 ± 200 ⚠️ unsaturated 1/3 | 40,003–40,997 | 0.5% excellent | 0.90 | 21.00 (20.00–22.00) | 62.0 | 97% | 75% | 3/3 |",
-        "| 3 | node-hono | 30,000 ± 100 ⚠️ idle connections 1/3 | 29,752–30,248 | 0.3% excellent | 1.50 | 35.00 (30.00–40.00) | 82.0 | 97% | 75% | 3/3 |",
-        "| — | node-bare | — ❌ failed | — | — | — | — | — | — | — | 0/0 |",
+        "| rank | app | req/s (mean ± sd) | 95% CI | ± | CoV | p50 ms | p99 ms (range) | peak RSS MiB | server CPU | load gen CPU | processes | valid samples |",
+        "| :-- | :-- | :-- | --: | --: | :-- | --: | --: | --: | --: | --: | --: | --: |",
+        "| 1 | bun-bare | 41,200 ± 200 ⚠️ load-generator bound 2/3 | 40,703–41,697 | ±1.2% | 0.5% excellent | 0.60 | 17.99 (9.93–437.65) | 52.5 | 97% | 75% | 3 | 3/3 |",
+        "| 2 | bun-hono | 40,500 ± 200 ⚠️ unsaturated 1/3 | 40,003–40,997 | ±1.2% | 0.5% excellent | 0.90 | 21.00 (20.00–22.00) | 62.0 | 97% | 75% | 3 | 3/3 |",
+        "| 3 | node-hono | 30,000 ± 100 ⚠️ idle connections 1/3 | 29,752–30,248 | ±0.8% | 0.3% excellent | 1.50 | 35.00 (30.00–40.00) | 82.0 | 97% | 75% | 3 | 3/3 |",
+        "| — | node-bare | — ❌ failed | — | — | — | — | — | — | — | — | 0 | 0/0 |",
       ].join("\n"),
     );
-    // echo: ties share the rank; one valid trial has no CI and no range
+    // echo: ties share the rank and say what they could have detected; one process has no
+    // CI and no range
     expect(md).toContain(
-      "| ≈1 | bun-hono | 19,400 ± 400 | 18,406–20,394 | 2.1% excellent | 1.20 | 7.00 (6.00–8.00) | 67.0 | 97% | 75% | 3/3 |",
+      "| ≈1 (could detect ≥ 6.1%) | bun-hono | 19,400 ± 400 | 18,406–20,394 | ±5.1% | 2.1% excellent | 1.20 | 7.00 (6.00–8.00) | 67.0 | 97% | 75% | 3 | 3/3 |",
     );
     expect(md).toContain(
-      "| ≈1 | node-hono | 10,000 ⚠️ invalid 1/2 excluded ⚠️ 1 valid trial | — | — | 2.00 | 50.00 | 90.0 | 97% | 75% | 1/2 |",
+      "| ≈1 | node-hono | 10,000 ⚠️ invalid 1/2 excluded ⚠️ 1 process | too few samples | — | — | 2.00 | 50.00 | 90.0 | 97% | 75% | 1 | 1/2 |",
     );
   });
 
@@ -215,7 +218,7 @@ describe("Markdown report of the synthetic run", () => {
     );
     expect(md).toContain(
       "- node-hono: INVALID 1/2 (error rate 3.10% > 0.01%): excluded\n" +
-        "- node-hono: 1 valid trial: no spread and no confidence interval, so every comparison is a tie (≈)\n",
+        "- node-hono: 1 process with valid samples: too few samples for a CI, and every comparison is a tie (≈)\n",
     );
     expect(md).not.toContain("and more output"); // only the failure's first line
   });
@@ -240,18 +243,39 @@ describe("Markdown report of the synthetic run", () => {
   });
 
   test("framework tax: a cost where the difference is significant, ≈ tie where not", () => {
-    const header = "| app | % of bare | cost | Welch p |\n| :-- | --: | --: | --: |\n";
+    const header = "| app | % of bare | cost | Welch p |\n| :-- | --: | :-- | --: |\n";
     expect(md).toContain(`${header}| bun-hono | 98% | 2% | 0.013 |\n`);
-    expect(md).toContain(`${header}| bun-hono | ≈97% | ≈ tie | 0.140 |\n`);
+    expect(md).toContain(`${header}| bun-hono | ≈97% | ≈ tie (could detect ≥ 6.1%) | 0.140 |\n`);
   });
 
   test("the report says how to read ranks, ≈, the CI and the flags", () => {
-    expect(md).toContain("Means come with their 95% confidence interval (Student's t).");
-    expect(md).toContain("p99 also shows its lowest–highest over trials");
-    expect(md).toContain("≈ marks a difference that is not significant (Welch's t-test, p ≥ 0.05");
+    expect(md).toContain("±: the 95% CI's half-width as a share of the mean.");
+    expect(md).toContain("Each app's mean is over processes (fresh starts)");
+    expect(md).toContain("p99 also shows its lowest–highest over samples");
+    expect(md).toContain(
+      "≈ marks a difference that is not significant (Welch's t-test on the process means; every pair of a table is one family, held to 5% by Holm's step-down)",
+    );
+    expect(md).toContain("the smallest difference the run could have detected");
     expect(md).toContain("significantly slower than the app that opened the current tie group");
     expect(md).toContain("Unsaturated: neither was saturated");
     expect(md).toContain("Idle connections: far fewer requests were in flight");
+  });
+});
+
+describe("one analysis, rendered by every view", () => {
+  test("the reports, the summary and its extras render the analysis they are given", () => {
+    // An analysis whose fastest mean was changed after the fact: a view that recomputed it
+    // from results.json would print 41,200 again.
+    const analysis = analyze(SYNTHETIC);
+    const row = analysis.groups.get("api")?.rows[0];
+    if (!row) throw new Error("no row");
+    Object.assign(row, { rps: { ...row.rps, mean: 123_456 } });
+    const dir = mkdtempSync(join(tmpdir(), "bench-analysis-"));
+    const [md, html] = writeReports(join(dir, "results.json"), SYNTHETIC, analysis);
+    expect(readFileSync(md as string, "utf8")).toContain("| 1 | bun-bare | 123,456 ± 200");
+    expect(readFileSync(html as string, "utf8")).toContain("<td>123,456 ± 200");
+    expect(formatSummary(analysis)).toContain("123,456 ± 200");
+    expect(readFileSync(md as string, "utf8")).not.toContain("41,200 ± 200");
   });
 });
 
@@ -264,7 +288,7 @@ describe("HTML report", () => {
     );
     expect(html).toContain("<td>17.99 (9.93–437.65)</td>");
     expect(html).toContain("): bun-hono 98% of bare (cost 2%)</p>");
-    expect(html).toContain("): bun-hono ≈ tie (97% of bare)</p>");
+    expect(html).toContain("): bun-hono ≈ tie (97% of bare, could detect ≥ 6.1%)</p>");
     expect(html).toContain("<td>bun-hono</td><td>≈97%</td><td>100%</td><td>≈194%</td>");
     expect(html).toContain(
       "<li>bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)<ul><li>CPU steal 14% during the trial</li></ul></li>",
@@ -666,9 +690,9 @@ describe("README section", () => {
       [
         "| app | api | echo |",
         "| :-- | --: | --: |",
-        "| bun-hono | 40.5k ±0.5k (2)* | 19.4k ±1.0k (≈1) |",
-        "| bun-bare | 41.2k ±0.5k (1)* | 20.0k ±1.0k (1) |",
-        "| node-hono | 30.0k ±0.2k (3) | 10.0k (≈1) |",
+        "| bun-hono | 40.5k ±1.2% (2)* | 19.4k ±5.1% (≈1 ≥ 6.1%) |",
+        "| bun-bare | 41.2k ±1.2% (1)* | 20.0k ±5.0% (1) |",
+        "| node-hono | 30.0k ±0.8% (3) | 10.0k (≈1) |",
         "| node-bare | failed | failed |",
       ].join("\n"),
     );
@@ -695,7 +719,7 @@ describe("README section", () => {
       ].join("\n"),
     );
     expect(updated).toContain(
-      '    title "api: p99 latency (ms, median of trials)"\n' +
+      '    title "api: p99 latency (ms, median of samples)"\n' +
         '    x-axis ["bun-bare*", "bun-hono*", "node-hono"]\n' +
         '    y-axis "ms" 0 --> 40\n' +
         "    bar [17.99, 21, 35]\n",
@@ -725,7 +749,7 @@ describe("README section", () => {
     );
     expect(r.status).toBe(0);
     const written = readFileSync(path, "utf8");
-    expect(written).toContain("| bun-bare | 41.2k ±0.5k (1)* | 20.0k ±1.0k (1) |");
+    expect(written).toContain("| bun-bare | 41.2k ±1.2% (1)* | 20.0k ±5.0% (1) |");
     // results.json beside the README: the links are relative to it
     expect(written).toContain("[report.html](./report.html)");
   });
@@ -747,6 +771,8 @@ const RUN = [
   "1",
   "-n",
   "3",
+  "--samples",
+  "1",
   "-c",
   "32",
   "-s",

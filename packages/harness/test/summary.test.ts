@@ -85,6 +85,12 @@ function results(
       versions: { lockfile: { hono: "4.13.19" }, harnessBun: "1.4.5" },
       git: { commit: "0123456789abcdef", dirty: false },
     },
+    // Each trial of an app is a process of its own (round k for its k-th trial), as in a run
+    // with one sample per process.
+    trials: trials.map((t, _, all) => ({
+      ...t,
+      round: all.filter((o) => o.app === t.app && o.scenario === t.scenario).indexOf(t) + 1,
+    })),
     apps: apps.map((name) => ({
       name,
       runtime: name.split("-")[0] as string,
@@ -93,7 +99,6 @@ function results(
       status: failed[name] ? ("failed" as const) : ("ok" as const),
       ...(failed[name] ? { failure: failed[name] } : {}),
     })),
-    trials,
   };
 }
 
@@ -138,6 +143,7 @@ describe("summary", () => {
     const text = formatSummary(analyze(sample));
     expect(text).toContain(
       "  bun-bare: LOAD-GENERATOR BOUND 2/2: a lower bound (the load generator was saturated, the server was not)\n" +
+        "  bun-bare: 2 processes with valid samples: too few samples for a CI\n" +
         `            - ${BOUND_NOTE}\n`,
     );
     // the two trials' identical notes are listed once
@@ -149,7 +155,7 @@ describe("summary", () => {
 
   test("a complete, clean, pinned run: its setup in two lines, no INTERRUPTED", () => {
     expect(formatSummary(analyze(sample)).split("\n").slice(0, 4)).toEqual([
-      "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · server on CPU 0, load generator on CPU 1",
+      "oha 1.16.0 · 50 connections · 1 × 5 s sample per process, 3 processes (rounds) per app (+1 s warm-up each) · server on CPU 0, load generator on CPU 1",
       "test cpu, 2 cores · Debian · commit 0123456789ab",
       "",
       "== api",
@@ -160,7 +166,7 @@ describe("summary", () => {
     const settings = { ...sample.manifest.settings, workers: 2 };
     const text = formatSummary(analyze({ ...sample, manifest: { ...sample.manifest, settings } }));
     expect(text.split("\n")[0]).toBe(
-      "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · 2 worker(s) per app · server on CPU 0, load generator on CPU 1",
+      "oha 1.16.0 · 50 connections · 1 × 5 s sample per process, 3 processes (rounds) per app (+1 s warm-up each) · 2 worker(s) per app · server on CPU 0, load generator on CPU 1",
     );
   });
 
@@ -221,6 +227,18 @@ describe("apps without a valid trial", () => {
     const text = formatSummary(analyze(r));
     expect(text).toContain("  bun-bare: not measured\n");
     expect(text).toContain("  node-bare: FAILED: unknown\n");
+  });
+
+  test("an untestable fastest row does not tie the rest: the first testable row is the reference", () => {
+    const rows = [1, 3, 3, 3].map((n) => ({ rps: { n, mean: 1, stddev: 0, cov: 0 } }));
+    // Row 3 differs from row 1 (the first testable), row 2 does not.
+    const versus = (i: number, j: number) => ({ significant: i === 1 && j === 3 });
+    expect(rankRows(rows, versus)).toEqual([
+      { position: 1, tie: false },
+      { position: 1, tie: true },
+      { position: 1, tie: true },
+      { position: 4, tie: false },
+    ]);
   });
 
   test("rankRows leaves an unmeasured row unranked, and it opens no group", () => {
@@ -332,17 +350,20 @@ describe("confidence intervals, ranks and ties", () => {
   test("the printed table: rank, CI, ≈ on insignificant percentages, the 1-trial note", () => {
     const lines = formatSummary(analyze(ranked)).split("\n");
     const line = (app: string) => lines.find((l) => l.includes(` ${app} `)) ?? "";
-    expect(line("bun-bare")).toMatch(/^1 +bun-bare +41,200 ± 200 +40,703–41,697 +0\.5% excellent /);
-    expect(line("bun-elysia")).toMatch(/^≈1 +bun-elysia +41,100 ± 500 +39,858–42,342 /);
-    expect(line("bun-elysia")).toMatch(/ ≈100% +≈100% +3\/3$/);
-    expect(line("bun-hono")).toMatch(/^3 +bun-hono .* 98% +98% +3\/3$/);
-    expect(line("node-hono")).toMatch(/^≈4 +node-hono +29,950 +— +— /);
-    expect(line("node-hono")).toMatch(/ ≈100% +1\/1$/);
-    expect(line("node-elysia")).toMatch(/^6 +node-elysia .* 49% +67% +3\/3$/);
-    expect(lines).toContain(
-      "  node-hono: 1 valid trial: no spread and no confidence interval, so every comparison is a tie (≈)",
+    expect(line("bun-bare")).toMatch(
+      /^1 +bun-bare +41,200 ± 200 +40,703–41,697 +±1\.2% +0\.5% excellent /,
     );
-    expect(row("node-hono")?.flags.map((f) => f.tag)).toEqual(["1 VALID TRIAL"]);
+    expect(line("bun-elysia")).toMatch(/^≈1 +bun-elysia +41,100 ± 500 +39,858–42,342 +±3\.0% /);
+    // A tie states what it could have told apart: the detectable difference from the fastest.
+    expect(line("bun-elysia")).toMatch(/ ≈100% +≥ \d+\.\d% +≈100% +3 +3\/3$/);
+    expect(line("bun-hono")).toMatch(/^3 +bun-hono .* 98% +≥ \d+\.\d% +98% +3 +3\/3$/);
+    expect(line("node-hono")).toMatch(/^≈4 +node-hono +29,950 +too few samples +— +— /);
+    expect(line("node-hono")).toMatch(/ ≈100% +1 +1\/1$/);
+    expect(line("node-elysia")).toMatch(/^6 +node-elysia .* 49% +≥ \d+\.\d% +67% +3 +3\/3$/);
+    expect(lines).toContain(
+      "  node-hono: 1 process with valid samples: too few samples for a CI, and every comparison is a tie (≈)",
+    );
+    expect(row("node-hono")?.flags.map((f) => f.tag)).toEqual(["1 PROCESS"]);
   });
 
   test("the framework tax: a cost when significant, a tie when not, untestable with 1 trial", () => {
@@ -356,7 +377,11 @@ describe("confidence intervals, ranks and ties", () => {
     // 20,000 / 30,000
     expect(tax("node-elysia")).toEqual({ ofBare: "67%", cost: "33%", p: "< 0.001" });
     // t = −0.32 on 2.6 degrees of freedom: p = 0.772 (numerical integration of the t density)
-    expect(tax("bun-elysia")).toEqual({ ofBare: "≈100%", cost: "≈ tie", p: "0.772" });
+    expect(tax("bun-elysia")).toEqual({
+      ofBare: "≈100%",
+      cost: "≈ tie (could detect ≥ 7.5%)",
+      p: "0.772",
+    });
     expect(tax("node-hono")).toEqual({ ofBare: "≈100%", cost: "≈ tie", p: "— (untestable)" });
   });
 });
@@ -410,21 +435,22 @@ describe("flags from the trials' checks", () => {
 
 /** Checked by hand: 95% CI = 102,000 ± 12.706 × 2,828 / √2; p99 = median of 3 and 5. */
 const PRINTED = [
-  "oha 1.16.0 · 50 connections · 5 s trials × 3 (+1 s warm-up) · not pinned (--no-pin)",
+  "oha 1.16.0 · 50 connections · 1 × 5 s sample per process, 3 processes (rounds) per app (+1 s warm-up each) · not pinned (--no-pin)",
   "test cpu, 2 cores · Debian · commit 0123456789ab (dirty)",
-  "INTERRUPTED: only the trials that finished are shown",
+  "INTERRUPTED: only the samples that finished are shown",
   "",
   "== api",
-  "rank  app        req/s (mean ± sd)          95% CI             CoV    p99 ms (range)  RSS MiB  srv CPU%  gen CPU%  of fastest  of bare  valid",
-  "----  ---------  -----------------  --------------  --------------  ----------------  -------  --------  --------  ----------  -------  -----",
-  "1     bun-bare     102,000 ± 2,828  76,588–127,412  2.8% excellent  4.00 (3.00–5.00)     44.0        99        60        100%        —    2/2",
-  "2     bun-hono      50,000 ± 1,414   37,294–62,706  2.8% excellent  8.00 (7.00–9.00)     50.0        99        60         49%      49%    2/2",
-  "≈2    node-hono             20,000               —               —             30.00     50.0        99        60        ≈20%        —    1/1",
-  "—     node-bare                  —               —               —                 —        —         —         —           —        —    0/0",
-  "  node-hono: 1 valid trial: no spread and no confidence interval, so every comparison is a tie (≈)",
+  "rank  app        req/s (mean ± sd)           95% CI      ±             CoV    p99 ms (range)  RSS MiB  srv CPU%  gen CPU%  of fastest  detects  of bare  procs  valid",
+  "----  ---------  -----------------  ---------------  -----  --------------  ----------------  -------  --------  --------  ----------  -------  -------  -----  -----",
+  "1     bun-bare     102,000 ± 2,000   97,032–106,968  ±4.9%  2.0% excellent  4.00 (3.00–5.00)     44.0        99        60        100%        —        —      3    3/3",
+  "2     bun-hono      50,000 ± 1,000    47,516–52,484  ±5.0%  2.0% excellent  8.00 (7.00–9.00)     50.0        99        60         49%   ≥ 5.3%      49%      3    3/3",
+  "≈2    node-hono             20,000  too few samples      —               —             30.00     50.0        99        60        ≈20%        —        —      1    1/1",
+  "—     node-bare                  —                —      —               —                 —        —         —         —           —        —        —      0    0/0",
+  "  node-hono: 1 process with valid samples: too few samples for a CI, and every comparison is a tie (≈)",
   "  node-bare: FAILED: did not start",
   "",
-  "p99: median of the valid trials (lowest–highest). ≈ marks a difference that is not significant (Welch's t-test, p ≥ 0.05, each comparison on its own, no correction for multiple comparisons) or that cannot be tested (fewer than 2 valid trials): a tie, not a ranking. An app gets a new rank only when it is significantly slower than the app that opened the current tie group; tied apps share that rank (1, ≈1, 3).",
+  "±: the 95% CI's half-width as a share of the mean. detects: the smallest difference from the fastest app this run could have detected. procs: processes with valid samples; valid: valid samples / samples.",
+  "p99: median of the valid samples (lowest–highest). Each app's mean is over processes (fresh starts), each process the mean of its samples; its 95% CI (Student's t) needs 3 processes or more. ≈ marks a difference that is not significant (Welch's t-test on the process means; every pair of a table is one family, held to 5% by Holm's step-down) or that cannot be tested (fewer than 2 processes): a tie, not a ranking. Beside a tie, the smallest difference the run could have detected (at Holm's strictest level, 80% power). An app gets a new rank only when it is significantly slower than the app that opened the current tie group; tied apps share that rank (1, ≈1, 3).",
 ].join("\n");
 
 describe("the whole printed summary, character for character", () => {
@@ -432,8 +458,10 @@ describe("the whole printed summary, character for character", () => {
     [
       trial("bun-bare", 100_000, { p99: 3, rssMiB: 40 }),
       trial("bun-bare", 104_000, { p99: 5, rssMiB: 44 }),
+      trial("bun-bare", 102_000, { p99: 4, rssMiB: 42 }),
       trial("bun-hono", 51_000, { p99: 9 }),
       trial("bun-hono", 49_000, { p99: 7 }),
+      trial("bun-hono", 50_000, { p99: 8 }),
       trial("node-hono", 20_000, { p99: 30 }),
     ],
     { "node-bare": "did not start\nstack trace line" },

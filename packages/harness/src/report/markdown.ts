@@ -84,7 +84,7 @@ export function scenarioRow(r: SummaryRow): string[] {
     rankLongText(r.rank),
     r.app,
     throughputCell(r),
-    ciText(r.ci),
+    ciText(r.ci, r.rps.n),
     halfWidthText(r),
     r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
     fmt(r.latencyMs.p50, 2),
