@@ -56,8 +56,14 @@ export function costPerRequestNs(samples: readonly { cpuPercent: number; rps: nu
 
 export interface CalibrationRow {
   readonly name: string;
+  /** The share the row was sized for, from the sizing before the rounds. */
   readonly share: number;
   readonly iterations: number;
+  /**
+   * The share its iterations really were of the base row's CPU time per request, as measured
+   * in this run's own samples (median), which are many more than the sizing's.
+   */
+  readonly realized: number;
   readonly expected: number;
   /** Measured change against the base row, with its 95% CI; undefined: untestable. */
   readonly measured?: number;
@@ -122,6 +128,13 @@ export function calibrationViews(analysis: Analysis, draws = 400): CalibrationVi
   if (!calibration) return [];
   const rounds = calibration.subsampleRounds;
   const rates = subsampleRates(results, rounds, draws);
+  const baseCost = costPerRequestNs(
+    results.trials
+      .filter((t) => t.app === calibration.app && t.checks.valid && t.result)
+      .map((t) => ({ cpuPercent: t.server.cpuPercent, rps: t.result?.rps ?? 0 })),
+  );
+  const realized = (iterations: number) =>
+    Number.isFinite(baseCost) ? (iterations * calibration.nsPerIteration) / baseCost : 0;
   return [...analysis.groups].map(([key, group]) => ({
     group: key,
     base: calibration.app,
@@ -133,7 +146,8 @@ export function calibrationViews(analysis: Analysis, draws = 400): CalibrationVi
           name: app.name,
           share: app.extraWork.share,
           iterations: app.extraWork.iterations,
-          expected: expectedChange(app.extraWork.share),
+          realized: realized(app.extraWork.iterations),
+          expected: expectedChange(realized(app.extraWork.iterations)),
           ...(d.test ? { measured: d.test.change, ci: d.test.ci } : {}),
           different: d.significant,
           ...(d.mdd === undefined ? {} : { mdd: d.mdd }),

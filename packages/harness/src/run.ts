@@ -461,7 +461,7 @@ class Run {
       log(`bench: calibration: sizing ${app.name}'s cost per request (not recorded)`);
       await this.load(target, scenario, Math.max(1, warmupSec), connections);
       const samples: { cpuPercent: number; rps: number }[] = [];
-      for (let i = 0; i < 3 && !this.interrupted; i++) {
+      for (let i = 0; i < SIZING_SAMPLES && !this.interrupted; i++) {
         const run = await this.load(target, scenario, durationSec, connections);
         if (run.result)
           samples.push({ cpuPercent: run.rates.serverCpuPercent, rps: run.result.rps });
@@ -505,6 +505,9 @@ class Run {
     };
   }
 }
+
+/** Unrecorded samples the calibration's sizing takes the median of (one VM hiccup is not it). */
+const SIZING_SAMPLES = 7;
 
 /** ns per iteration of the extra-work loop, timed by the harness's Bun on the server's CPU. */
 function spinSpeed(cpus: Pinning): number {

@@ -215,6 +215,16 @@ describe("calibration", () => {
     expect(view?.rows.every((x) => x.rate === undefined)).toBe(true);
   });
 
+  test("the expected change comes from what the iterations cost in this run's own samples", () => {
+    // Every base sample: 50,000 req/s at 97% CPU, 19,400 ns per request. The +5% row's 500
+    // iterations at 1.6 ns are 800 ns: 4.12% of it (the sizing had thought 16,000 ns, 5%).
+    const [view] = calibrationViews(analyze(calibrationRun(6, 0)), 10);
+    const five = view?.rows.find((r) => r.name === "bun-bare+5%");
+    expect(five?.share).toBe(0.05);
+    expect(five?.realized).toBeCloseTo(800 / 19_400, 12);
+    expect(five?.expected).toBeCloseTo(1 / (1 + 800 / 19_400) - 1, 12);
+  });
+
   test("a run that is no calibration has no calibration view", () => {
     expect(calibrationViews(analyze(run({ "bun-bare": 1 }, 3, 0)))).toEqual([]);
   });

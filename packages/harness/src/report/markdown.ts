@@ -310,7 +310,9 @@ export function markdownReport(analysis: Analysis, level = 1): string {
   if (calibration.length > 0) out.push("", `${h}# Calibration`, "", CALIBRATION_INTRO);
   for (const v of calibration) {
     out.push("", `${calibrationCaption(v)}:`, "");
-    out.push(table(CALIBRATION_HEADER, ["l", "r", "r", "r", "l", "r", "r"], calibrationCells(v)));
+    out.push(
+      table(CALIBRATION_HEADER, ["l", "r", "r", "r", "r", "l", "r", "r"], calibrationCells(v)),
+    );
   }
   const profiles = profileViews(results);
   if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);
