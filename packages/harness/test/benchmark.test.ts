@@ -270,7 +270,7 @@ describe("a run whose apps all work", () => {
     const resultsRoot = join(REPO_ROOT, "results");
     const before = new Set(existsSync(resultsRoot) ? readdirSync(resultsRoot) : []);
     // --quick sets 2 s trials on 50 connections; -n and -w still override it
-    const r = await runBenchmark(["--quick", "-n", "1", "-w", "0", "bun-bare"]);
+    const r = await runBenchmark(["--quick", "-n", "1", "--samples", "1", "-w", "0", "bun-bare"]);
     const made = readdirSync(resultsRoot).filter((name) => !before.has(name));
     try {
       expect(r.code).toBe(0);
@@ -313,6 +313,8 @@ describe("Ctrl-C", () => {
         "0",
         "--trials",
         "3",
+        "--samples",
+        "1",
         "--tool",
         "autocannon",
         "bun-bare",
@@ -321,7 +323,7 @@ describe("Ctrl-C", () => {
       {},
       (stderr, pid) => {
         // Interrupt during the second trial, with the first one written.
-        if (!signalled && (stderr.match(/: trial /g) ?? []).length >= 2) {
+        if (!signalled && (stderr.match(/: round \d+, sample/g) ?? []).length >= 2) {
           signalled = true;
           process.kill(pid, "SIGINT");
         }
@@ -407,7 +409,10 @@ describe("command line", () => {
 
 describe("the throughput curve", () => {
   test("-c 1,8: a trial per count, summarized apart, with the curve", async () => {
-    const r = await run(["-c", "1,8", "-s", "hello", "-d", "1", "-w", "0", "-n", "1", "bun-bare"]);
+    const r = await run([
+      ...["-c", "1,8", "-s", "hello", "-d", "1", "-w", "0", "-n", "1", "--samples", "1"],
+      "bun-bare",
+    ]);
     expect(r.code).toBe(0);
     const results = r.results as Results;
     expect(schemaErrors(results)).toEqual([]);

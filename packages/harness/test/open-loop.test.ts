@@ -26,7 +26,7 @@ describe("--rates", () => {
       const out = join(mkdtempSync(join(tmpdir(), "bench-rates-")), "run");
       dirs.push(out);
       const r = await runBenchmark([
-        ...["-o", out, "-s", "api", "-d", "1", "-w", "0", "-n", "2", "-c", "32"],
+        ...["-o", out, "-s", "api", "-d", "1", "-w", "0", "-n", "2", "--samples", "1", "-c", "32"],
         ...["--rates", "50%,2000,100000000", "--slo-p99", "25", "bun-bare"],
       ]);
       const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;

@@ -221,8 +221,9 @@ describe("calibration", () => {
     const [view] = calibrationViews(analyze(calibrationRun(6, 0)), 10);
     const five = view?.rows.find((r) => r.name === "bun-bare+5%");
     expect(five?.share).toBe(0.05);
-    expect(five?.realized).toBeCloseTo(800 / 19_400, 12);
-    expect(five?.expected).toBeCloseTo(1 / (1 + 800 / 19_400) - 1, 12);
+    // (the rows carry a 0.2% noise of their own, hence 4 digits)
+    expect(five?.realized).toBeCloseTo(800 / 19_400, 4);
+    expect(five?.expected).toBeCloseTo(1 / (1 + 800 / 19_400) - 1, 4);
   });
 
   test("a run that is no calibration has no calibration view", () => {

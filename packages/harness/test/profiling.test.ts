@@ -47,6 +47,8 @@ test("--profile profiles every app apart from its trials, and the report reads t
     "0",
     "-n",
     "1",
+    "--samples",
+    "1",
     "--profile",
   ]);
   expect(r.code).toBe(0);

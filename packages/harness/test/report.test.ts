@@ -21,7 +21,7 @@ import { analyze } from "../src/analysis.ts";
 import { REPO_ROOT } from "../src/index.ts";
 import { writeReports } from "../src/report/files.ts";
 import { change, fmt, pct, pValue } from "../src/report/format.ts";
-import { htmlReport } from "../src/report/html.ts";
+import { chartData, htmlReport } from "../src/report/html.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { END, START, updateReadme } from "../src/report/readme.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
@@ -279,6 +279,30 @@ describe("one analysis, rendered by every view", () => {
   });
 });
 
+describe("intervals that reach below zero", () => {
+  // Three processes at 100, 1,000 and 10,000 req/s: mean 3,700, its 95% CI −9,851 to 17,251.
+  const wild = syntheticRun(
+    ["bun-bare"],
+    ["api"],
+    [100, 1_000, 10_000].map((rps, i) => syntheticTrial("bun-bare", "api", i + 1, 50, rps, 5)),
+  );
+
+  test("the chart's error bar starts at 0; the table keeps the interval as computed", () => {
+    const rows = analyze(wild).groups.get("api")?.rows ?? [];
+    expect(rows[0]?.ci?.low).toBeLessThan(0);
+    const rps = chartData(analyze(wild)).find((c) => c.id === "rps-api");
+    expect(rps?.datasets[0]?.ranges?.[0]?.[0]).toBe(0);
+    expect(rps?.datasets[0]?.ranges?.[0]?.[1]).toBeCloseTo(rows[0]?.ci?.high ?? 0, 1);
+  });
+
+  test("with two processes there is no interval to draw at all: too few samples", () => {
+    const two = { ...wild, trials: wild.trials.slice(0, 2) };
+    const rps = chartData(analyze(two)).find((c) => c.id === "rps-api");
+    expect(rps?.datasets[0]?.ranges).toEqual([null]);
+    expect(markdownReport(analyze(two))).toContain("| too few samples |");
+  });
+});
+
 describe("HTML report", () => {
   const html = htmlReport(analyze(SYNTHETIC));
 
@@ -460,7 +484,7 @@ describe("HTML report in headless Chromium", () => {
         "node-hono",
         "node-bare (failed)",
       ]);
-      expect(api?.title).toBe("api: requests per second (mean of valid trials, bars: 95% CI)");
+      expect(api?.title).toBe("api: requests per second (mean over processes, bars: 95% CI)");
       expectBars(api, "req/s", [41_200, 40_500, 30_000, null]);
       expectErrorBars(api, "req/s", [
         [0, 40_703.17, 41_696.83],

@@ -31,6 +31,8 @@ async function run(
     "0",
     "-n",
     "1",
+    "--samples",
+    "1",
     ...args,
   ]);
   const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;

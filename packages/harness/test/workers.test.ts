@@ -178,7 +178,7 @@ describe("command line", () => {
   });
 });
 
-const QUICK = ["--duration", "2", "--warmup", "0", "--connections", "32"];
+const QUICK = ["--duration", "2", "--warmup", "0", "--samples", "1", "--connections", "32"];
 
 describe("every app with 2 workers, for real", () => {
   test("two worker processes each serve connections; the tree is measured; nothing is left", async () => {
@@ -251,7 +251,7 @@ describe("a worker that dies", () => {
       ["-o", out, ...QUICK, "--trials", "2", "--workers", "2", "node-bare"],
       {},
       (stderr) => {
-        if (killed === undefined && stderr.includes("trial 1/2")) {
+        if (killed === undefined && stderr.includes("round 1, sample")) {
           killed = servingWorkers("node-bare")[0];
           if (killed !== undefined) process.kill(killed, "SIGKILL");
         }
@@ -281,10 +281,24 @@ describe("Ctrl-C with workers", () => {
       let seen: number[] = [];
       const out = freshOut();
       const { done } = startBenchmark(
-        ["-o", out, "--duration", "20", "--warmup", "0", "--trials", "1", "--workers", "2", name],
+        [
+          "-o",
+          out,
+          "--duration",
+          "20",
+          "--warmup",
+          "0",
+          "--trials",
+          "1",
+          "--samples",
+          "1",
+          "--workers",
+          "2",
+          name,
+        ],
         {},
         (stderr, pid) => {
-          if (seen.length === 0 && stderr.includes("trial 1/1")) {
+          if (seen.length === 0 && stderr.includes("round 1, sample")) {
             seen = servingWorkers(name);
             if (seen.length === 2) process.kill(pid, "SIGINT");
           }

@@ -95,8 +95,9 @@ export interface ChartData {
 
 const num = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : null);
 
+/** An error bar; every quantity charted is ≥ 0, so an interval reaching below 0 starts at 0. */
 const bar = (low: number, high: number): [number, number] | null => {
-  const l = num(low);
+  const l = num(Math.max(0, low));
   const h = num(high);
   return l === null || h === null ? null : [l, h];
 };
@@ -115,8 +116,7 @@ export function chartData(analysis: Analysis): ChartData[] {
         {
           label: "req/s",
           data: rows.map((r) => (r.rps.n > 0 ? num(r.rps.mean) : null)),
-          // req/s cannot be negative: an interval reaching below 0 is drawn from 0.
-          ranges: rows.map((r) => (r.ci ? bar(Math.max(0, r.ci.low), r.ci.high) : null)),
+          ranges: rows.map((r) => (r.ci ? bar(r.ci.low, r.ci.high) : null)),
           colors: rows.map((r) => colorOf(r.app)),
         },
       ],
