@@ -269,8 +269,8 @@ describe("a run whose apps all work", () => {
   test("--quick writes results/<UTC timestamp>/, and --update-readme links it", async () => {
     const resultsRoot = join(REPO_ROOT, "results");
     const before = new Set(existsSync(resultsRoot) ? readdirSync(resultsRoot) : []);
-    // --quick sets 2 s trials on 50 connections; -n and -w still override it
-    const r = await runBenchmark(["--quick", "-n", "1", "--samples", "1", "-w", "0", "bun-bare"]);
+    // --quick sets 2 samples of 1 s on 50 connections; -n and -w still override it
+    const r = await runBenchmark(["--quick", "-n", "1", "-w", "0", "bun-bare"]);
     const made = readdirSync(resultsRoot).filter((name) => !before.has(name));
     try {
       expect(r.code).toBe(0);
@@ -279,7 +279,8 @@ describe("a run whose apps all work", () => {
       const dir = join(resultsRoot, made[0] as string);
       const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as Results;
       expect(results.manifest.settings).toMatchObject({
-        durationSec: 2,
+        durationSec: 1,
+        samples: 2,
         warmupSec: 0,
         connections: 50,
         trials: 1,

@@ -694,7 +694,9 @@ describe("HTML report in headless Chromium", () => {
       expectBars(chart, "node 22.23.3", [10_000, 8_000]);
       expectBars(chart, "node 24.21.0", [11_000, 8_000]);
       expect(chart?.errorBars.length).toBe(4);
-      expect(markdownReport(analyze(versions))).toContain("| node-hono | 8,000 | 8,000 (≈100%) |");
+      expect(markdownReport(analyze(versions))).toContain(
+        "| node-hono | 8,000 | 8,000 (≈100%, could detect ≥ 22.1%) |",
+      );
     },
     120_000,
   );
@@ -750,7 +752,7 @@ describe("README section", () => {
     );
     expect(updated).toContain('    x-axis ["bun-bare", "bun-hono", "node-hono"]');
     expect(updated).toContain(
-      "an app marked * had load-generator-bound trials, so its bar is a lower bound, or unsaturated trials",
+      "an app marked * had load-generator-bound samples, so its bar is a lower bound, or unsaturated or contended samples",
     );
   });
 

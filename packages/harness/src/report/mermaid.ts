@@ -22,7 +22,7 @@ export const starred = (r: SummaryRow) =>
   r.boundTrials > 0 || r.unsaturatedTrials > 0 || r.contendedTrials > 0;
 
 export const CHART_CAPTION =
-  "Charts (an app marked * had load-generator-bound trials, so its bar is a lower bound, " +
+  "Charts (an app marked * had load-generator-bound samples, so its bar is a lower bound, " +
   "or unsaturated or contended samples, where neither the server nor the load generator " +
   "was saturated or something else had the CPU: not the server's best; ties and confidence intervals are in the tables):";
 
