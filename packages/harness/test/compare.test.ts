@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runCli } from "../src/report/cli.ts";
 import {
   type ComparisonRow,
   compareRuns,
@@ -139,13 +140,19 @@ const byApp = (rows: readonly ComparisonRow[], app: string): ComparisonRow => {
   return row;
 };
 
+/** The compare command on two files, in this process (the process itself: one test below). */
 function cli(base: Results, next: Results, ...flags: string[]) {
   const dir = mkdtempSync(join(tmpdir(), "compare-test-"));
   const [a, b] = [join(dir, "a.json"), join(dir, "b.json")];
   writeFileSync(a, JSON.stringify(base));
   writeFileSync(b, JSON.stringify(next));
-  const r = spawnSync(process.execPath, [CLI, "compare", a, b, ...flags], { encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runCli(["compare", a, b, ...flags], {
+    out: (l) => out.push(`${l}\n`),
+    err: (l) => err.push(`${l}\n`),
+  });
+  return { code, stdout: out.join(""), stderr: err.join("") };
 }
 
 test("the synthetic runs are valid results.json files", () => {

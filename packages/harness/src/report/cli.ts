@@ -16,7 +16,15 @@ import {
 import { InputError, loadResults, writeReports } from "./files.ts";
 import { updateReadme } from "./readme.ts";
 
-function main(argv: string[]): number {
+/** Where the command's lines go: the terminal, or a test's buffers. */
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const TERMINAL: Io = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+function main(argv: string[], io: Io): number {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -32,7 +40,7 @@ function main(argv: string[]): number {
     case "report": {
       const [path] = positionals;
       if (!path) throw new InputError("report needs a results.json");
-      for (const written of writeReports(path, loadResults(path))) console.log(written);
+      for (const written of writeReports(path, loadResults(path))) io.out(written);
       return 0;
     }
     case "compare": {
@@ -51,14 +59,14 @@ function main(argv: string[]): number {
       const next = loadResults(newPath);
       const mismatches = runMismatches(base, next);
       if (mismatches.length > 0 && !values["allow-mismatch"]) {
-        console.error(
+        io.err(
           `report: the runs were not measured alike, their req/s do not compare:\n  ${mismatches.join("\n  ")}\n` +
             "(--allow-mismatch compares them anyway, and says so in the output)",
         );
         return 2;
       }
       const rows = compareRuns(base, next, options);
-      console.log(formatComparison(rows, options, mismatches));
+      io.out(formatComparison(rows, options, mismatches));
       return rows.some((r) => GATING.includes(r.verdict)) ? 1 : 0;
     }
     case "readme": {
@@ -74,7 +82,7 @@ function main(argv: string[]): number {
         reportDir,
       );
       writeFileSync(readmePath, readme);
-      console.log(`${readmePath}: results section updated from ${path}`);
+      io.out(`${readmePath}: results section updated from ${path}`);
       return 0;
     }
     default:
@@ -82,11 +90,16 @@ function main(argv: string[]): number {
   }
 }
 
-if (import.meta.main) {
+/** The command, its errors turned into exit 2 with one line: what the entry point runs. */
+export function runCli(argv: string[], io: Io = TERMINAL): number {
   try {
-    process.exitCode = main(process.argv.slice(2));
+    return main(argv, io);
   } catch (error) {
-    console.error(`report: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 2;
+    io.err(`report: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
   }
+}
+
+if (import.meta.main) {
+  process.exitCode = runCli(process.argv.slice(2));
 }
