@@ -302,3 +302,125 @@ describe("variance components", () => {
     expect(roundComponent(apps(0).slice(0, 1))).toBeUndefined();
   });
 });
+
+describe("exact values (what the simulations check loosely, pinned here)", () => {
+  const p = (values: number[][]) => values.map((v, i) => ({ round: i + 1, values: v }));
+
+  test("an estimate of three processes, by hand", () => {
+    // Process means 90, 100, 110: sd 10, se 10/√3, t(0.975, 2) = 4.3027.
+    const e = estimate(p([[80, 100], [100], [110, 110, 110]]));
+    expect(e.means).toEqual([90, 100, 110]);
+    expect(e.mean).toBe(100);
+    expect(e.sd).toBeCloseTo(10, 12);
+    expect(e.cov).toBeCloseTo(0.1, 12);
+    expect(e.se).toBeCloseTo(10 / Math.sqrt(3), 12);
+    expect(e.samples).toBe(6);
+    expect(e.processes).toBe(3);
+    const half = (4.302652729911275 * 10) / Math.sqrt(3);
+    expect(e.ci?.low).toBeCloseTo(100 - half, 6);
+    expect(e.ci?.high).toBeCloseTo(100 + half, 6);
+    expect(e.halfWidth).toBeCloseTo(half / 100, 8);
+    // A 90% interval is narrower: the level is honoured.
+    const ninety = estimate(p([[80, 100], [100], [110, 110, 110]]), 0.9);
+    expect((ninety.halfWidth ?? 1) < (e.halfWidth ?? 0)).toBe(true);
+  });
+
+  test("one process: a mean, no se, no interval; none: nothing", () => {
+    const one = estimate(p([[5, 7]]));
+    expect([one.processes, one.mean, one.sd]).toEqual([1, 6, 0]);
+    expect(one.se).toBeNaN();
+    expect(one.ci).toBeUndefined();
+    const none = estimate([]);
+    expect(none.processes).toBe(0);
+    expect(none.mean).toBeNaN();
+    expect(none.components).toBeUndefined();
+  });
+
+  test("a mean of 0 has an infinitely wide relative interval and is never tested", () => {
+    const zero = estimate(p([[0], [0], [0]]));
+    expect(zero.halfWidth).toBe(Number.POSITIVE_INFINITY);
+    expect(testPair(zero, estimate(p([[1], [2], [3]])))).toBeUndefined();
+    expect(testPair(estimate(p([[1], [2], [3]])), zero)).toBeUndefined();
+  });
+
+  test("variance components by hand: two processes of two samples", () => {
+    // Means 10 and 20, grand 15; within: (1² + 1² + 1² + 1²) / (4 − 2) = 2; between:
+    // MSB = 2 × (25 + 25) / 1 = 100, n0 = 2: (100 − 2) / 2 = 49.
+    const c = varianceComponents(
+      p([
+        [9, 11],
+        [19, 21],
+      ]),
+    );
+    expect(c?.within).toBeCloseTo(Math.sqrt(2) / 15, 12);
+    expect(c?.between).toBeCloseTo(7 / 15, 12);
+    expect(c?.perProcess).toBe(2);
+    // Unbalanced: n0 = (N − Σn²/N) / (k − 1) = (5 − 13/5) / 1 = 2.4.
+    const u = varianceComponents(
+      p([
+        [9, 11],
+        [19, 20, 21],
+      ]),
+    );
+    const grand = (9 + 11 + 19 + 20 + 21) / 5;
+    const msb = 2 * (10 - grand) ** 2 + 3 * (20 - grand) ** 2;
+    const msw = (1 + 1 + 1 + 0 + 1) / 3;
+    expect(u?.between).toBeCloseTo(Math.sqrt((msb - msw) / 2.4) / grand, 12);
+    expect(u?.within).toBeCloseTo(Math.sqrt(msw) / grand, 12);
+    // Processes with no sample do not count.
+    expect(varianceComponents(p([[9, 11], [], [19, 21]]))).toEqual(c);
+    expect(
+      varianceComponents(
+        p([
+          [0, 0],
+          [0, 0],
+        ]),
+      ),
+    ).toEqual({ within: 0, between: 0, perProcess: 2 });
+  });
+
+  test("a pair by hand: Welch's t, df, p and the interval of the change", () => {
+    // a: 90, 100, 110 (sd 10); b: 80, 85, 90 (sd 5). se = √(100/3 + 25/3) = 6.455.
+    const a = estimate(p([[90], [100], [110]]));
+    const b = estimate(p([[80], [85], [90]]));
+    const t = testPair(a, b);
+    const se = Math.sqrt(125 / 3);
+    expect(t?.change).toBeCloseTo(-0.15, 12);
+    expect(t?.t).toBeCloseTo(-15 / se, 12);
+    expect(t?.df).toBeCloseTo((125 / 3) ** 2 / ((100 / 3) ** 2 / 2 + (25 / 3) ** 2 / 2), 12);
+    expect(t?.se).toBeCloseTo(se / 100, 12);
+    expect(t?.p).toBeGreaterThan(0.05);
+    expect(t?.p).toBeLessThan(0.2);
+    const half = (t?.ci.high ?? 0) - (t?.change ?? 0);
+    expect(half).toBeCloseTo((t?.change ?? 0) - (t?.ci.low ?? 0), 12);
+    expect(half).toBeGreaterThan(0.15); // it includes no change, as p > 0.05 says
+  });
+
+  test("no spread on either side: a difference is certain, none is impossible", () => {
+    const same = testPair(estimate(p([[5], [5]])), estimate(p([[5], [5]])));
+    expect(same).toMatchObject({ change: 0, t: 0, p: 1, se: 0, df: 2 });
+    const up = testPair(estimate(p([[5], [5]])), estimate(p([[6], [6]])));
+    expect(up).toMatchObject({ t: Number.POSITIVE_INFINITY, p: 0, se: 0 });
+    expect(up?.ci).toEqual({ low: 0.2, high: 0.2 });
+    const down = testPair(estimate(p([[6], [6]])), estimate(p([[5], [5]])));
+    expect(down?.t).toBe(Number.NEGATIVE_INFINITY);
+    // Equivalence with no spread: inside the margin or not.
+    if (!up || !down) throw new Error("untestable");
+    expect(equivalenceP(up, 0.25)).toBe(0);
+    expect(equivalenceP(up, 0.2)).toBe(1);
+    expect(equivalenceP(up, 0.1)).toBe(1);
+  });
+
+  test("a family: Holm over the testable pairs only, MDD at alpha over their number", () => {
+    const e = (values: number[]) => estimate(p(values.map((v) => [v])));
+    const family = pairFamily([e([100, 101, 99]), e([50, 51, 49]), e([100]), e([99, 100, 101])]);
+    // Six pairs, three testable (the single process is in none of them).
+    expect([...family.values()].filter((v) => v.test).length).toBe(3);
+    expect(family.get("0,2")).toEqual({ significant: false });
+    const v01 = family.get("0,1");
+    expect(v01?.significant).toBe(true);
+    expect(v01?.mdd).toBeCloseTo(detectable(v01?.test as never, ALPHA / 3), 12);
+    expect(family.get("0,3")?.significant).toBe(false);
+    expect(verdictOf(family, 2, 0)).toEqual({ significant: false });
+  });
+});

@@ -11,7 +11,13 @@ import {
   summarize,
   taxText,
 } from "../src/summary.ts";
-import { cleanChecks, syntheticResult, syntheticVersionsRun } from "./support/synthetic.ts";
+import {
+  cleanChecks,
+  syntheticResult,
+  syntheticRun,
+  syntheticTrial,
+  syntheticVersionsRun,
+} from "./support/synthetic.ts";
 
 describe("stats", () => {
   test("mean, sample stddev, CoV", () => {
@@ -490,5 +496,67 @@ describe("framework tax in a version matrix (--node 22,24)", () => {
     expect(row("node-hono@24.21.0")?.pctOfBaseline).toBeCloseTo((8_000 / 11_000) * 100, 9);
     expect(row("node-hono@24.21.0")?.vsBaseline?.significant).toBe(true);
     expect(row("node-bare@24.21.0")?.pctOfBaseline).toBeUndefined();
+  });
+});
+
+describe("samples within processes", () => {
+  // bun-bare: 3 processes of 2 samples; node-bare: 2 processes; every app in rounds 1–3.
+  const t = (app: string, round: number, sample: number, rps: number, contended = false) => ({
+    ...syntheticTrial(app, "api", round, 50, rps, 5),
+    sample,
+    checks: { ...cleanChecks(45, 50), contended, ...(contended ? { notes: ["core busy"] } : {}) },
+  });
+  const run = syntheticRun(
+    ["bun-bare", "node-bare"],
+    ["api"],
+    [
+      t("bun-bare", 1, 1, 100),
+      t("bun-bare", 1, 2, 110),
+      t("bun-bare", 2, 1, 120, true),
+      t("bun-bare", 2, 2, 130),
+      t("bun-bare", 3, 1, 90),
+      t("bun-bare", 3, 2, 100),
+      t("node-bare", 1, 1, 40),
+      t("node-bare", 2, 1, 42),
+    ],
+  );
+  const group = analyze(run).groups.get("api");
+  const row = (app: string) => group?.rows.find((r) => r.app === app);
+
+  test("the mean is over process means; samples count as samples, processes as processes", () => {
+    expect(row("bun-bare")?.rpsValues).toEqual([105, 125, 95]);
+    expect(row("bun-bare")?.rps.mean).toBeCloseTo(325 / 3, 10);
+    expect(row("bun-bare")?.validTrials).toBe(6);
+    expect(row("bun-bare")?.rps.n).toBe(3);
+    expect(row("bun-bare")?.estimate.components?.perProcess).toBe(2);
+  });
+
+  test("contended samples are counted and flagged, with their notes", () => {
+    expect(row("bun-bare")?.contendedTrials).toBe(1);
+    expect(row("bun-bare")?.flags.map((f) => f.tag)).toEqual(["CONTENDED 1/6"]);
+    expect(row("bun-bare")?.notes).toEqual(["core busy"]);
+  });
+
+  test("two processes: a tag and a line that say so; the noise line under the table", () => {
+    expect(row("node-bare")?.flags.map((f) => f.tag)).toEqual(["2 PROCESSES"]);
+    const text = formatSummary(analyze(run));
+    expect(text).toContain(
+      "  node-bare: 2 processes with valid samples: too few samples for a CI\n",
+    );
+    expect(text).toContain(
+      "  noise (CoV of one sample within a process / between processes): bun-bare ",
+    );
+    expect(text).toContain("  bun-bare: CONTENDED 1/6: the server's core was busy");
+  });
+
+  test("between() answers for any two rows, either way round, and nothing for strangers", () => {
+    const ab = group?.between("bun-bare", "node-bare");
+    const ba = group?.between("node-bare", "bun-bare");
+    expect(ab?.test?.change).toBeCloseTo(41 / (325 / 3) - 1, 10);
+    expect(ba?.test?.change).toBeCloseTo(325 / 3 / 41 - 1, 10);
+    expect(ab?.significant).toBe(ba?.significant as boolean);
+    expect(group?.between("bun-bare", "bun-bare")).toEqual({ significant: false });
+    expect(group?.between("bun-bare", "deno-bare")).toEqual({ significant: false });
+    expect(group?.comparisons).toBe(1);
   });
 });
