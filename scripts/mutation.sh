@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of the modules where a silent change means a wrong published number: the
-# judgement, the statistics, the summary, the parsers and the run comparison. StrykerJS changes
+# judgement, the statistics (stats.ts, estimate.ts), the analysis every view renders, the
+# summary, the parsers and the run comparison. StrykerJS changes
 # one thing at a time in them (a < into <=, a constant, a condition) and runs their unit tests
 # (bun test, through Stryker's command runner); a mutant no test notices is a gap in the tests.
 # Exit status: 0 the score is at least the bar (stryker.config.json's thresholds.break),
