@@ -1,3 +1,3 @@
-import { createApp } from "@bench/hono-app";
+import { bunGetPath, createApp } from "@bench/hono-app";
 
-export const app = createApp();
+export const app = createApp({ getPath: bunGetPath });

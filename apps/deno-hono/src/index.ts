@@ -1,5 +1,6 @@
 import { getApp } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
+import { fetchWithHead } from "@bench/hono-app";
 import { app } from "./app.ts";
 
 const { name, port } = getApp("deno-hono");
@@ -9,5 +10,5 @@ serveWorkers(name, ({ reusePort }, listening) => {
     console.log(`${name} listening on http://127.0.0.1:${port}`);
     listening();
   };
-  Deno.serve({ port, hostname: "127.0.0.1", reusePort, onListen }, app.fetch);
+  Deno.serve({ port, hostname: "127.0.0.1", reusePort, onListen }, fetchWithHead(app));
 });

@@ -84,3 +84,13 @@ export {
   type Violation,
   verify,
 } from "./verify.ts";
+export {
+  checkHeadMatchesGet,
+  checkHostHeaders,
+  HEAD_PATHS,
+  HOST_VARIANTS,
+  headProblems,
+  parseAnswer,
+  type RawAnswer,
+  rawExchange,
+} from "./wire.ts";

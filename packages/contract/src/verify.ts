@@ -3,11 +3,14 @@
 
 import { connect } from "node:net";
 import { basename } from "node:path";
+import { apiPayloadProblems, preview, userUpdateProblems } from "./answers.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
-import type { UserUpdate } from "./data.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
 import { type AppSpec, getApp } from "./registry.ts";
-import { API_MESSAGE, ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
+import { ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
+import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
+
+export { apiPayloadProblems, userUpdateProblems };
 
 export interface Violation {
   readonly check: string;
@@ -16,9 +19,6 @@ export interface Violation {
 
 /** Anything that turns a Request into a Response: `fetch`, or an app's in-process handler. */
 export type Fetcher = (request: Request) => Response | Promise<Response>;
-
-const API_KEYS = ["message", "runtime", "version", "framework", "timestamp"];
-const USER_KEYS = ["id", "name", "surname", "lastUpdate"];
 
 function mediaTypeOf(response: Response): string {
   return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -45,72 +45,6 @@ function compare(
   }
   if (expect.body !== undefined && text !== expect.body) {
     problems.push(`body ${preview(text)}, expected ${preview(expect.body)}`);
-  }
-  return problems;
-}
-
-function preview(text: string): string {
-  return text.length > 120
-    ? `${JSON.stringify(text.slice(0, 100))}… (${text.length} chars)`
-    : JSON.stringify(text);
-}
-
-/** Problems with a GET /api/test body for `app`; empty when it is right. */
-export function apiPayloadProblems(text: string, app: AppSpec): string[] {
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return [`body is not JSON: ${preview(text)}`];
-  }
-  const problems: string[] = [];
-  const keys = Object.keys(body ?? {});
-  if (keys.join() !== API_KEYS.join()) {
-    problems.push(`keys [${keys}], expected [${API_KEYS}] in that order`);
-  }
-  if (body.message !== API_MESSAGE) problems.push(`message ${JSON.stringify(body.message)}`);
-  if (body.runtime !== app.runtime) {
-    problems.push(
-      `runtime identity: ${app.name} must be served by ${app.runtime}, but the process reports ` +
-        `${JSON.stringify(body.runtime)} ${String(body.version)}`,
-    );
-  }
-  if (typeof body.version !== "string" || !/^\d+\.\d+\.\d+/.test(body.version)) {
-    problems.push(`version ${JSON.stringify(body.version)} is not a runtime version`);
-  }
-  if (body.framework !== app.framework) {
-    problems.push(`framework ${JSON.stringify(body.framework)}, expected "${app.framework}"`);
-  }
-  const ts = body.timestamp;
-  if (typeof ts !== "number" || !Number.isInteger(ts) || Math.abs(ts - Date.now()) > 60_000) {
-    problems.push(`timestamp ${JSON.stringify(ts)} is not the current time in milliseconds`);
-  }
-  return problems;
-}
-
-/** Problems with a POST /api/users/:id answer to `sent`; empty when it is right. */
-export function userUpdateProblems(text: string, sent: string): string[] {
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return [`body is not JSON: ${preview(text)}`];
-  }
-  const { id, name, surname } = JSON.parse(sent) as UserUpdate;
-  const problems: string[] = [];
-  const keys = Object.keys(body ?? {});
-  if (keys.join() !== USER_KEYS.join())
-    problems.push(`keys [${keys}], expected [${USER_KEYS}] in that order`);
-  if (body.id !== id || body.name !== name || body.surname !== surname) {
-    problems.push(`id/name/surname ${preview(text)} differ from what was sent`);
-  }
-  const stamp = body.lastUpdate;
-  if (
-    typeof stamp !== "string" ||
-    !stamp.endsWith("Z") ||
-    Math.abs(Date.parse(stamp) - Date.now()) > 60_000
-  ) {
-    problems.push(`lastUpdate ${JSON.stringify(stamp)} is not now as an ISO date-time (UTC)`);
   }
   return problems;
 }
@@ -283,7 +217,10 @@ export async function verify(
   const fetcher: Fetcher = (request) =>
     fetch(request, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
   const violations = await checkCases(fetcher, app, url.origin, false);
-  violations.push(...(await checkStreamingLimit(url.hostname, Number(url.port), timeoutMs)));
+  const [host, port] = [url.hostname, Number(url.port)];
+  violations.push(...(await checkStreamingLimit(host, port, timeoutMs)));
+  violations.push(...(await checkHostHeaders(host, port, app, timeoutMs)));
+  violations.push(...(await checkHeadMatchesGet(host, port, timeoutMs)));
   if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) && Number(url.port) === app.port) {
     violations.push(...checkServingExecutable(app));
   }

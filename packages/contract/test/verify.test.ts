@@ -9,6 +9,8 @@ import {
   errorBody,
   GREETING,
   getApp,
+  headProblems,
+  parseAnswer,
   pidsListeningOn,
   verify,
 } from "../src/index.ts";
@@ -129,6 +131,7 @@ describe("HEAD", () => {
     );
     expect([...new Set(violations.map((v) => v.check))]).toEqual([
       "HEAD / answers as GET does, without a body",
+      "HEAD / sends GET's Content-Length and Content-Type",
     ]);
     expect(violations.map((v) => v.detail)).toContain("status 404, expected 200");
   });
@@ -142,8 +145,110 @@ describe("HEAD", () => {
         },
       }),
     );
-    expect(violations.map((v) => v.check)).toEqual([
+    expect([...new Set(violations.map((v) => v.check))]).toEqual([
       "HEAD /api/items?count=3 answers as GET does, without a body",
+      "HEAD /api/items?count=100 sends GET's Content-Length and Content-Type",
+    ]);
+  });
+
+  test("HEAD with Content-Length: 0 where GET has a body is reported (bun-hono and deno-hono did)", async () => {
+    const type = { "content-type": "application/json;charset=utf-8" };
+    const empty = () => new Response(null, { headers: type });
+    const api = () => Response.json(apiPayload("bare"));
+    const violations = await run(conforming({ "/api/test": { GET: api, HEAD: empty } }));
+    expect(violations.map((v) => `${v.check}: ${v.detail}`)).toEqual([
+      expect.stringMatching(
+        /^HEAD \/api\/test sends GET's Content-Length and Content-Type: HEAD Content-Length 0, but GET's body is \d+ bytes$/,
+      ),
+    ]);
+  });
+});
+
+describe("Host headers", () => {
+  // node-elysia and deno-elysia cut the path at the 11th character of the URL: with a host of
+  // 1–3 characters, every route answered 404.
+  const shortHostBlind =
+    (answer: () => Response) =>
+    (req: Request): Response =>
+      (req.headers.get("host") ?? "").length < 4
+        ? Response.json(errorBody(ERRORS.notFound), { status: 404 })
+        : answer();
+
+  test("a server that loses its routes behind a short Host name is reported, per name", async () => {
+    const api = shortHostBlind(() => Response.json(apiPayload("bare")));
+    const violations = await run(conforming({ "/api/test": { GET: api } }));
+    expect(violations.map((v) => v.check)).toEqual([
+      'GET /api/test with "Host: a" answers 200',
+      'GET /api/test with "Host: db" answers 200',
+      'GET /api/test with "Host: api" answers 200',
+      "GET /api/test over HTTP/1.0 without a Host answers 200",
+    ]);
+    expect(violations[0]?.detail).toBe("status 404, expected 200");
+  });
+
+  test("a wrong body behind a short Host name is reported too", async () => {
+    const user = (req: Request) =>
+      (req.headers.get("host") ?? "") === "api:80"
+        ? Response.json({ id: 7 })
+        : serveOptions.routes["/api/users/:id"].GET(req as never);
+    const violations = await run(
+      conforming({
+        "/api/users/:id": {
+          ...(serveOptions.routes["/api/users/:id"] as unknown as Overrides[string]),
+          GET: user,
+        },
+      }),
+    );
+    expect(violations.map((v) => `${v.check}: ${v.detail}`)).toEqual([
+      `GET /api/users/42 with "Host: api:80" answers 200: body ${JSON.stringify('{"id":7}')} is not user 42`,
+    ]);
+  });
+});
+
+describe("parseAnswer", () => {
+  test("reads the status, lower-cased headers and a chunked body", () => {
+    const answer = parseAnswer(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n" +
+        "5\r\nHello\r\n7\r\n, world\r\n0\r\n\r\n",
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("text/plain");
+    expect(answer.body).toBe("Hello, world");
+  });
+
+  test("an answer cut before its headers end is an error", () => {
+    expect(() => parseAnswer("HTTP/1.1 200 OK\r\nContent-")).toThrow(/no complete answer/);
+  });
+});
+
+describe("headProblems", () => {
+  const answer = (headers: Record<string, string>, body = "", status = 200) => ({
+    status,
+    headers: new Map(Object.entries(headers)),
+    body,
+  });
+  const get = answer({ "content-type": "application/json", "content-length": "7" }, '{"a":1}');
+
+  test("no Content-Length, or GET's, and GET's Content-Type or none, are right", () => {
+    expect(headProblems(get, answer({}))).toEqual([]);
+    expect(headProblems(get, answer({ "content-length": "7" }))).toEqual([]);
+    expect(headProblems(get, answer({ "content-type": "application/json" }))).toEqual([]);
+  });
+
+  test("a GET without Content-Length is measured by its body", () => {
+    const chunked = answer({ "transfer-encoding": "chunked" }, '{"a":1}');
+    expect(headProblems(chunked, answer({ "content-length": "7" }))).toEqual([]);
+    expect(headProblems(chunked, answer({ "content-length": "0" }))).toEqual([
+      "HEAD Content-Length 0, but GET's body is 7 bytes",
+    ]);
+  });
+
+  test("another status, Content-Type or a body are each reported", () => {
+    const head = answer({ "content-type": "text/html" }, "x", 404);
+    expect(headProblems(get, head)).toEqual([
+      "HEAD status 404, GET 200",
+      'HEAD Content-Type "text/html", GET "application/json"',
+      "HEAD carries a body of 1 bytes",
     ]);
   });
 });

@@ -76,9 +76,15 @@ export const userUpdate = t.Object({
   lastUpdate: t.String({ format: "date-time" }),
 });
 
+/**
+ * `standardHostname: false`: Elysia (1.4) finds the path by searching for "/" from the 11th
+ * character of the URL, which assumes a host of at least 4 characters ("http://a.bc"); with
+ * `Host: api` (an upstream's name behind nginx or docker-compose) every route answered 404 on
+ * the web-standard and Node adapters. The documented option searches from the 7th instead.
+ */
 export function createApp(config: ElysiaConfig<""> = {}) {
   return (
-    new Elysia(config)
+    new Elysia({ ...config, handler: { standardHostname: false, ...config.handler } })
       .onError(({ code, error }) => {
         // Elysia answers an unmatched method with NOT_FOUND too, which is what the contract asks.
         if (code === "NOT_FOUND") return status(404, errorBody(ERRORS.notFound));

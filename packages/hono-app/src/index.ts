@@ -25,8 +25,11 @@ import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
+import type { HonoOptions } from "hono/hono-base";
 import { HTTPException } from "hono/http-exception";
+import type { BlankEnv } from "hono/types";
 import type { JSONValue } from "hono/utils/types";
+import { getPath } from "hono/utils/url";
 import { z } from "zod";
 
 const tooLarge = (c: Context) => {
@@ -97,8 +100,8 @@ const validateUserUpdate = zValidator("json", userUpdate, (result, c) => {
   return c.json(errorBody(message), 400);
 });
 
-export function createApp(): Hono {
-  const app = new Hono();
+export function createApp(options: HonoOptions<BlankEnv> = {}): Hono {
+  const app = new Hono(options);
 
   app.get(ROUTES.root, (c) => c.text(GREETING));
 
@@ -145,4 +148,28 @@ export function createApp(): Hono {
   });
 
   return app;
+}
+
+/**
+ * Hono's getPath for Bun: Bun's `request.url` is only the path ("/api/test") when an HTTP/1.0
+ * request comes without a Host header, and Hono's getPath, which skips "scheme://host" by
+ * position, cut the first segment off (404 on every route). An absolute URL is left to Hono's.
+ */
+export function bunGetPath(request: Request): string {
+  const url = request.url;
+  if (url.charCodeAt(0) !== 47) return getPath(request);
+  return getPath({ url: `http://localhost${url}` } as Request);
+}
+
+/**
+ * `app.fetch` for Bun.serve and Deno.serve, with HEAD dispatched as GET. Hono answers HEAD with
+ * `new Response(null, answerToGet)`, and both servers then send `Content-Length: 0`, which
+ * RFC 9110 (8.6) forbids when GET's body is longer. Given GET's answer, the server leaves the
+ * body off the wire itself and sends its real length. Costs one comparison per request.
+ */
+export function fetchWithHead(app: Hono): (request: Request) => Response | Promise<Response> {
+  return (request) =>
+    request.method === "HEAD"
+      ? app.fetch(new Request(request, { method: "GET" }))
+      : app.fetch(request);
 }
