@@ -40,7 +40,9 @@ Options:
                          (default: 2)
   -c, --connections N    concurrent connections, kept open (keep-alive) (default: 100);
                          a list (1,10,50,100,400,1000) measures one trial per count: the
-                         throughput curve (req/s and p99 against concurrency, each app's peak)
+                         throughput curve (req/s and p99 against concurrency, each app's peak).
+                         Beyond `ulimit -n` the soft limit is raised to what the count needs,
+                         up to the hard limit
   -n, --rounds N         rounds: each app is started afresh once per round, apps
                          interleaved (default: 20); --trials is the same flag
       --samples K        back-to-back samples per process and scenario (default: 3)
@@ -84,7 +86,8 @@ Options:
                          (1,2,4) measures each app at each count, interleaved, and adds
                          a scaling table. The server gets the first N CPUs and the load
                          generator the CPUs above the largest N; with none left over,
-                         nothing is pinned and the report says so. Not with --profile
+                         nothing is pinned and the report says so. At most 4 per CPU.
+                         Not with --profile
       --node LIST        run each Node app on each of these Node versions, interleaved in
       --bun LIST         the same rounds (--node 22,24,26 --bun 1.3,1.4 --deno 2.9): a
       --deno LIST        major or major.minor means its newest release, an exact version
@@ -98,7 +101,8 @@ Options:
   -h, --help             this text
 
 Reports (every run writes report.md and report.html next to its results.json):
-      --report FILE      regenerate report.md and report.html from a results.json
+      --report FILE      regenerate report.md and report.html from a results.json (or
+                         the run folder holding it)
       --compare BASE NEW compare two results.json files: req/s and p99 per app and
                          scenario, and the smallest change each pair could have detected;
                          exit 1 if any app is slower by more than the threshold and
@@ -117,9 +121,10 @@ Reports (every run writes report.md and report.html next to its results.json):
 
 Exit status: 0 every app measured and every sample valid; 1 an app failed (start, contract,
 crash) or a sample was invalid (or --compare found a regression or a failed, unmeasured or
-missing app); 2 bad flags, a missing tool, a runtime version that cannot be had (before
-anything is measured), BENCH_EXTRA_WORK set outside --calibrate, or an unreadable
-results.json; 130 interrupted (Ctrl-C), with the finished samples kept.
+missing app); 2 bad flags, an app or scenario given twice, a missing tool, a runtime version
+that cannot be had, an unusable --output, -c beyond the open-file limit or the local ports
+(all before anything is measured), BENCH_EXTRA_WORK set outside --calibrate, or an
+unreadable results.json; 130 interrupted (Ctrl-C), with the finished samples kept.
 USAGE
   contract_lists
 }
@@ -139,9 +144,10 @@ contract_lists() {
   fi
 }
 
+# One line with the cause, one pointing at the flags: the full usage would scroll the cause away.
 die_usage() {
-  printf 'benchmark.sh: %s\n\n' "$1" >&2
-  usage >&2
+  printf 'benchmark.sh: %s\n' "$1" >&2
+  printf "Run './benchmark.sh --help' for the flags.\n" >&2
   exit 2
 }
 
@@ -228,6 +234,8 @@ resolve_names() {
     [[ -n "$name" ]] || continue
     grep -qxF -- "$name" <<<"$known" ||
       die_usage "unknown $kind '$name' (known: $(paste -sd' ' <<<"$known"), all)"
+    # Twice would be measured twice: two rows, or back-to-back samples counted as processes.
+    [[ " ${out[*]} " != *" $name "* ]] || die_usage "$kind '$name' is given twice"
     out+=("$name")
   done
   [[ ${#out[@]} -gt 0 ]] || die_usage "no $kind given"
@@ -243,6 +251,46 @@ check_versions() {
     die_usage "$flag takes versions like 22, 22.18 or 22.18.0, comma-separated, got '$list'"
   [[ -z "$(tr , '\n' <<<"$list" | sort | uniq -d)" ]] ||
     die_usage "$flag lists a version twice, got '$list'"
+}
+
+# --output: a folder that exists or can be made, and can be written, checked before anything
+# runs (a file there, or /proc/x, gave a stack trace after the bootstrap).
+check_output() {
+  local dir=$1
+  [[ ! -e "$dir" || -d "$dir" ]] || die_env "--output $dir is a file, not a folder; choose another --output"
+  mkdir -p -- "$dir" 2>/dev/null || die_env "cannot create the --output folder $dir; choose another --output"
+  [[ -w "$dir" ]] || die_env "cannot write to the --output folder $dir; choose another --output"
+}
+
+# Sanity bounds, before anything starts. Workers: more than 4 per CPU only measure the
+# scheduler (--workers 999 forked 186 Bun processes, about 4 GB, before failing).
+# Connections: each needs a descriptor in the load generator and one in the server, and a local
+# port; past `ulimit -n` every connection failed and the run said only "100% socket errors".
+check_bounds() {
+  local workers=$1 connections=$2 cores most limit hard needed ports
+  cores=$(nproc 2>/dev/null || echo 1)
+  most=$(tr , '\n' <<<"$workers" | sort -n | tail -n 1)
+  if [[ "$most" != auto ]] && ((10#$most > 4 * cores)); then
+    die_usage "--workers $most is more than 4 per CPU ($((4 * cores)) on this machine's $cores): they would only measure the scheduler"
+  fi
+  most=$(tr , '\n' <<<"$connections" | sort -n | tail -n 1)
+  needed=$((10#$most + 256))
+  limit=$(ulimit -n)
+  if [[ "$limit" != unlimited ]] && ((needed > limit)); then
+    hard=$(ulimit -H -n)
+    # Raise the soft limit as far as the hard one allows; the apps and the generator inherit it.
+    if [[ "$hard" == unlimited ]] || ((needed <= hard)); then
+      ulimit -n "$needed"
+    else
+      die_env "-c $most needs about $needed open files per process, but the limit is $limit (hard limit $hard): raise it (ulimit -n $needed, as root or in /etc/security/limits.conf) or use fewer connections"
+    fi
+  fi
+  if [[ -r /proc/sys/net/ipv4/ip_local_port_range ]]; then
+    read -r low high </proc/sys/net/ipv4/ip_local_port_range
+    ports=$((high - low + 1))
+    ((10#$most <= ports)) ||
+      die_env "-c $most is more connections than the $ports local ports one address has (net.ipv4.ip_local_port_range); use fewer connections"
+  fi
 }
 
 main() {
@@ -381,6 +429,7 @@ main() {
   if [[ -n "$apps_root" && ! -d "$apps_root/apps" ]]; then
     die_usage "--apps-root $apps_root has no apps/ folder"
   fi
+  check_bounds "$workers" "$connections"
 
   cd "$ROOT"
   # shellcheck source=scripts/bootstrap.sh
@@ -412,6 +461,7 @@ main() {
   if [[ -e "$output/results.json" ]]; then
     die_env "$output already holds a results.json; choose another --output (nothing was overwritten)"
   fi
+  check_output "$output"
 
   local run=("$BUN" packages/harness/src/run.ts
     --apps "$apps" --scenarios "$scenario" --duration "$duration" --warmup "$warmup"

@@ -78,7 +78,11 @@ function positiveInt(value: string | undefined, flag: string, min = 1): number {
   return n;
 }
 
-function names<T>(list: string | undefined, find: (name: string) => T | undefined, kind: string) {
+function names<T extends { readonly name: string }>(
+  list: string | undefined,
+  find: (name: string) => T | undefined,
+  kind: string,
+) {
   const found = (list ?? "")
     .split(",")
     .filter(Boolean)
@@ -88,8 +92,15 @@ function names<T>(list: string | undefined, find: (name: string) => T | undefine
       return item;
     });
   if (found.length === 0) throw new UsageError(`--${kind}s names no ${kind}`);
+  const twice = found.find((item, i) => found.indexOf(item) !== i);
+  if (twice !== undefined) {
+    throw new UsageError(`--${kind}s gives ${kind} "${twice.name}" twice`);
+  }
   return found;
 }
+
+/** More server processes than this per CPU only measure the scheduler (benchmark.sh agrees). */
+export const MAX_WORKERS_PER_CPU = 4;
 
 /** --workers N or a list (1,2,4), or auto: one per CPU but one, which the generator keeps. */
 export function workersOf(value: string | undefined, cores = availableParallelism()): number[] {
@@ -97,6 +108,12 @@ export function workersOf(value: string | undefined, cores = availableParallelis
   const counts = (value ?? "").split(",").map((n) => positiveInt(n, "--workers"));
   if (new Set(counts).size !== counts.length) {
     throw new UsageError(`--workers lists a count twice: ${value}`);
+  }
+  const most = Math.max(...counts);
+  if (most > MAX_WORKERS_PER_CPU * cores) {
+    throw new UsageError(
+      `--workers ${most} is more than ${MAX_WORKERS_PER_CPU} per CPU (${MAX_WORKERS_PER_CPU * cores} on ${cores}): they would only measure the scheduler`,
+    );
   }
   return counts;
 }

@@ -7,7 +7,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import {
@@ -32,7 +32,7 @@ import {
 } from "./launch.ts";
 import { type LoadRun, runLoad } from "./measure.ts";
 import { type RateContext, runRates } from "./open-loop.ts";
-import { type Options, parseOptions, withBuilds } from "./options.ts";
+import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
 import { formatSec, precisionStatus, progressText, roundFits } from "./precision.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
@@ -623,6 +623,19 @@ async function runRounds(run: Run): Promise<void> {
   run.recorder.save();
 }
 
+/** The results folder exists or can be made, and is writable: otherwise a UsageError, before anything runs. */
+function usableOutput(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot use --out ${dir} as the results folder (${code ?? error}); choose another`,
+    );
+  }
+}
+
 /** --node/--bun/--deno: every version resolved and installed, or a RuntimeError saying why not. */
 function installBuilds(options: Options): RuntimeBuild[] {
   if (Object.keys(options.runtimeVersions).length === 0) return [];
@@ -637,6 +650,7 @@ export async function main(argv: string[]): Promise<number> {
   let options: Options;
   try {
     const parsed = parseOptions(argv);
+    usableOutput(parsed.outDir);
     options = withBuilds(parsed, installBuilds(parsed));
   } catch (error) {
     log(`bench: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,6 @@
 // ./benchmark.sh run for real: short windows, real apps on real ports, each load generator.
 import { afterAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -343,12 +344,67 @@ describe("Ctrl-C", () => {
 });
 
 describe("command line", () => {
-  test("an unknown flag: usage on stderr, exit 2, nothing started", async () => {
+  test("an unknown flag: the cause and a pointer to --help, two lines, exit 2, nothing started", async () => {
     const r = await run(["--frobnicate"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown option '--frobnicate'");
-    expect(r.stderr).toContain("Usage: ./benchmark.sh");
+    expect(r.stderr.trim().split("\n")).toEqual([
+      "benchmark.sh: unknown option '--frobnicate'",
+      "Run './benchmark.sh --help' for the flags.",
+    ]);
     expect(r.results).toBeUndefined();
+  });
+
+  test.each([
+    [["bun-bare", "bun-bare"], "app 'bun-bare' is given twice"],
+    [["-a", "bun-bare", "bun-bare"], "app 'bun-bare' is given twice"],
+    [["-s", "api,api", "bun-bare"], "scenario 'api' is given twice"],
+  ])("%j is refused: it would be measured twice", async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.results).toBeUndefined();
+  });
+
+  test("an unusable --output: one line naming it, exit 2, no stack trace", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "bench-out-")), "a-file");
+    writeFileSync(file, "mine\n");
+    for (const [out, message] of [
+      ["/proc/x", "cannot create the --output folder /proc/x"],
+      [file, `--output ${file} is a file, not a folder`],
+    ]) {
+      const r = await runBenchmark(["-o", out as string, "--quick", "bun-bare"]);
+      expect({ out, code: r.code, stderr: r.stderr.trim().split("\n") }).toEqual({
+        out,
+        code: 2,
+        stderr: [`benchmark.sh: ${message}; choose another --output`],
+      });
+    }
+    expect(readFileSync(file, "utf8")).toBe("mine\n");
+  });
+
+  test("--workers beyond 4 per CPU is refused before anything starts", async () => {
+    const r = await run(["--workers", "999", "bun-bare"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--workers 999 is more than 4 per CPU \(\d+ on this machine's \d+\)/);
+  });
+
+  test("-c past the open-file limit names the limit and the fix, exit 2", () => {
+    // `ulimit -n 600` lowers the hard limit too, so benchmark.sh cannot raise it.
+    const r = spawnSync(
+      "bash",
+      ["-c", `ulimit -n 600 && exec bash "$0" -c 1000 bun-bare`, BENCHMARK],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, BENCH_BUN: process.execPath },
+        encoding: "utf8",
+      },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "benchmark.sh: -c 1000 needs about 1256 open files per process, but the limit is 600 " +
+        "(hard limit 600): raise it (ulimit -n 1256, as root or in /etc/security/limits.conf) " +
+        "or use fewer connections",
+    );
   });
 
   test("bad values and unknown names: exit 2", async () => {

@@ -113,6 +113,6 @@ describe("--rates", () => {
     const r = await runBenchmark(["--rates", rates, "bun-bare"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
-    expect(r.stderr).toContain("Usage:");
+    expect(r.stderr).toContain("Run './benchmark.sh --help' for the flags.");
   });
 });

@@ -13,7 +13,7 @@ import {
   GATING,
   runMismatches,
 } from "./compare.ts";
-import { InputError, loadResults, writeReports } from "./files.ts";
+import { InputError, loadResults, resultsFile, writeReports } from "./files.ts";
 import { updateReadme } from "./readme.ts";
 
 /** Where the command's lines go: the terminal, or a test's buffers. */
@@ -38,8 +38,9 @@ function main(argv: string[], io: Io): number {
   });
   switch (command) {
     case "report": {
-      const [path] = positionals;
-      if (!path) throw new InputError("report needs a results.json");
+      const [given] = positionals;
+      if (!given) throw new InputError("report needs a results.json");
+      const path = resultsFile(given);
       for (const written of writeReports(path, loadResults(path))) io.out(written);
       return 0;
     }
@@ -55,8 +56,8 @@ function main(argv: string[], io: Io): number {
       if (!(alpha > 0 && alpha < 1))
         throw new InputError("--alpha is a probability between 0 and 1");
       const options = { threshold, alpha };
-      const base = loadResults(basePath);
-      const next = loadResults(newPath);
+      const base = loadResults(resultsFile(basePath));
+      const next = loadResults(resultsFile(newPath));
       const mismatches = runMismatches(base, next);
       if (mismatches.length > 0 && !values["allow-mismatch"]) {
         io.err(
@@ -70,8 +71,9 @@ function main(argv: string[], io: Io): number {
       return rows.some((r) => GATING.includes(r.verdict)) ? 1 : 0;
     }
     case "readme": {
-      const [path] = positionals;
-      if (!path) throw new InputError("readme needs a results.json");
+      const [given] = positionals;
+      if (!given) throw new InputError("readme needs a results.json");
+      const path = resultsFile(given);
       const readmePath =
         values.readme ?? join(import.meta.dir, "..", "..", "..", "..", "README.md");
       // The summary links the run's report, relative to where the README is.

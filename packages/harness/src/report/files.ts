@@ -1,6 +1,6 @@
 // Reading a results.json (checked against the schema) and writing the reports beside it.
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { analyze } from "../analysis.ts";
 import { type Results, schemaErrors } from "../schema.ts";
@@ -8,6 +8,14 @@ import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";
 
 export class InputError extends Error {}
+
+/** A run's folder stands for the results.json in it; any other path is taken as given. */
+export function resultsFile(path: string): string {
+  if (!existsSync(path) || !statSync(path).isDirectory()) return path;
+  const inside = join(path, "results.json");
+  if (!existsSync(inside)) throw new InputError(`${path}: a folder without a results.json`);
+  return inside;
+}
 
 export function loadResults(path: string): Results {
   if (!existsSync(path)) throw new InputError(`${path}: no such file`);
