@@ -16,7 +16,7 @@
 //
 // The primary serves nothing. It prints allListening(N) once every worker has said it listens (the
 // harness waits for that line), never replaces a worker that dies (a benchmark must see the
-// loss, not hide it), and exits when the last worker is gone.
+// loss, not hide it), and exits when the last worker is gone; the workers exit with it.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
@@ -58,7 +58,7 @@ export function serveWorkers(name: string, serve: Serve): void {
   const reportListening = () => process.send?.({ listening: process.pid });
   if (count === 1) serve({ reusePort: false }, () => {});
   else if (isDeno()) {
-    if (process.env[DENO_WORKER_ENV]) serve({ reusePort: true }, reportListening);
+    if (process.env[DENO_WORKER_ENV]) denoWorker(serve, reportListening);
     else primary(name, count, () => forkDeno(count));
   } else if (cluster.isPrimary) primary(name, count, forkCluster);
   else serve({ reusePort: process.versions.bun !== undefined }, reportListening);
@@ -79,6 +79,16 @@ function forkDeno(count: number): ChildProcess {
     env: { [WORKERS_ENV]: String(count), [DENO_WORKER_ENV]: "1" },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
+}
+
+/**
+ * A Deno worker exits with its primary, as node:cluster's workers do: when the primary is gone
+ * (even by SIGKILL, which it cannot pass on) the IPC channel closes. Without this the workers
+ * kept serving the port, and the next run failed with "port in use".
+ */
+function denoWorker(serve: Serve, listening: () => void): void {
+  process.on("disconnect", () => process.exit(0));
+  serve({ reusePort: true }, listening);
 }
 
 function primary(name: string, count: number, fork: () => ChildProcess): void {

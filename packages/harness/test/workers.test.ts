@@ -11,7 +11,7 @@ import { APPS, getApp, pidsListeningOn } from "@bench/contract";
 import { allListening, WORKERS_ENV, workerCount } from "@bench/contract/workers";
 import { analyze } from "../src/analysis.ts";
 import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/groups.ts";
-import { serverProcesses } from "../src/launch.ts";
+import { serverProcesses, startApp } from "../src/launch.ts";
 import { type Sample, workerUse } from "../src/measure.ts";
 import { workersOf } from "../src/options.ts";
 import { CLK_TCK, isAlive } from "../src/procstats.ts";
@@ -273,6 +273,32 @@ describe("a worker that dies", () => {
     expect(results.apps.find((a) => a.name === "node-bare")?.status).toBe("ok");
     expect(taggedProcesses()).toEqual([]);
   }, 120_000);
+});
+
+describe("a primary killed outright", () => {
+  // SIGKILL cannot be passed on: the workers must notice the primary is gone (node:cluster's
+  // do; deno-bare's kept serving the port, and the next run failed with "port in use").
+  for (const name of ["bun-bare", "node-bare", "deno-bare"]) {
+    test(`${name}: its workers exit too, and the port is free`, async () => {
+      const app = getApp(name);
+      const running = await startApp(app, { workers: 2 });
+      let workers: number[] = [];
+      try {
+        const found = serverProcesses(app, running.pid, 2);
+        if (typeof found === "string") throw new Error(found);
+        workers = found.workers;
+        expect(workers).toHaveLength(2);
+        process.kill(found.root, "SIGKILL");
+        const deadline = Date.now() + 5000;
+        while (workers.some(isAlive) && Date.now() < deadline) await Bun.sleep(50);
+        expect(workers.filter(isAlive)).toEqual([]);
+        expect(pidsListeningOn(app.port)).toEqual([]);
+      } finally {
+        for (const pid of workers.filter(isAlive)) process.kill(pid, "SIGKILL");
+        await running.stop();
+      }
+    }, 30_000);
+  }
 });
 
 describe("Ctrl-C with workers", () => {
