@@ -11,6 +11,40 @@ bootstrap_die() {
   exit 2
 }
 
+# Runs "$@" with its output in a file, saying after 5 s what it is waiting for and every 15 s
+# that it still is, and stops it after LIMIT seconds (no network: bun install and npm retry for
+# minutes in silence). Ctrl-C or TERM stops it too; nothing is left running.
+#   bootstrap_run LABEL LIMIT LOG command...
+bootstrap_run() {
+  local label=$1 limit=$2 log=$3 pid waited=0 status=0
+  shift 3
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  # shellcheck disable=SC2064 # the pid is meant to be fixed now
+  trap "kill $pid 2>/dev/null; exit 130" INT
+  # shellcheck disable=SC2064
+  trap "kill $pid 2>/dev/null; exit 143" TERM
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+    if ((waited == 5)); then
+      printf 'bootstrap: %s (up to %d s)...\n' "$label" "$limit" >&2
+    elif ((waited > 5 && waited % 15 == 0)); then
+      printf 'bootstrap: still %s (%d s)...\n' "$label" "$waited" >&2
+    fi
+    if ((waited >= limit)); then
+      kill "$pid" 2>/dev/null
+      wait "$pid" 2>/dev/null
+      trap - INT TERM
+      cat "$log" >&2
+      bootstrap_die "$label: no result within $limit s; is the npm registry reachable? (offline, or a proxy: HTTPS_PROXY, npm_config_registry)"
+    fi
+  done
+  wait "$pid" || status=$?
+  trap - INT TERM
+  return "$status"
+}
+
 pinned_bun_version() {
   sed -n 's/.*"packageManager": *"bun@\([^"]*\)".*/\1/p' package.json
 }
@@ -31,8 +65,16 @@ bootstrap() {
     command -v npm >/dev/null ||
       bootstrap_die "Bun $want is needed and npm is not installed to fetch it: install Node.js (which brings npm), or Bun $want from https://bun.sh"
     printf 'bootstrap: installing Bun %s into .cache/bun (npm install)...\n' "$want" >&2
-    npm install --silent --no-audit --no-fund --prefix .cache/bun "bun@$want" >&2 ||
+    local npm_log
+    npm_log=$(mktemp)
+    bootstrap_run "installing Bun $want (npm install)" 600 "$npm_log" \
+      npm install --silent --no-audit --no-fund --fetch-timeout=30000 --fetch-retries=1 \
+      --prefix .cache/bun "bun@$want" || {
+      cat "$npm_log" >&2
+      rm -f "$npm_log"
       bootstrap_die "npm could not install bun@$want; install Bun $want yourself (npm install -g bun@$want) and run again"
+    }
+    rm -f "$npm_log"
     BUN=$local_bun
   fi
   export BUN
@@ -42,10 +84,14 @@ bootstrap() {
   export PATH
 
   # Fast when nothing changed; --frozen-lockfile refuses to drift from bun.lock. Quiet unless
-  # it fails: the output of a benchmark run is the benchmark.
-  local out
-  out=$("$BUN" install --frozen-lockfile 2>&1) || {
-    printf '%s\n' "$out" >&2
+  # it takes long or fails: the output of a benchmark run is the benchmark.
+  local install_log
+  install_log=$(mktemp)
+  bootstrap_run "installing the dependencies (bun install)" "${BENCH_INSTALL_TIMEOUT:-300}" \
+    "$install_log" "$BUN" install --frozen-lockfile || {
+    cat "$install_log" >&2
+    rm -f "$install_log"
     bootstrap_die "'bun install --frozen-lockfile' failed (see above)"
   }
+  rm -f "$install_log"
 }

@@ -47,6 +47,7 @@ import {
 import type { Trial } from "./schema.ts";
 import { type AfterRounds, extraStarts, measureStartup } from "./startup.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
+import { stopAll as stopAllWatched } from "./watched.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -637,9 +638,9 @@ function usableOutput(dir: string): void {
 }
 
 /** --node/--bun/--deno: every version resolved and installed, or a RuntimeError saying why not. */
-function installBuilds(options: Options): RuntimeBuild[] {
+async function installBuilds(options: Options): Promise<RuntimeBuild[]> {
   if (Object.keys(options.runtimeVersions).length === 0) return [];
-  const builds = prepareRuntimes(options.runtimeVersions, runtimeCache(REPO_ROOT), log);
+  const builds = await prepareRuntimes(options.runtimeVersions, runtimeCache(REPO_ROOT), log);
   for (const b of builds) {
     log(`bench: --${b.runtime} ${b.asked}: ${b.runtime} ${b.version} (${b.binary})`);
   }
@@ -648,14 +649,27 @@ function installBuilds(options: Options): RuntimeBuild[] {
 
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
+  // Ctrl-C or TERM while runtimes install: stop npm's whole tree; the install cleans up.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stopInstalls = (signal: NodeJS.Signals) => {
+    stoppedBy = signal;
+    stopAllWatched();
+  };
+  process.on("SIGINT", stopInstalls);
+  process.on("SIGTERM", stopInstalls);
   try {
     const parsed = parseOptions(argv);
     usableOutput(parsed.outDir);
-    options = withBuilds(parsed, installBuilds(parsed));
+    options = withBuilds(parsed, await installBuilds(parsed));
   } catch (error) {
     log(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    if (stoppedBy) return stoppedBy === "SIGINT" ? 130 : 143;
     return 2;
+  } finally {
+    process.off("SIGINT", stopInstalls);
+    process.off("SIGTERM", stopInstalls);
   }
+  if (stoppedBy) return stoppedBy === "SIGINT" ? 130 : 143;
   const run = new Run(options);
   if (options.calibrate) {
     try {

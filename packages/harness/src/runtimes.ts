@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AppSpec, Runtime } from "@bench/contract";
+import { runWatched, WatchedTimeout } from "./watched.ts";
 
 /** "22", "1.3", "2.9.6": what a version flag takes. */
 export const VERSION_SPEC = /^\d+(\.\d+){0,2}$/;
@@ -99,22 +100,31 @@ export function tooOld(runtime: Runtime, version: string): string | undefined {
   return `${runtime} ${version} is older than the apps can run: ${floor.why}`;
 }
 
+/** npm's own limits: offline, it otherwise retries for minutes before it says anything. */
+const NPM_FETCH_FLAGS = ["--fetch-timeout=30000", "--fetch-retries=1"];
+
 /** The published versions `npm view <package>@<spec> version` lists (throws as npm does). */
 export type Registry = (runtime: Runtime, spec: string) => string[];
 
 const npmView: Registry = (runtime, spec) => {
-  const out = execFileSync("npm", ["view", `${runtime}@${spec}`, "version", "--json"], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // Bounded twice: npm's fetch limits make it give up offline, the timeout if it still hangs.
+  const out = execFileSync(
+    "npm",
+    ["view", ...NPM_FETCH_FLAGS, `${runtime}@${spec}`, "version", "--json"],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 90_000, killSignal: "SIGKILL" },
+  );
   const parsed: unknown = out.trim() === "" ? [] : JSON.parse(out);
   return (Array.isArray(parsed) ? parsed : [parsed]).filter((v) => typeof v === "string");
 };
 
 /** What npm said when it failed; when there is no npm at all, how to get it. */
 function npmError(error: unknown): string {
-  if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") {
     return "npm is not installed, and it fetches the runtimes: install Node.js (which brings npm)";
+  }
+  if (code === "ETIMEDOUT") {
+    return "npm error: no answer within 90 s: is the npm registry reachable? (offline, or a proxy: HTTPS_PROXY, npm_config_registry)";
   }
   return String((error as { stderr?: unknown }).stderr ?? error);
 }
@@ -151,17 +161,25 @@ export function versionOf(binary: string): string | undefined {
   }
 }
 
+/** An install that takes longer than this is stopped: the registry is unreachable or too slow. */
+export const INSTALL_TIMEOUT_MS = 10 * 60_000;
+/** How often a running install says it still is. */
+const INSTALL_PROGRESS_MS = 15_000;
+
 /**
  * The executable of `runtime` `version`, installed into `cacheDir` if it is not there yet:
  * npm installs into a scratch folder that is renamed into place only once the binary reports
- * the version, so an interrupted or failed install never passes for a finished one.
+ * the version, so an interrupted, timed-out or failed install never passes for a finished one
+ * (and leaves no scratch folder). The install says every 15 s that it is still running, and
+ * is stopped, with its whole process tree, after `timeoutMs`.
  */
-export function installRuntime(
+export async function installRuntime(
   runtime: Runtime,
   version: string,
   cacheDir: string,
   log: (line: string) => void,
-): string {
+  timeoutMs = INSTALL_TIMEOUT_MS,
+): Promise<string> {
   const dir = join(cacheDir, `${runtime}-${version}`);
   const binary = join(dir, BINARY[runtime]);
   if (versionOf(binary) === version) return binary;
@@ -169,26 +187,32 @@ export function installRuntime(
   const scratch = `${dir}.partial-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   log(`bench: installing ${runtime} ${version} into ${dir} (npm, once)...`);
+  const args = ["install", "--silent", "--no-audit", "--no-fund", ...NPM_FETCH_FLAGS];
+  let failure: string | undefined;
   try {
-    execFileSync(
+    const result = await runWatched(
       "npm",
-      [
-        "install",
-        "--silent",
-        "--no-audit",
-        "--no-fund",
-        "--prefix",
-        scratch,
-        `${runtime}@${version}`,
-      ],
-      { stdio: ["ignore", "ignore", "pipe"] },
+      [...args, "--prefix", scratch, `${runtime}@${version}`],
+      {
+        timeoutMs,
+        progressEveryMs: INSTALL_PROGRESS_MS,
+        progress: (sec) => log(`bench: still installing ${runtime} ${version} (${sec} s)...`),
+      },
     );
+    if (result.code !== 0) {
+      failure = result.signal
+        ? `stopped by ${result.signal}`
+        : (result.stderr.trim().split("\n").at(-1) ?? `exit ${result.code}`);
+    }
   } catch (error) {
+    failure =
+      error instanceof WatchedTimeout
+        ? `${error.message}: is the npm registry reachable? (offline, or a proxy: HTTPS_PROXY, npm_config_registry)`
+        : npmError(error);
+  }
+  if (failure !== undefined) {
     rmSync(scratch, { recursive: true, force: true });
-    const stderr = npmError(error).trim();
-    throw new RuntimeError(
-      `npm could not install ${runtime}@${version}: ${stderr.split("\n").at(-1)}`,
-    );
+    throw new RuntimeError(`npm could not install ${runtime}@${version}: ${failure}`);
   }
   const got = versionOf(join(scratch, BINARY[runtime]));
   if (got !== version) {
@@ -209,12 +233,12 @@ export const runtimeCache = (root: string) => join(root, ".cache", "runtimes");
  * Every version asked for, resolved, checked against what the apps can run and installed, in
  * the order asked. Throws RuntimeError, naming the version and why, before anything runs.
  */
-export function prepareRuntimes(
+export async function prepareRuntimes(
   asked: Partial<Record<Runtime, readonly string[]>>,
   cacheDir: string,
   log: (line: string) => void,
   registry: Registry = npmView,
-): RuntimeBuild[] {
+): Promise<RuntimeBuild[]> {
   const wanted = Object.entries(asked) as [Runtime, readonly string[]][];
   const resolved = wanted.flatMap(([runtime, specs]) =>
     specs.map((spec) => ({
@@ -238,10 +262,11 @@ export function prepareRuntimes(
     seen.add(key);
   }
   if (resolved.length > 0 && !existsSync(cacheDir)) mkdirSync(cacheDir, { recursive: true });
-  return resolved.map((r) => ({
-    ...r,
-    binary: installRuntime(r.runtime, r.version, cacheDir, log),
-  }));
+  const builds: RuntimeBuild[] = [];
+  for (const r of resolved) {
+    builds.push({ ...r, binary: await installRuntime(r.runtime, r.version, cacheDir, log) });
+  }
+  return builds;
 }
 
 /** "node-hono@22.23.3": an app on one version of the run's matrix (its results' row). */

@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
+import { TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
 
 function pinned(app: string, runtime: string): string {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "apps", app, "package.json"), "utf8"));
@@ -69,6 +70,46 @@ describe("bun run start on a fresh clone", () => {
       expect(r.stderr).not.toMatch(/^\s+at |ERR_[A-Z_]+|TypeError|SyntaxError/m);
     }, 20_000);
   }
+});
+
+describe("./benchmark.sh on a fresh clone whose registry never answers", () => {
+  // A registry that accepts connections and never answers: what a dead proxy or a filtered
+  // network looks like. bun install retries for minutes in silence without a limit.
+  test("says what it waits for, stops at its limit naming the cause, exit 2, nothing left", async () => {
+    const held: unknown[] = [];
+    const registry = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: { open: (socket) => void held.push(socket), data() {} },
+    });
+    const clone = freshClone();
+    const url = `http://127.0.0.1:${registry.port}/`;
+    try {
+      const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), "--quick", "bun-bare"], {
+        cwd: clone,
+        env: {
+          ...process.env,
+          BENCH_BUN: process.execPath,
+          BENCH_INSTALL_TIMEOUT: "7",
+          BENCH_TEST_TAG: TEST_TAG,
+          NPM_CONFIG_REGISTRY: url,
+          BUN_CONFIG_REGISTRY: url,
+        },
+        stderr: "pipe",
+        stdout: "pipe",
+      });
+      const stderr = await new Response(proc.stderr).text();
+      expect(await proc.exited).toBe(2);
+      const ours = stderr.split("\n").filter((line) => line.startsWith("bootstrap: "));
+      expect(ours).toEqual([
+        "bootstrap: installing the dependencies (bun install) (up to 7 s)...",
+        "bootstrap: installing the dependencies (bun install): no result within 7 s; is the npm registry reachable? (offline, or a proxy: HTTPS_PROXY, npm_config_registry)",
+      ]);
+      expect(taggedProcesses()).toEqual([]);
+    } finally {
+      registry.stop(true);
+    }
+  }, 30_000);
 });
 
 describe("bun run start in an installed tree", () => {

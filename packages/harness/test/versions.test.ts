@@ -112,18 +112,18 @@ describe("versions the apps cannot run", () => {
     expect(tooOld("deno", "2.9.6")).toBeUndefined();
   });
 
-  test("refused before anything is installed, as is one version asked for twice", () => {
+  test("refused before anything is installed, as is one version asked for twice", async () => {
     const cache = join(mkdtempSync(join(tmpdir(), "bench-cache-")), "runtimes");
     const log: string[] = [];
     const prepare = (asked: Parameters<typeof prepareRuntimes>[0]) =>
       prepareRuntimes(asked, cache, (l) => log.push(l), PUBLISHED);
-    expect(() => prepare({ node: ["24", "20"] })).toThrow(
+    await expect(prepare({ node: ["24", "20"] })).rejects.toThrow(
       "--node 20: node 20.19.5 is older than the apps can run",
     );
-    expect(() => prepare({ node: ["22", "22.23.3"] })).toThrow(
+    await expect(prepare({ node: ["22", "22.23.3"] })).rejects.toThrow(
       "--node asks for 22.23.3 twice (22.23.3 resolves to it)",
     );
-    expect(() => prepare({ bun: ["1.4"] })).toThrow(RuntimeError);
+    await expect(prepare({ bun: ["1.4"] })).rejects.toThrow(RuntimeError);
     expect(existsSync(cache)).toBe(false);
     expect(log).toEqual([]);
   });
