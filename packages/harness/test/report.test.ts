@@ -22,7 +22,7 @@ import { REPO_ROOT } from "../src/index.ts";
 import { writeReports } from "../src/report/files.ts";
 import { change, fmt, pct, pValue } from "../src/report/format.ts";
 import { chartData, htmlReport } from "../src/report/html.ts";
-import { markdownReport } from "../src/report/markdown.ts";
+import { headerLines, markdownReport } from "../src/report/markdown.ts";
 import { END, START, updateReadme } from "../src/report/readme.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { formatSummary } from "../src/summary.ts";
@@ -179,6 +179,24 @@ describe("number formatting", () => {
 
 describe("Markdown report of the synthetic run", () => {
   const md = markdownReport(analyze(SYNTHETIC));
+
+  test("the Packages row lists autocannon only when it measured", () => {
+    const lockfile = { hono: "4.13.19", autocannon: "8.0.0" };
+    const packagesRow = (tool: "wrk" | "autocannon") => {
+      const m = SYNTHETIC.manifest;
+      const results = {
+        ...SYNTHETIC,
+        manifest: {
+          ...m,
+          tool: { ...m.tool, name: tool },
+          versions: { ...m.versions, lockfile },
+        },
+      };
+      return headerLines(results).find(([label]) => label === "Packages (bun.lock)")?.[1];
+    };
+    expect(packagesRow("wrk")).toBe("hono 4.13.19");
+    expect(packagesRow("autocannon")).toBe("hono 4.13.19, autocannon 8.0.0");
+  });
 
   test("the scenario table: rank, mean ± sd with its tags, 95% CI, median p50 and p99 (range)", () => {
     expect(md).toContain(
@@ -399,6 +417,9 @@ interface Drawn {
   labels: string[];
   datasets: { label: string; data: unknown[]; heights: (number | null)[] }[];
   errorBars: { dataset: string; index: number; low: number; high: number }[];
+  /** The y axis as drawn, and the x axis's tick labels. */
+  yRange: [number, number];
+  xTicks: string[];
   bars: number;
   painted: number;
 }
@@ -601,14 +622,16 @@ describe("HTML report in headless Chromium", () => {
       const points: [string, number, number, number][] = [
         ["bun-bare", 1, 5_000, 0.5],
         ["bun-bare", 100, 40_000, 5],
+        ["bun-bare", 400, 41_000, 20],
         ["node-bare", 1, 4_000, 0.6],
         ["node-bare", 100, 12_000, 12],
+        ["node-bare", 400, 12_500, 50],
       ];
       const curve = syntheticRun(
         ["bun-bare", "node-bare"],
         ["api"],
         points.map(([app, c, rps, p99]) => syntheticTrial(app, "api", 1, c, rps, p99)),
-        { connections: 100, connectionCounts: [1, 100] },
+        { connections: 400, connectionCounts: [1, 100, 400] },
       );
       const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
       const html = join(dir, "report.html");
@@ -621,7 +644,26 @@ describe("HTML report in headless Chromium", () => {
       expect(rps?.datasets[0]?.data).toEqual([
         { x: 1, y: 5_000 },
         { x: 100, y: 40_000 },
+        { x: 400, y: 41_000 },
       ]);
+      // The x axis labels the counts measured, and only those (it read "1.10, 1.20 …", and 400
+      // was blank: Chart.js's log labels skip a mantissa of 4).
+      for (const c of [rps, p99]) expect(c?.xTicks).toEqual(["1", "100", "400"]);
+      // On a log scale a bar rises from the axis minimum: the smallest value must lie above it
+      // (a p50 equal to the minimum was drawn with no height at all).
+      const logCharts = drawn.filter((c) => c.id.startsWith("latency-") || c === p99);
+      expect(logCharts.length).toBe(4);
+      for (const c of logCharts) {
+        const values = c.datasets.flatMap((d) =>
+          d.data.flatMap((v) =>
+            typeof v === "number" ? [v] : v === null ? [] : [(v as { y: number }).y],
+          ),
+        );
+        expect({ id: c.id, below: values.filter((v) => !(v > c.yRange[0])) }).toEqual({
+          id: c.id,
+          below: [],
+        });
+      }
       expect(rps?.datasets[1]?.heights[1]).toBeCloseTo(12_000, 3);
       expect(p99?.datasets[0]?.heights[0]).toBeCloseTo(0.5, 6);
       expect(p99?.datasets[1]?.heights[1]).toBeCloseTo(12, 6);

@@ -79,6 +79,8 @@ export interface ChartData {
   readonly labels: string[];
   readonly xTitle?: string;
   readonly xLogarithmic?: boolean;
+  /** The only x ticks to label (the connection counts measured); else Chart.js picks. */
+  readonly xTicks?: number[];
   readonly datasets: {
     label: string;
     data: (number | null)[] | { x: number; y: number }[];
@@ -173,6 +175,9 @@ function curveCharts(analysis: Analysis): ChartData[] {
       labels: [],
       xTitle: "connections (log scale)",
       xLogarithmic: true,
+      xTicks: [
+        ...new Set(v.series.flatMap((series) => series.points.map((p) => p.connections))),
+      ].sort((a, b) => a - b),
       datasets: v.series.map(({ app, points }) => ({
         label: app,
         data: points
@@ -408,13 +413,30 @@ const errorBars = {
     errorBarsDrawn.set(chart.canvas.id, drawn);
   },
 };
-// Chart.js fits its axis to the bars only: widen it so no error bar runs off the chart.
+// Chart.js fits its axis to the bars only: widen it so no error bar runs off the chart. On a
+// log scale a bar rises from the axis minimum, which Chart.js sets to the smallest value: that
+// bar had no height at all (p50 0.04 ms at c=1 was missing). The minimum is the power of ten
+// below every value and every error bar instead.
 function rangeLimits(spec) {
   const ranges = spec.datasets.flatMap((d) => (d.ranges ?? []).filter((r) => r != null));
-  if (ranges.length === 0) return {};
-  const limits = { suggestedMax: Math.max(...ranges.map((r) => r[1])) };
-  if (spec.logarithmic) limits.suggestedMin = Math.min(...ranges.map((r) => r[0]));
+  const limits = ranges.length === 0 ? {} : { suggestedMax: Math.max(...ranges.map((r) => r[1])) };
+  if (!spec.logarithmic) return limits;
+  const values = spec.datasets
+    .flatMap((d) => d.data.map((v) => (v != null && typeof v === "object" ? v.y : v)))
+    .concat(ranges.map((r) => r[0]))
+    .filter((v) => v > 0);
+  if (values.length > 0) limits.min = 10 ** Math.floor(Math.log10(Math.min(...values) * 0.999));
   return limits;
+}
+// The curve's x axis labels the counts measured, not Chart.js's 1.1, 1.2 … between them.
+function xScale(spec) {
+  const scale = { type: spec.xLogarithmic ? "logarithmic" : "linear", title: { display: true, text: spec.xTitle } };
+  if (spec.xTicks) {
+    scale.afterBuildTicks = (axis) => { axis.ticks = spec.xTicks.map((value) => ({ value })); };
+    // The log scale's own labels leave out mantissas like 4 (400 was blank).
+    scale.ticks = { callback: (value) => Number(value).toLocaleString("en-US") };
+  }
+  return scale;
 }
 Chart.defaults.animation = false;
 Chart.defaults.responsive = true;
@@ -427,7 +449,7 @@ for (const spec of CHARTS) {
     line
       ? { ...d, showLine: true, borderColor: d.color, backgroundColor: d.color, borderDash: d.dashed ? [6, 4] : [], borderWidth: 2 }
       : { ...d, backgroundColor: d.colors, borderWidth: 0 });
-  const x = line ? { x: { type: spec.xLogarithmic ? "logarithmic" : "linear", title: { display: true, text: spec.xTitle } } } : {};
+  const x = line ? { x: xScale(spec) } : {};
   const chart = new Chart(canvas, {
     type: line ? "scatter" : spec.type,
     data: { labels: spec.labels, datasets },
@@ -452,6 +474,8 @@ for (const spec of CHARTS) {
         d.data[j] == null || !Number.isFinite(bar.y) ? null : y.getValueForPixel(bar.y)),
     })),
     errorBars: errorBarsDrawn.get(spec.id) ?? [],
+    yRange: [y.min, y.max],
+    xTicks: chart.scales.x.ticks.map((t) => t.label),
     bars: chart.getDatasetMeta(0).data.length,
     painted,
   });

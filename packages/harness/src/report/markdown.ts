@@ -143,7 +143,10 @@ export function headerLines(results: Results): string[][] {
       ),
     ),
   ].sort();
+  // autocannon is locked as the fallback generator; it is one of the run's packages only when
+  // it measured (the Load row names the tool that did).
   const packages = Object.entries(m.versions.lockfile)
+    .filter(([name]) => name !== "autocannon" || m.tool.name === "autocannon")
     .map(([name, version]) => `${name} ${version}`)
     .join(", ");
   const s = m.settings;
