@@ -56,7 +56,15 @@ export async function readJsonBody(
   if (!isJsonContentType(request.headers.get("content-type"))) {
     return { refusal: { status: 415, message: ERRORS.notJson, closeConnection: false } };
   }
-  const text = await readBodyText(request);
+  let text: string | typeof TOO_LARGE;
+  try {
+    text = await readBodyText(request);
+  } catch {
+    // The client went away mid-body (or sent a broken chunked framing): Bun throws an
+    // AbortError, Deno BadResource, Node "aborted". A 400, not an internal error with a stack
+    // trace in the server's log; the connection is done either way.
+    return { refusal: { status: 400, message: ERRORS.bodyUnreadable, closeConnection: true } };
+  }
   if (text === TOO_LARGE) {
     return { refusal: { status: 413, message: ERRORS.tooLarge, closeConnection: true } };
   }
@@ -65,4 +73,21 @@ export async function readJsonBody(
   } catch {
     return { refusal: { status: 400, message: ERRORS.malformedJson, closeConnection: false } };
   }
+}
+
+/**
+ * Whether reading a request body failed because the client went away mid-body: Bun's
+ * AbortError ("The connection was closed."), Deno's BadResource, Node's "aborted"
+ * (ECONNRESET). For frameworks that read the body themselves; an app answers these 400
+ * (ERRORS.bodyUnreadable) without logging them as its own failure.
+ */
+export function isClientGone(error: unknown): boolean {
+  if (!(error instanceof Error) && !(error instanceof DOMException)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return (
+    error.name === "AbortError" ||
+    error.name === "BadResource" ||
+    code === "ECONNRESET" ||
+    error.message === "aborted"
+  );
 }

@@ -4,7 +4,7 @@
 
 import { connect } from "node:net";
 import { CASES, type ContractCase } from "./cases.ts";
-import { GREETING, ROUTES } from "./spec.ts";
+import { GREETING, ROUTES, userPath } from "./spec.ts";
 
 export interface HostileReport {
   readonly sent: number;
@@ -160,4 +160,32 @@ export async function hostile(
     aliveAfter = false;
   }
   return { sent: count, statuses, serverErrors, accepted, failures, firstFailure, aliveAfter };
+}
+
+/**
+ * Clients that leave mid-body: on every POST route, a body that declares 1,000 bytes and sends
+ * 6, and a chunked body cut inside a chunk, each connection closed after 100 ms. The server
+ * must take it quietly (the conformance test reads its log: bun-elysia printed a 30-line
+ * DOMException, the Deno apps BadResource stack traces, the Node apps "Error: aborted").
+ */
+export async function abandonBodies(host: string, port: number): Promise<void> {
+  const heads = [
+    "Content-Length: 1000\r\n\r\n" + '{"a":1',
+    "Transfer-Encoding: chunked\r\n\r\n" + '5\r\n{"a":',
+  ];
+  for (const path of [ROUTES.echo, userPath(42)]) {
+    for (const rest of heads) {
+      await new Promise<void>((done) => {
+        const socket = connect({ host, port });
+        socket.on("connect", () => {
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\n${rest}`,
+          );
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on("error", () => done());
+        socket.on("close", () => done());
+      });
+    }
+  }
 }

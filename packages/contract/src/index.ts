@@ -1,4 +1,4 @@
-export { type BodyRefusal, readBodyText, readJsonBody, TOO_LARGE } from "./body.ts";
+export { type BodyRefusal, isClientGone, readBodyText, readJsonBody, TOO_LARGE } from "./body.ts";
 export {
   CASES,
   type CaseExpectation,
@@ -27,7 +27,13 @@ export {
   userById,
 } from "./data.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
-export { type HostileOptions, type HostileReport, hostile, survived } from "./hostile.ts";
+export {
+  abandonBodies,
+  type HostileOptions,
+  type HostileReport,
+  hostile,
+  survived,
+} from "./hostile.ts";
 export {
   commandLineOf,
   connectionsHeld,

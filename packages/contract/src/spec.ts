@@ -39,6 +39,7 @@ export const ERRORS = {
   tooDeep: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
   notJson: "Content-Type must be application/json",
   tooLarge: `Body exceeds ${MAX_BODY_BYTES} bytes`,
+  bodyUnreadable: "Request body could not be read",
   notFound: "Not Found",
   internal: "Internal Server Error",
 } as const;

@@ -12,6 +12,7 @@ import {
   ERRORS,
   findApp,
   getApp,
+  isClientGone,
   isJsonContentType,
   jsonDocumentError,
   jsonOfSize,
@@ -231,5 +232,18 @@ describe("each scenario measures a request the contract verifies, with a pinned 
       caseOf(SCENARIOS.find((s) => s.name === name) as never)?.expect.dynamic;
     expect(dynamic("api")).toBe("api");
     expect(dynamic("validate")).toBe("userUpdate");
+  });
+});
+
+describe("isClientGone", () => {
+  test("the three runtimes' errors for a client that left mid-body, and nothing else", () => {
+    expect(isClientGone(new DOMException("The connection was closed.", "AbortError"))).toBe(true);
+    const badResource = new Error("Cannot read body as underlying resource unavailable");
+    badResource.name = "BadResource";
+    expect(isClientGone(badResource)).toBe(true);
+    expect(isClientGone(Object.assign(new Error("aborted"), { code: "ECONNRESET" }))).toBe(true);
+    expect(isClientGone(new SyntaxError("Unexpected end of JSON input"))).toBe(false);
+    expect(isClientGone(new Error("database down"))).toBe(false);
+    expect(isClientGone("aborted")).toBe(false);
   });
 });

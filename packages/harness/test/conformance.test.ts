@@ -2,7 +2,15 @@
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { APPS, descendantsOf, getApp, hostile, pidsListeningOn, verify } from "@bench/contract";
+import {
+  APPS,
+  abandonBodies,
+  descendantsOf,
+  getApp,
+  hostile,
+  pidsListeningOn,
+  verify,
+} from "@bench/contract";
 import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
 import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
 
@@ -20,7 +28,11 @@ describe("every app", () => {
         expect(report.accepted).toBe(0);
         expect(report.failures).toBe(0);
         expect(report.aliveAfter).toBe(true);
+        await abandonBodies("127.0.0.1", app.port);
+        await Bun.sleep(200);
         expect(running.hasExited()).toBe(false);
+        // Nothing above is the server's failure: its log holds no error and no stack trace.
+        expect(running.output()).not.toMatch(/Error|Exception|^\s+at /m);
       } finally {
         const stopped = await running.stop();
         expect(stopped.survivors).toEqual([]);

@@ -8,6 +8,7 @@ import {
   errorBody,
   GREETING,
   invalidFieldError,
+  isClientGone,
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
@@ -143,6 +144,8 @@ export function createApp(options: HonoOptions<BlankEnv> = {}): Hono {
     if (error instanceof HTTPException && error.status === 400) {
       return c.json(errorBody(ERRORS.malformedJson), 400);
     }
+    // The client left mid-body (bodyLimit or the validator was reading it): not our failure.
+    if (isClientGone(error)) return c.json(errorBody(ERRORS.bodyUnreadable), 400);
     console.error(error);
     return c.json(errorBody(ERRORS.internal), 500);
   });
