@@ -1,6 +1,7 @@
 // End to end: every app as a real process on its real port, started as users start it.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import {
   APPS,
@@ -13,6 +14,16 @@ import {
 } from "@bench/contract";
 import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
 import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
+
+/** A connection that has had one answer and stays open, idle (HTTP/1.1 keep-alive). */
+function keptAlive(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
+    socket.once("data", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
 
 describe("every app", () => {
   for (const app of APPS) {
@@ -34,8 +45,12 @@ describe("every app", () => {
         // Nothing above is the server's failure: its log holds no error and no stack trace.
         expect(running.output()).not.toMatch(/Error|Exception|^\s+at /m);
       } finally {
-        const stopped = await running.stop();
-        expect(stopped.survivors).toEqual([]);
+        // An idle keep-alive connection must not hold up the exit: TERM is obeyed within 900 ms
+        // (stop() sends KILL after that). node-elysia took 1 s (srvx's graceful shutdown).
+        const idle = await keptAlive(app.port);
+        const stopped = await running.stop(900);
+        idle.destroy();
+        expect(stopped).toEqual({ signal: "SIGTERM", survivors: [] });
       }
       expect(tree.filter(isRunning)).toEqual([]);
       expect(await portHolder(app.port)).toBeUndefined();
