@@ -2,7 +2,7 @@
 // Folder names, package names, result rows and report labels all use `name`.
 
 export type Runtime = "bun" | "node" | "deno";
-export type Framework = "hono" | "elysia" | "bare";
+export type Framework = "hono" | "elysia" | "express" | "fastify" | "bare";
 
 export interface AppSpec {
   readonly name: string;
@@ -21,6 +21,12 @@ export const APPS = [
   { name: "deno-hono", runtime: "deno", framework: "hono", port: 3006 },
   { name: "deno-elysia", runtime: "deno", framework: "elysia", port: 3007 },
   { name: "deno-bare", runtime: "deno", framework: "bare", port: 3008 },
+  { name: "node-express", runtime: "node", framework: "express", port: 3009 },
+  { name: "node-fastify", runtime: "node", framework: "fastify", port: 3010 },
+  { name: "bun-express", runtime: "bun", framework: "express", port: 3011 },
+  { name: "bun-fastify", runtime: "bun", framework: "fastify", port: 3012 },
+  { name: "deno-express", runtime: "deno", framework: "express", port: 3013 },
+  { name: "deno-fastify", runtime: "deno", framework: "fastify", port: 3014 },
 ] as const satisfies readonly AppSpec[];
 
 export type AppName = (typeof APPS)[number]["name"];

@@ -1,0 +1,3 @@
+import { createApp } from "@bench/express-app";
+
+export const app = createApp();

@@ -1,0 +1,3 @@
+import { createApp } from "@bench/fastify-app";
+
+export const app = createApp();

@@ -1,0 +1,17 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { checkCases, detectRuntime, getApp } from "@bench/contract";
+import { app } from "../src/app.ts";
+
+// Served on a free port under the test's runtime (Bun); the end-to-end test runs node-fastify on
+// its own runtime.
+let origin = "";
+beforeAll(async () => {
+  origin = await app.listen({ port: 0, host: "127.0.0.1" });
+});
+afterAll(() => app.close());
+
+const underTest = { ...getApp("node-fastify"), runtime: detectRuntime().name };
+
+test("node-fastify answers every contract case", async () => {
+  expect(await checkCases((request) => fetch(request), underTest, origin, false)).toEqual([]);
+});
