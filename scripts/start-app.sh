@@ -48,7 +48,8 @@ deno_flags() {
     BENCH_DENO_FLAGS=$(printf '%s\n' "${own[@]}")
     export BENCH_DENO_FLAGS
     # node:child_process (the primary's IPC channel to its workers) reads NODE_V8_COVERAGE.
-    own+=("--allow-run=$(realpath "$bin")" --allow-env=NODE_V8_COVERAGE)
+    own+=("--allow-run=$(realpath "$bin")")
+    [[ $env == --allow-env ]] || own+=(--allow-env=NODE_V8_COVERAGE)
   fi
   flags+=("${own[@]}")
 }
