@@ -21,7 +21,7 @@ usage() {
   cat <<'USAGE'
 Usage: ./benchmark.sh [options] [app ...]
 
-Benchmarks the apps (default: all nine) on one or more scenarios and writes
+Benchmarks the apps (default: all fifteen) on one or more scenarios and writes
 results/<UTC timestamp>/results.json and summary.txt; prints the summary at the end.
 
 A run is rounds: in each, every app is started afresh (one process), verified, warmed up,

@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "registry-help":
       for (const app of APPS) {
-        console.log(`${app.name.padEnd(12)}port ${app.port}  ${app.runtime} + ${app.framework}`);
+        console.log(`${app.name.padEnd(13)}port ${app.port}  ${app.runtime} + ${app.framework}`);
       }
       return 0;
     case "registry":

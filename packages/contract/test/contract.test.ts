@@ -26,7 +26,7 @@ import {
 const ROOT = join(import.meta.dir, "../../..");
 
 describe("registry", () => {
-  test("names the nine apps with the ports the README promises", () => {
+  test("names the fifteen apps with the ports the README promises", () => {
     expect(APPS.map((a) => [a.name, a.port])).toEqual([
       ["bun-hono", 3000],
       ["bun-elysia", 3001],
@@ -37,6 +37,12 @@ describe("registry", () => {
       ["deno-hono", 3006],
       ["deno-elysia", 3007],
       ["deno-bare", 3008],
+      ["node-express", 3009],
+      ["node-fastify", 3010],
+      ["bun-express", 3011],
+      ["bun-fastify", 3012],
+      ["deno-express", 3013],
+      ["deno-fastify", 3014],
     ]);
   });
 

@@ -15,8 +15,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { findScenario, getApp, pidsListeningOn, ROUTES, userPath } from "@bench/contract";
-import { isRunning, runLoad, startApp, toolCommand, toolVersion } from "@bench/harness";
+import { findApp, findScenario, getApp, pidsListeningOn, ROUTES, userPath } from "@bench/contract";
+import { isRunning, REPO_ROOT, runLoad, startApp, toolCommand, toolVersion } from "@bench/harness";
 
 const HERE = join(import.meta.dir, "..");
 const NODE = join(HERE, "node_modules", ".bin", "node");
@@ -32,12 +32,12 @@ interface Variant {
   readonly label: string;
   readonly server: string;
   readonly path: string;
-  readonly scenario: "echo" | "validate";
+  readonly scenario: "echo" | "validate" | "api";
   /** The variant this one is shown as a percentage of. */
   readonly baseline?: string;
 }
 
-const VARIANTS: readonly Variant[] = [
+const NODE_PITFALLS: readonly Variant[] = [
   {
     label: "Hono: c.json(await c.req.json())",
     server: "hono-ref",
@@ -129,6 +129,37 @@ const VARIANTS: readonly Variant[] = [
   },
 ];
 
+const FRAMEWORKS = ["hono", "elysia", "express", "fastify"] as const;
+const RUNTIMES = ["node", "bun", "deno"] as const;
+
+/**
+ * On every runtime, each framework app's echo and api against its framework's shortest
+ * idiomatic server on the same runtime (src/refs.ts): labels like "bun-hono echo (the app)" and
+ * "hono reference on bun: echo".
+ */
+function appVariants(): Variant[] {
+  return RUNTIMES.flatMap((runtime) =>
+    FRAMEWORKS.flatMap((framework) =>
+      (["echo", "api"] as const).flatMap((scenario): Variant[] => {
+        const reference = `${framework} reference on ${runtime}: ${scenario}`;
+        const path = scenario === "echo" ? "/echo" : ROUTES.api;
+        return [
+          { label: reference, server: `ref:${runtime}:${framework}`, path, scenario },
+          {
+            label: `${runtime}-${framework} ${scenario} (the app)`,
+            server: `${runtime}-${framework}`,
+            path: scenario === "echo" ? ROUTES.echo : ROUTES.api,
+            scenario,
+            baseline: reference,
+          },
+        ];
+      }),
+    ),
+  );
+}
+
+const VARIANTS: readonly Variant[] = [...NODE_PITFALLS, ...appVariants()];
+
 async function waitReady(port: number, alive: () => boolean): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && alive()) {
@@ -148,8 +179,9 @@ async function startReference(
   port: number,
   cpus?: string,
   env: Record<string, string> = {},
+  runtime: readonly string[] = [NODE],
 ) {
-  const argv = [NODE, join(HERE, "src", file)];
+  const argv = [...runtime, join(HERE, "src", file)];
   const [cmd, ...args] = cpus ? ["taskset", "-c", cpus, ...argv] : argv;
   const child: ChildProcess = spawn(cmd as string, args, {
     env: { ...process.env, ...env, PORT: String(port) },
@@ -169,9 +201,22 @@ async function startReference(
   } satisfies Server;
 }
 
+/** The runtime binaries the references run on: the lockfile's Node, Bun and Deno. */
+const BINARIES = {
+  node: [NODE],
+  bun: [process.execPath],
+  deno: [join(REPO_ROOT, "apps", "deno-bare", "node_modules", "deno", "deno"), "run", "-A"],
+} as const;
+
 /** A fresh process per trial: every variant starts, warms up and is measured alike. */
 async function startServer(name: string, cpus?: string): Promise<Server> {
-  if (name === "node-hono" || name === "node-elysia") {
+  const [kind, runtime, framework] = name.split(":") as [string, keyof typeof BINARIES, string];
+  if (kind === "ref") {
+    // One server runs at a time: the references borrow bun-bare's port, which this never starts.
+    const port = getApp("bun-bare").port;
+    return startReference(name, "refs.ts", port, cpus, { FRAMEWORK: framework }, BINARIES[runtime]);
+  }
+  if (findApp(name)) {
     const app = getApp(name);
     const running = await startApp(app, cpus ? { cpus } : {});
     const pid = pidsListeningOn(app.port)[0] ?? running.pid;

@@ -66,6 +66,12 @@ const COLORS: Record<string, string> = {
   "deno-hono": "#7b2cbf",
   "deno-elysia": "#3c096c",
   "deno-bare": "#9d4edd",
+  "node-express": "#8d99ae",
+  "node-fastify": "#1d3557",
+  "bun-express": "#d4a373",
+  "bun-fastify": "#bc6c25",
+  "deno-express": "#c77dff",
+  "deno-fastify": "#5a189a",
 };
 
 /** An app's colour, the same on every version of its runtime ("node-hono@22.23.3"). */
