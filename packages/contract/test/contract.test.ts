@@ -89,6 +89,16 @@ describe("spec helpers", () => {
     expect(jsonDocumentError(nest(MAX_JSON_DEPTH))).toBeUndefined();
     expect(jsonDocumentError(nest(MAX_JSON_DEPTH + 1))).toBe(ERRORS.tooDeep);
     expect(jsonDocumentError(nest(200_000))).toBe(ERRORS.tooDeep);
+    // Objects as well as arrays, and the deep branch after shallow siblings
+    const objects = (depth: number) =>
+      JSON.parse(`${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`);
+    expect(jsonDocumentError(objects(MAX_JSON_DEPTH))).toBeUndefined();
+    expect(jsonDocumentError(objects(MAX_JSON_DEPTH + 1))).toBe(ERRORS.tooDeep);
+    expect(jsonDocumentError({ x: [1, {}], y: "s", z: objects(MAX_JSON_DEPTH) })).toBe(
+      ERRORS.tooDeep,
+    );
+    expect(jsonDocumentError([{}, [], [nest(MAX_JSON_DEPTH - 1)]])).toBe(ERRORS.tooDeep);
+    expect(jsonDocumentError([{}, [], nest(MAX_JSON_DEPTH - 1)])).toBeUndefined();
   });
 
   test("jsonOfSize is exactly the size asked", () => {

@@ -1,6 +1,7 @@
 // Reference Hono server for the fast-path check (packages/fast-path/README.md): no contract,
-// only the shortest idiomatic echo, and the same echo behind hono/body-limit, to show what the
-// contract's checks cost node-hono and what bodyLimit costs on @hono/node-server.
+// only the shortest idiomatic echo, the contract's checks one at a time, and the same echo
+// behind hono/body-limit, to show what the checks cost the Hono apps and what bodyLimit costs on
+// @hono/node-server. Served by the runtime that runs it (serve.ts): Node, Bun or Deno.
 
 import {
   ERRORS,
@@ -10,9 +11,9 @@ import {
   MAX_BODY_BYTES,
 } from "@bench/contract";
 import { createApp } from "@bench/hono-app";
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { serveFetch } from "./serve.ts";
 
 const app = new Hono();
 app.get("/", (c) => c.text("ok"));
@@ -61,4 +62,4 @@ app.post("/echo-document", async (c) => {
 // from what its process does (heap, routes).
 app.route("/app", createApp());
 
-serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: "127.0.0.1" });
+await serveFetch(app.fetch, Number(process.env.PORT));

@@ -6,28 +6,21 @@
 //   FRAMEWORK=hono|elysia|express|fastify PORT=N node|bun|deno src/refs.ts
 
 import { createServer } from "node:http";
-import { apiPayload, detectRuntime, type Framework } from "@bench/contract";
+import { apiPayload, type Framework } from "@bench/contract";
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
+import { runtime, serveFetch } from "./serve.ts";
 
 const port = Number(process.env.PORT);
 const hostname = "127.0.0.1";
-const runtime = detectRuntime().name;
-
-/** A web-standard `fetch` on the runtime's own server, as Hono's and Elysia's guides serve it. */
-async function serveFetch(fetch: (request: Request) => Response | Promise<Response>) {
-  if (runtime === "bun") Bun.serve({ port, hostname, fetch });
-  else if (runtime === "deno") Deno.serve({ port, hostname }, fetch);
-  else (await import("@hono/node-server")).serve({ fetch, port, hostname });
-}
 
 async function hono() {
   const app = new Hono();
   app.get("/", (c) => c.text("ok"));
   app.get("/api/test", (c) => c.json(apiPayload("hono")));
   app.post("/echo", async (c) => c.json(await c.req.json()));
-  await serveFetch(app.fetch);
+  await serveFetch(app.fetch, port, hostname);
 }
 
 async function elysia() {

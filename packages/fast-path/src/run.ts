@@ -134,8 +134,9 @@ const RUNTIMES = ["node", "bun", "deno"] as const;
 
 /**
  * On every runtime, each framework app's echo and api against its framework's shortest
- * idiomatic server on the same runtime (src/refs.ts): labels like "bun-hono echo (the app)" and
- * "hono reference on bun: echo".
+ * idiomatic server on the same runtime (src/refs.ts): labels like "bun-hono echo (the app,
+ * against its reference)" and "hono reference on bun: echo". Labels are unique: they key the
+ * measurements.
  */
 function appVariants(): Variant[] {
   return RUNTIMES.flatMap((runtime) =>
@@ -146,7 +147,7 @@ function appVariants(): Variant[] {
         return [
           { label: reference, server: `ref:${runtime}:${framework}`, path, scenario },
           {
-            label: `${runtime}-${framework} ${scenario} (the app)`,
+            label: `${runtime}-${framework} ${scenario} (the app, against its reference)`,
             server: `${runtime}-${framework}`,
             path: scenario === "echo" ? ROUTES.echo : ROUTES.api,
             scenario,
@@ -158,7 +159,47 @@ function appVariants(): Variant[] {
   );
 }
 
-const VARIANTS: readonly Variant[] = [...NODE_PITFALLS, ...appVariants()];
+/**
+ * bun-hono's and deno-hono's echo against the plain Hono echo on the same runtime, and each of
+ * the apps' checks alone: where their distance to the plain route goes (the breakdown
+ * NODE_PITFALLS gives for node-hono, on Bun.serve and Deno.serve). "the app mounted" runs the
+ * app's routes in the reference's process, without the app's entry (fetchWithHead).
+ */
+function honoBreakdown(runtime: "bun" | "deno"): Variant[] {
+  const plain = `Hono on ${runtime}: c.json(await c.req.json())`;
+  const server = `hono-ref:${runtime}`;
+  const alone = (label: string, path: string): Variant => ({
+    label: `Hono on ${runtime}: ${label}`,
+    server,
+    path,
+    scenario: "echo",
+    baseline: plain,
+  });
+  return [
+    { label: plain, server, path: "/echo", scenario: "echo" },
+    alone("the media-type check alone", "/echo-content-type"),
+    alone("the document check alone", "/echo-document"),
+    alone("the app's checks in one handler", "/echo-checked"),
+    alone(`${runtime}-hono's app mounted in this process`, `/app${ROUTES.echo}`),
+    {
+      label: `${runtime}-hono echo, against Hono on ${runtime}`,
+      server: `${runtime}-hono`,
+      path: ROUTES.echo,
+      scenario: "echo",
+      baseline: plain,
+    },
+  ];
+}
+
+const VARIANTS: readonly Variant[] = [
+  ...NODE_PITFALLS,
+  ...appVariants(),
+  ...honoBreakdown("bun"),
+  ...honoBreakdown("deno"),
+];
+if (new Set(VARIANTS.map((v) => v.label)).size !== VARIANTS.length) {
+  throw new Error("two variants share a label: their measurements would mix");
+}
 
 async function waitReady(port: number, alive: () => boolean): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -208,26 +249,33 @@ const BINARIES = {
   deno: [join(REPO_ROOT, "apps", "deno-bare", "node_modules", "deno", "deno"), "run", "-A"],
 } as const;
 
-/** A fresh process per trial: every variant starts, warms up and is measured alike. */
+/**
+ * A fresh process per trial: every variant starts, warms up and is measured alike. One server
+ * runs at a time, so the references all borrow bun-bare's port (this check never starts
+ * bun-bare), and ./benchmark.sh must not run alongside. Names: an app of the registry,
+ * "ref:RUNTIME:FRAMEWORK" (refs.ts), "hono-ref[:RUNTIME]" and "hono-limit" (hono.ts),
+ * "elysia-ref" (elysia.ts, on Node).
+ */
 async function startServer(name: string, cpus?: string): Promise<Server> {
-  const [kind, runtime, framework] = name.split(":") as [string, keyof typeof BINARIES, string];
-  if (kind === "ref") {
-    // One server runs at a time: the references borrow bun-bare's port, which this never starts.
-    const port = getApp("bun-bare").port;
-    return startReference(name, "refs.ts", port, cpus, { FRAMEWORK: framework }, BINARIES[runtime]);
-  }
   if (findApp(name)) {
     const app = getApp(name);
     const running = await startApp(app, cpus ? { cpus } : {});
     const pid = pidsListeningOn(app.port)[0] ?? running.pid;
     return { name, port: app.port, pid, stop: async () => void (await running.stop()) };
   }
-  // The references borrow the ports of apps this check never starts (bun-hono, bun-elysia and
-  // bun-bare): one server runs at a time, and ./benchmark.sh must not run alongside.
-  if (name === "hono-ref") return startReference(name, "hono.ts", getApp("bun-hono").port, cpus);
-  if (name === "elysia-ref")
-    return startReference(name, "elysia.ts", getApp("bun-elysia").port, cpus);
-  return startReference(name, "hono.ts", getApp("bun-bare").port, cpus, { LIMIT: "1" });
+  const port = getApp("bun-bare").port;
+  const [kind, runtime = "node", framework = ""] = name.split(":") as [
+    string,
+    keyof typeof BINARIES | undefined,
+    string | undefined,
+  ];
+  const binary = BINARIES[runtime];
+  if (kind === "ref") {
+    return startReference(name, "refs.ts", port, cpus, { FRAMEWORK: framework }, binary);
+  }
+  if (kind === "hono-ref") return startReference(name, "hono.ts", port, cpus, {}, binary);
+  if (kind === "elysia-ref") return startReference(name, "elysia.ts", port, cpus);
+  return startReference(name, "hono.ts", port, cpus, { LIMIT: "1" });
 }
 
 interface Measured {
