@@ -34,6 +34,7 @@ export {
   hostile,
   survived,
 } from "./hostile.ts";
+export { checkPipelined, parseStrict, type StrictAnswer } from "./pipeline.ts";
 export {
   commandLineOf,
   connectionsHeld,
@@ -99,4 +100,5 @@ export {
   parseAnswer,
   type RawAnswer,
   rawExchange,
+  rawText,
 } from "./wire.ts";

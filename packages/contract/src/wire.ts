@@ -17,13 +17,13 @@ export interface RawAnswer {
   readonly body: string;
 }
 
-/** Sends `head` (request line and headers, no final blank line) and reads until the server closes. */
-export function rawExchange(
+/** Sends `data` as it is and reads until the server closes the connection (latin1: bytes). */
+export function rawText(
   host: string,
   port: number,
-  head: string,
+  data: string,
   timeoutMs: number,
-): Promise<RawAnswer> {
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let received = "";
     const socket = connect({ host, port });
@@ -31,9 +31,9 @@ export function rawExchange(
       socket.destroy();
       reject(new Error(`no complete answer within ${timeoutMs} ms`));
     }, timeoutMs);
-    socket.on("connect", () => socket.write(`${head}\r\n\r\n`));
-    socket.on("data", (data) => {
-      received += data.toString("latin1");
+    socket.on("connect", () => socket.write(Buffer.from(data, "latin1")));
+    socket.on("data", (chunk) => {
+      received += chunk.toString("latin1");
     });
     socket.on("error", (error) => {
       clearTimeout(timer);
@@ -41,13 +41,19 @@ export function rawExchange(
     });
     socket.on("close", () => {
       clearTimeout(timer);
-      try {
-        resolve(parseAnswer(received));
-      } catch (error) {
-        reject(error);
-      }
+      resolve(received);
     });
   });
+}
+
+/** Sends `head` (request line and headers, no final blank line) and reads the one answer. */
+export async function rawExchange(
+  host: string,
+  port: number,
+  head: string,
+  timeoutMs: number,
+): Promise<RawAnswer> {
+  return parseAnswer(await rawText(host, port, `${head}\r\n\r\n`, timeoutMs));
 }
 
 /** One HTTP/1.x answer as read off a connection the server then closed. */

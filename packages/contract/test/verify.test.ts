@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 import {
   apiPayload,
+  checkPipelined,
   checkServingExecutable,
   ERRORS,
   errorBody,
@@ -11,6 +12,7 @@ import {
   getApp,
   headProblems,
   parseAnswer,
+  parseStrict,
   pidsListeningOn,
   verify,
 } from "../src/index.ts";
@@ -37,9 +39,12 @@ describe("verify", () => {
 
   test("a wrong greeting is reported", async () => {
     const violations = await run(conforming({ "/": { GET: () => new Response("Hello!") } }));
-    expect(violations).toHaveLength(1);
-    expect(violations[0]?.check).toBe("GET / answers the greeting as text/plain");
+    expect(violations.map((v) => v.check)).toEqual([
+      "GET / answers the greeting as text/plain",
+      "four pipelined requests come back as four strictly framed answers, in order",
+    ]);
     expect(violations[0]?.detail).toContain('body "Hello!"');
+    expect(violations[1]?.detail).toBe('answer 1 (GET /): status 200, body "Hello!"');
   });
 
   test("JSON served as text is reported", async () => {
@@ -270,6 +275,71 @@ describe("the runtime identity check of the registry port", () => {
     } finally {
       holder.kill("SIGKILL");
       await new Promise((done) => holder.once("exit", done));
+    }
+  });
+});
+
+describe("parseStrict (pipelined answers)", () => {
+  const ok = (body: string, extra = "") =>
+    `HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`;
+
+  test("answers framed by Content-Length and by chunks, in order", () => {
+    const chunked =
+      "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
+    expect(parseStrict(ok("one") + chunked + ok(""))).toEqual([
+      { status: 200, body: "one" },
+      { status: 404, body: "abcde" },
+      { status: 200, body: "" },
+    ]);
+  });
+
+  test.each([
+    [`${ok("one")}junk`, "answer 2: its headers never end"],
+    [`${ok("one")}\r\n`, "answer 2: its headers never end"],
+    ["HTTP/1.1 200 OK\r\n\r\nbody", "answer 1: no usable Content-Length (undefined)"],
+    [ok("one", "Transfer-Encoding: chunked\r\n"), "answer 1: both chunked and Content-Length"],
+    [ok("one", "Content-Length: 3\r\n"), "answer 1: Content-Length twice"],
+    [ok("one", "Bad Header\r\n"), 'answer 1: bad header line "Bad Header"'],
+    [
+      "HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nshort",
+      "answer 1: body shorter than its Content-Length",
+    ],
+    [
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX",
+      "answer 1: chunk not closed by CRLF",
+    ],
+    ["HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", 'answer 1: bad status line "HTTP/1.0 200 OK"'],
+  ])("%j is refused: %s", (text, message) => {
+    expect(() => parseStrict(text)).toThrow(message);
+  });
+});
+
+describe("pipelined requests, against a live server", () => {
+  test("a conforming server answers all four, in order", async () => {
+    server = conforming();
+    expect(await checkPipelined("127.0.0.1", server.port as number, 2000)).toEqual([]);
+  });
+
+  test("a server that answers the first of them and hangs up is reported", async () => {
+    const greeting = `HTTP/1.1 200 OK\r\nContent-Length: ${GREETING.length}\r\n\r\n${GREETING}`;
+    const once = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket) {
+          socket.end(greeting);
+        },
+      },
+    });
+    try {
+      expect(await checkPipelined("127.0.0.1", once.port, 2000)).toEqual([
+        {
+          check: "four pipelined requests come back as four strictly framed answers, in order",
+          detail: "1 answers to 4 requests",
+        },
+      ]);
+    } finally {
+      once.stop(true);
     }
   });
 });
