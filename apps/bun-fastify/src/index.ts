@@ -1,16 +1,5 @@
-import { getApp } from "@bench/contract";
-import { serveWorkers } from "@bench/contract/workers";
+import { serveApp } from "@bench/fastify-app";
 import { app } from "./app.ts";
 
-const { name, port } = getApp("bun-fastify");
-// Bun's node:http: with workers, each listens with reusePort (Bun's node:cluster cannot pass
-// sockets between processes).
-serveWorkers(name, ({ reusePort }, listening) => {
-  // Fastify hands these to node:http's listen(); its type leaves reusePort out.
-  const options = { port, host: "127.0.0.1", reusePort };
-  app.listen(options, (error) => {
-    if (error) throw error;
-    console.log(`${name} listening on http://127.0.0.1:${port}`);
-    listening();
-  });
-});
+// Bun's node:http; with workers each listens with reusePort (packages/fastify-app, serveApp).
+serveApp("bun-fastify", app);

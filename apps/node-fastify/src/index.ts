@@ -1,16 +1,5 @@
-import { getApp } from "@bench/contract";
-import { serveWorkers } from "@bench/contract/workers";
+import { serveApp } from "@bench/fastify-app";
 import { app } from "./app.ts";
 
-const { name, port } = getApp("node-fastify");
-// node:cluster's primary accepts and hands out the connections (reusePort is false here);
-// on Bun and Deno every worker listens with reusePort on its own socket.
-serveWorkers(name, ({ reusePort }, listening) => {
-  // Fastify hands these to node:http's listen(); its type leaves reusePort out.
-  const options = { port, host: "127.0.0.1", reusePort };
-  app.listen(options, (error) => {
-    if (error) throw error;
-    console.log(`${name} listening on http://127.0.0.1:${port}`);
-    listening();
-  });
-});
+// Node: node:cluster's primary hands out the connections (packages/fastify-app, serveApp).
+serveApp("node-fastify", app);

@@ -7,6 +7,7 @@
 // handler and a last middleware turn Express's errors and unmatched routes into the contract's
 // JSON. Express validates nothing itself; the user update goes through the contract's validator.
 
+import { createServer } from "node:http";
 import {
   apiPayload,
   buildItems,
@@ -14,6 +15,7 @@ import {
   type ErrorMessage,
   errorBody,
   GREETING,
+  getApp,
   invalidFieldError,
   isClientGone,
   isJsonContentType,
@@ -29,6 +31,7 @@ import {
   userById,
   validateUserUpdate,
 } from "@bench/contract";
+import { serveWorkers } from "@bench/contract/workers";
 import express, { type NextFunction, type Request, type Response } from "express";
 
 const fail = (res: Response, status: number, message: ErrorMessage | string) =>
@@ -156,4 +159,20 @@ export function createApp(): express.Express {
   app.use((_req: Request, res: Response) => fail(res, 404, ERRORS.notFound));
   app.use(onError);
   return app;
+}
+
+/**
+ * Serves `app` as the registry's `name` on node:http, in one process or BENCH_WORKERS of them:
+ * what app.listen() does, with the listen options it does not pass on. node:cluster's primary
+ * hands out the connections on Node (reusePort false); on Bun and Deno every worker listens
+ * with reusePort on its own socket.
+ */
+export function serveApp(name: string, app: express.Express): void {
+  const { port } = getApp(name);
+  serveWorkers(name, ({ reusePort }, listening) => {
+    createServer(app).listen({ port, host: "127.0.0.1", reusePort }, () => {
+      console.log(`${name} listening on http://127.0.0.1:${port}`);
+      listening();
+    });
+  });
 }

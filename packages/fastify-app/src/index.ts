@@ -14,6 +14,7 @@ import {
   type ErrorMessage,
   errorBody,
   GREETING,
+  getApp,
   invalidFieldError,
   isClientGone,
   isJsonContentType,
@@ -29,6 +30,7 @@ import {
   updatedUser,
   userById,
 } from "@bench/contract";
+import { serveWorkers } from "@bench/contract/workers";
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -124,4 +126,22 @@ export function createApp(): FastifyInstance {
   app.setNotFoundHandler((_req, reply) => fail(reply, 404, ERRORS.notFound));
   routes(app);
   return app;
+}
+
+/**
+ * Serves `app` as the registry's `name`, in one process or BENCH_WORKERS of them: node:cluster's
+ * primary hands out the connections on Node (reusePort false); on Bun and Deno every worker
+ * listens with reusePort on its own socket.
+ */
+export function serveApp(name: string, app: FastifyInstance): void {
+  const { port } = getApp(name);
+  serveWorkers(name, ({ reusePort }, listening) => {
+    // Fastify hands these to node:http's listen(); its type leaves reusePort out.
+    const options = { port, host: "127.0.0.1", reusePort };
+    app.listen(options, (error) => {
+      if (error) throw error;
+      console.log(`${name} listening on http://127.0.0.1:${port}`);
+      listening();
+    });
+  });
 }
