@@ -73,3 +73,8 @@ export function userUpdateProblems(text: string, sent: string): string[] {
   }
   return problems;
 }
+
+/** An error's message, for a violation's detail. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -3,6 +3,7 @@
 // (or close a garbage connection) and still serve normally afterwards.
 
 import { connect } from "node:net";
+import { describeError } from "./answers.ts";
 import { CASES, type ContractCase } from "./cases.ts";
 import { GREETING, ROUTES, userPath } from "./spec.ts";
 
@@ -144,7 +145,7 @@ export async function hostile(
           firstFailure ??= `${attack.testCase.name}: status ${response.status}`;
         }
       } catch (error) {
-        fail(`${attack.testCase.name}: ${error instanceof Error ? error.message : String(error)}`);
+        fail(`${attack.testCase.name}: ${describeError(error)}`);
       }
     }
   };

@@ -4,6 +4,7 @@
 // server that loses a request, answers out of order, or frames a body loosely passes fetch()
 // and most load generators, and fails here.
 
+import { describeError } from "./answers.ts";
 import { ECHO_BODY } from "./fixtures.ts";
 import { GREETING, ROUTES } from "./spec.ts";
 import type { Violation } from "./verify.ts";
@@ -131,6 +132,6 @@ export async function checkPipelined(
       ];
     });
   } catch (error) {
-    return [{ check, detail: error instanceof Error ? error.message : String(error) }];
+    return [{ check, detail: describeError(error) }];
   }
 }

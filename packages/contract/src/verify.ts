@@ -3,7 +3,7 @@
 
 import { connect } from "node:net";
 import { basename } from "node:path";
-import { apiPayloadProblems, preview, userUpdateProblems } from "./answers.ts";
+import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./answers.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
 import { checkPipelined } from "./pipeline.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
@@ -90,7 +90,7 @@ export async function checkCases(
       }
       for (const detail of problems) violations.push({ check: testCase.name, detail });
     } catch (error) {
-      violations.push({ check: testCase.name, detail: `request failed: ${describe(error)}` });
+      violations.push({ check: testCase.name, detail: `request failed: ${describeError(error)}` });
     }
   }
   violations.push(...(await checkTimestampMoves(fetcher, origin)));
@@ -112,12 +112,8 @@ async function checkTimestampMoves(fetcher: Fetcher, origin: string): Promise<Vi
     }
     return [];
   } catch (error) {
-    return [{ check, detail: `request failed: ${describe(error)}` }];
+    return [{ check, detail: `request failed: ${describeError(error)}` }];
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

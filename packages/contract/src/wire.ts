@@ -4,7 +4,7 @@
 // the same fields, and no Content-Length that differs from GET's).
 
 import { connect } from "node:net";
-import { apiPayloadProblems } from "./answers.ts";
+import { apiPayloadProblems, describeError } from "./answers.ts";
 import type { AppSpec } from "./registry.ts";
 import { ROUTES, userPath } from "./spec.ts";
 import type { Violation } from "./verify.ts";
@@ -101,7 +101,7 @@ async function expectOk(
       answer.status === 200 ? problemsOf(answer) : [`status ${answer.status}, expected 200`];
     return problems.map((detail) => ({ check, detail }));
   } catch (error) {
-    return [{ check, detail: `request failed: ${error instanceof Error ? error.message : error}` }];
+    return [{ check, detail: `request failed: ${describeError(error)}` }];
   }
 }
 
@@ -187,7 +187,7 @@ export async function checkHeadMatchesGet(
     } catch (error) {
       violations.push({
         check,
-        detail: `request failed: ${error instanceof Error ? error.message : error}`,
+        detail: `request failed: ${describeError(error)}`,
       });
     }
   }
