@@ -69,9 +69,14 @@ Options:
                          offered rate, latency counted from when each request was due (oha -q
                          --latency-correction; wrk and autocannon cannot, so this needs oha):
                          req/s ("5000") or shares of the app's closed-loop req/s in that same
-                         trial ("50%"), comma-separated, e.g. 25%,50%,75%,90%
+                         trial ("50%"), comma-separated, e.g. 25%,50%,75%,90%.
+                         "search": in the last round, find the capacity at the p99 budget
+                         (bracket from the closed-loop req/s, bisect to 5%, three trials at
+                         each end; a miss is checked against oha's own p99 at that rate
+                         against a do-nothing server): the interval and every level tried
       --slo-p99 MS       the p99 budget for "capacity at a latency budget": the highest
-                         offered rate whose p99 stayed within it (default: 10)
+                         offered rate whose p99 stayed within it (default: 10); requests
+                         due but never sent count as over it
       --startup N        N more fresh starts per app, without load, for the start-up figures
                          (spawn to first correct answer, memory when ready and after 1 s
                          idle; every start of the run is measured anyway) (default: 0)
@@ -413,8 +418,11 @@ main() {
   if [[ $profile -eq 1 && "$workers" != 1 ]]; then
     die_usage "--profile profiles one process: it does not go with --workers $workers"
   fi
-  if [[ -n "$rates" ]] && ! [[ "$rates" =~ ^[0-9]+(\.[0-9]+)?%?(,[0-9]+(\.[0-9]+)?%?)*$ ]]; then
-    die_usage "--rates must list rates in req/s (5000) or shares (50%), comma-separated, got '$rates'"
+  if [[ -n "$rates" && "$rates" != search ]] && ! [[ "$rates" =~ ^[0-9]+(\.[0-9]+)?%?(,[0-9]+(\.[0-9]+)?%?)*$ ]]; then
+    die_usage "--rates must be 'search' or list rates in req/s (5000) or shares (50%), comma-separated, got '$rates'"
+  fi
+  if [[ "$rates" == search && -n "$precision" ]]; then
+    die_usage "--rates search runs in the last round, which --precision does not fix in advance"
   fi
   if [[ -n "$slo" ]] && ! [[ "$slo" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$slo" =~ ^0+(\.0+)?$ ]]; then
     die_usage "--slo-p99 must be a number of milliseconds above 0, got '$slo'"

@@ -65,6 +65,7 @@ export interface SummaryRow {
   readonly unsaturatedTrials: number;
   /** Valid samples whose server core was busy with something other than the server. */
   readonly contendedTrials: number;
+  readonly machineFullTrials: number;
   /** Valid samples whose in-flight requests were far below the connections (Little's law). */
   readonly idleTrials: number;
   /** Every sample taken, valid or not. */
@@ -141,6 +142,7 @@ interface FlagCounts {
   readonly boundTrials: number;
   readonly unsaturatedTrials: number;
   readonly contendedTrials: number;
+  readonly machineFullTrials: number;
   readonly idleTrials: number;
 }
 
@@ -184,6 +186,12 @@ function flagsFor(
     "the server's core was busy with something other than the server, or CPU steal was " +
       "high (not the server's best; see the notes)",
   );
+  counted(
+    "MACHINE FULL",
+    counts.machineFullTrials,
+    "the server and the load generator shared the cores and filled them (not the server's " +
+      "best, nor a load-generator limit)",
+  );
   // On a valid sample, a failed Little's law check can only mean in-flight far below the
   // connections: above the upper bound the sample would be invalid.
   counted(
@@ -226,6 +234,7 @@ function rowFor(results: Results, app: string, group: Group): BaseRow {
     boundTrials: valid.filter((t) => t.checks.loadGeneratorBound).length,
     unsaturatedTrials: valid.filter((t) => t.checks.unsaturated).length,
     contendedTrials: valid.filter((t) => t.checks.contended === true).length,
+    machineFullTrials: valid.filter((t) => t.checks.machineFull === true).length,
     idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
   };
   return {

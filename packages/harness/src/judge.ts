@@ -8,6 +8,13 @@ import type { Trial } from "./schema.ts";
 export const ERROR_THRESHOLD = 0.0001;
 /** The load generator is saturated at this share of the cores it can keep busy... */
 export const LOAD_BUSY = 0.9;
+/**
+ * ...but an open-loop generator adds delay of its own well before that. oha pinned to one core
+ * against a server that does nothing (floor-server.ts, 100 connections, 3 s, this machine): p99
+ * 0.8–1.4 ms up to 60% of its core (40k req/s), then 2.5–7 ms at 64–93%, 49 ms at 103%. Above
+ * this share its latencies are partly its own, so the level judges the generator.
+ */
+export const OPEN_LOAD_BUSY = 0.6;
 /** ...and a (single event loop) server at this share of one core... */
 export const SERVER_BUSY = 0.85;
 /**
@@ -38,6 +45,12 @@ export const AUTOCANNON_MIN_MEAN_MS = 20;
 export const CONTENDED_POINTS = 20;
 /** ...or the hypervisor withheld this share of all the cores (CPU steal). */
 export const STEAL_HIGH = 20;
+/**
+ * The server and the load generator share the machine's cores (unpinned: --no-pin, or as many
+ * workers as cores) and together kept this share of them busy: the machine was full, which
+ * says neither what the server could do with cores of its own nor that the generator limited it.
+ */
+export const MACHINE_FULL = 0.9;
 /** A tool that measured less than this share of the requested time stopped early. */
 export const MIN_WINDOW_SHARE = 0.9;
 /** CPU readings this far above the cores a process may use are a broken measurement. */
@@ -160,6 +173,23 @@ function idleNote(m: Measurement, inFlight: number, loadBusy: boolean): string {
   );
 }
 
+/** Unpinned, server and generator together used MACHINE_FULL of the machine's cores. */
+export function machineFull(m: Measurement): boolean {
+  return (
+    !m.pinned &&
+    m.cpuWindowSec > 0 &&
+    m.serverCpuPercent + m.loadCpuPercent >= MACHINE_FULL * 100 * m.loadCores
+  );
+}
+
+function machineFullNote(m: Measurement): string {
+  return (
+    `machine full: the server (${m.serverCpuPercent.toFixed(0)}%) and ${m.tool} ` +
+    `(${m.loadCpuPercent.toFixed(0)}%) shared ${m.loadCores} cores and kept them busy: ` +
+    "neither the server's best nor a load-generator limit"
+  );
+}
+
 /**
  * Why the server's core was not the server's alone, or undefined. Pinned only: the busy share
  * of the server's own CPU set beyond its own CPU (per core of the set), and steal anywhere.
@@ -211,8 +241,11 @@ export function judge(m: Measurement): Judgement {
     (m.serverCoreIdlePercent === undefined
       ? ""
       : `, server's core ${m.serverCoreIdlePercent.toFixed(0)}% idle`);
-  if (loadBusy && !serverBusy) notes.push(`load generator saturated (${cpu})`);
-  if (!loadBusy && !serverBusy) notes.push(`neither side saturated (${cpu})`);
+  // Sharing the cores, a busy generator is a full machine rather than a generator limit.
+  const full = machineFull(m) && !serverBusy;
+  if (full) notes.push(machineFullNote(m));
+  else if (loadBusy && !serverBusy) notes.push(`load generator saturated (${cpu})`);
+  if (!loadBusy && !serverBusy && !full) notes.push(`neither side saturated (${cpu})`);
   if (little.checked && little.ratio < LITTLE_IDLE)
     notes.push(idleNote(m, little.inFlight, loadBusy));
   const contention = measured ? contentionNote(m) : undefined;
@@ -223,9 +256,10 @@ export function judge(m: Measurement): Judgement {
       errorRate: m.result ? errorRateOf(m.result) : 0,
       valid: reasons.length === 0,
       invalidReasons: reasons,
-      loadGeneratorBound: loadBusy && !serverBusy,
-      unsaturated: !loadBusy && !serverBusy,
+      loadGeneratorBound: loadBusy && !serverBusy && !full,
+      unsaturated: !loadBusy && !serverBusy && !full,
       contended: contention !== undefined,
+      machineFull: full,
       littlesLaw: little,
       notes,
     },
@@ -238,6 +272,8 @@ export interface OpenLoopJudgement {
   readonly errorRate: number;
   /** The load generator was saturated: it may not have sent the offered rate. */
   readonly loadGeneratorBound: boolean;
+  /** Server and generator shared the cores and filled them (see machineFull). */
+  readonly machineFull: boolean;
   readonly capacityCores: number;
 }
 
@@ -250,11 +286,14 @@ export interface OpenLoopJudgement {
 export function judgeOpenLoop(m: Measurement): OpenLoopJudgement {
   const reasons = [...failures(m), ...cpuInconsistencies(m)];
   const capacity = generatorCapacity(m);
+  const full = machineFull(m);
   return {
     valid: reasons.length === 0,
     invalidReasons: reasons,
     errorRate: m.result ? errorRateOf(m.result) : 0,
-    loadGeneratorBound: m.cpuWindowSec > 0 && m.loadCpuPercent >= LOAD_BUSY * 100 * capacity,
+    loadGeneratorBound:
+      !full && m.cpuWindowSec > 0 && m.loadCpuPercent >= OPEN_LOAD_BUSY * 100 * capacity,
+    machineFull: full,
     capacityCores: capacity,
   };
 }

@@ -3,8 +3,9 @@
 // stopping leaves no process of its tree behind.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
   type AppSpec,
@@ -45,7 +46,8 @@ export interface RunningApp {
   /** The `bun run start` process, leader of the app's own process group. */
   readonly pid: number;
   /**
-   * ms from spawning `bun run start` to the first correct answer (200, the greeting) to
+   * ms from the runtime's exec (stamped by scripts/start-app.sh; from spawning `bun run start`
+   * when the start script stamps nothing) to the first correct answer (200, the greeting) to
    * GET /, polled every READY_POLL_MS; undefined when its first answer was not correct.
    */
   readonly readyMs: number | undefined;
@@ -140,12 +142,19 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const command = [runtimeCommand(), "run", "--silent", "start"];
   if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
   const [file, ...args] = command as [string, ...string[]];
+  const stampFile = join(tmpdir(), `bench-exec-${process.pid}-${++starts}`);
   const spawnedAt = performance.now();
   const child: ChildProcess = spawn(file, args, {
     cwd,
     detached: true, // its own process group, so the whole tree can be signalled at once
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...buildEnv(app), ...options.env, [WORKERS_ENV]: String(workers) },
+    env: {
+      ...process.env,
+      ...buildEnv(app),
+      ...options.env,
+      [WORKERS_ENV]: String(workers),
+      BENCH_EXEC_STAMP: stampFile,
+    },
   });
   let log = "";
   const collect = (data: Buffer) => {
@@ -213,7 +222,8 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const allUp = () => workers === 1 || log.includes(allListening(workers));
   const ready = await waitForReady(app, running, timeoutMs, allUp);
   knownTree = descendantsOf(pid);
-  if (ready?.correct) readyMs = ready.at - spawnedAt;
+  const execAt = startedAt(stampFile, spawnedAt);
+  if (ready?.correct) readyMs = ready.at - execAt;
   if (!ready) {
     const why = running.hasExited()
       ? `exited (${exitedWith}) before serving`
@@ -222,6 +232,25 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
     throw new LaunchError(`${app.name}: ${why}. Its output:\n${log.trim()}`);
   }
   return running;
+}
+
+let starts = 0;
+
+/**
+ * When the runtime was exec'd, on performance.now()'s clock: the wall-clock stamp the start
+ * script wrote just before its exec (so neither `bun run`, the wrapper nor its version check
+ * counts), or the spawn when there is none (a start script of its own).
+ */
+function startedAt(stampFile: string, spawnedAt: number): number {
+  try {
+    const wallMs = Number(readFileSync(stampFile, "utf8").trim()) * 1000;
+    const at = wallMs - performance.timeOrigin;
+    return Number.isFinite(at) && at >= spawnedAt ? at : spawnedAt;
+  } catch {
+    return spawnedAt;
+  } finally {
+    rmSync(stampFile, { force: true });
+  }
 }
 
 /** The process listening on the app's port (the first of several); else the one launched. */

@@ -40,6 +40,8 @@ export interface Options {
   readonly profile: boolean;
   /** Open-loop rates after each closed-loop trial (--rates); empty: none. */
   readonly rates: RateSpec[];
+  /** --rates search: the capacity at the budget searched for in the last round (search.ts). */
+  readonly search: boolean;
   /** The generator of the open-loop trials (oha), when there are rates. */
   readonly rateTool?: ToolInfo;
   /** The p99 budget for capacity at a latency budget, ms. */
@@ -164,9 +166,12 @@ export function parseOptions(argv: string[]): Options {
   if (new Set(connectionCounts).size !== connectionCounts.length) {
     throw new UsageError(`--connections lists a count twice: ${values.connections}`);
   }
-  const rates = values.rates === undefined ? [] : ratesOf(values.rates);
+  const search = values.rates === "search";
+  const rates = values.rates === undefined || search ? [] : ratesOf(values.rates);
   const ratePath = values["rate-tool-path"];
-  if (rates.length > 0 && (!ratePath || !existsSync(ratePath))) {
+  if (search && values.precision !== undefined)
+    throw new UsageError("--rates search goes in the last round, which --precision does not fix");
+  if ((search || rates.length > 0) && (!ratePath || !existsSync(ratePath))) {
     throw new UsageError(`--rates needs oha: --rate-tool-path ${ratePath} does not exist`);
   }
   const sloP99Ms = Number(values["slo-p99"] ?? DEFAULT_SLO_P99_MS);
@@ -207,7 +212,8 @@ export function parseOptions(argv: string[]): Options {
     workers,
     workerCounts,
     rates,
-    ...(rates.length > 0 && ratePath
+    search,
+    ...((search || rates.length > 0) && ratePath
       ? {
           rateTool: { name: "oha" as const, path: ratePath, version: toolVersion("oha", ratePath) },
         }

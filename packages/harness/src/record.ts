@@ -18,6 +18,7 @@ import {
   type RateTrial,
   type Results,
   SCHEMA_VERSION,
+  type Search,
   type Startup,
   type Trial,
 } from "./schema.ts";
@@ -61,8 +62,11 @@ export function newResults(options: Options, pinning: Pinning): Results {
         keepAlive: true,
         errorThreshold: ERROR_THRESHOLD,
         argv: options.argv,
-        ...(options.rates.length > 0
-          ? { rates: options.rates.map((r) => r.text), sloP99Ms: options.sloP99Ms }
+        ...(options.rates.length > 0 || options.search
+          ? {
+              rates: options.search ? ["search"] : options.rates.map((r) => r.text),
+              sloP99Ms: options.sloP99Ms,
+            }
           : {}),
         ...(options.workers > 1 ? { workers: options.workers } : {}),
         ...(options.workerCounts.length > 1 ? { workerCounts: options.workerCounts } : {}),
@@ -138,6 +142,12 @@ export class Recorder {
   addRateTrial(trial: RateTrial): void {
     this.results.rateTrials ??= [];
     this.results.rateTrials.push(trial);
+    this.save();
+  }
+
+  addSearch(search: Search): void {
+    this.results.searches ??= [];
+    this.results.searches.push(search);
     this.save();
   }
 

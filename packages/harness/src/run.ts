@@ -21,6 +21,7 @@ import {
 import { analyze } from "./analysis.ts";
 import { calibrationBase, calibrationRows, costPerRequestNs, type Sizing } from "./calibration.ts";
 import { MIN_CI_PROCESSES } from "./estimate.ts";
+import { type Floor, startFloor } from "./floor.ts";
 import { judge } from "./judge.ts";
 import {
   LaunchError,
@@ -31,7 +32,7 @@ import {
   startApp,
 } from "./launch.ts";
 import { type LoadRun, runLoad } from "./measure.ts";
-import { type RateContext, runRates } from "./open-loop.ts";
+import { type RateContext, runRates, runSearch } from "./open-loop.ts";
 import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
 import { formatSec, precisionStatus, progressText, roundFits } from "./precision.ts";
@@ -113,7 +114,8 @@ class Run {
     const starts = Math.ceil(remaining / perProcess) * 1;
     const perSlot =
       warmupSec / (counts * samples) +
-      durationSec * (1 + this.options.rates.length / (counts * samples));
+      durationSec *
+        (1 + (this.options.rates.length + searchShare(this.options)) / (counts * samples));
     return pending === 0 ? 0 : remaining * perSlot + starts;
   }
 
@@ -122,13 +124,13 @@ class Run {
     scenario: Scenario,
     seconds: number,
     connections: number,
-    open?: { tool: ToolInfo; rate: number },
+    open?: { tool: ToolInfo; rate: number; port?: number },
   ): Promise<MeasuredRun> {
     const bodyFile = this.bodyFiles.get(scenario.name);
     const tool = open?.tool ?? this.options.tool;
     const cmd = toolCommand(tool, {
       ...(open ? { rate: open.rate } : {}),
-      url: `http://127.0.0.1:${target.app.port}${scenario.path}`,
+      url: `http://127.0.0.1:${open?.port ?? target.app.port}${scenario.path}`,
       scenario,
       connections,
       durationSec: seconds,
@@ -321,6 +323,9 @@ class Run {
           return;
         }
       }
+      if (this.options.search && round === this.options.trials) {
+        if (!(await this.searchApp(target, scenario, round, running, bestTrial(done)))) return;
+      }
     }
   }
 
@@ -417,12 +422,71 @@ class Run {
       pinned: pinning.enabled,
       loadCores: pinning.loadCores,
       serverCores: pinning.serverCores,
+      sloP99Ms: options.sloP99Ms,
       load: (rate) => this.load(target, scenario, options.durationSec, connections, { tool, rate }),
+      floor: async () => undefined,
       add: (trial) => this.recorder.addRateTrial(trial),
+      addSearch: (search) => this.recorder.addSearch(search),
       log,
       died: () => (running.hasExited() ? "the app exited during a rate trial" : undefined),
       interrupted: () => this.interrupted !== undefined,
     };
+  }
+
+  /**
+   * --rates search in the last round, from the app's best valid closed-loop req/s over all
+   * rounds; false when the app died. The generator-floor server lives as long as the search.
+   */
+  async searchApp(
+    target: Target,
+    scenario: Scenario,
+    round: number,
+    running: RunningApp,
+    last: Trial,
+  ): Promise<boolean> {
+    const { app } = target;
+    const closed = this.recorder.results.trials
+      .filter((t) => t.app === app.name && t.scenario === scenario.name && t.checks.valid)
+      .filter((t) => (t.workers ?? 1) === target.workerCount)
+      .map((t) => t.result?.rps ?? 0);
+    const best = Math.max(0, ...closed);
+    if (!(best > 0)) {
+      log(`  ${app.name} · ${scenario.name}: search skipped: no valid closed-loop req/s`);
+      return true;
+    }
+    const ctx = this.rateContext(target, scenario, running, last.connections);
+    const cpus = serverPinning(this.pinning, target.workerCount);
+    let floor: Floor | undefined;
+    const floorP99 = async (rate: number): Promise<number | undefined> => {
+      try {
+        floor ??= await startFloor(
+          `http://127.0.0.1:${app.port}`,
+          scenario,
+          this.bodyFiles.get(scenario.name),
+          cpus.enabled ? cpus.serverCpus : undefined,
+        );
+      } catch (error) {
+        log(`  ${app.name} · ${scenario.name}: no generator floor: ${String(error)}`);
+        return undefined;
+      }
+      const open = { tool: ctx.tool, rate, port: floor.port };
+      const run = await this.load(
+        target,
+        scenario,
+        this.options.durationSec,
+        last.connections,
+        open,
+      );
+      return run.result && run.result.requests > 0 ? run.result.latencyMs.p99 : undefined;
+    };
+    try {
+      if (await runSearch({ ...ctx, floor: floorP99 }, app.name, scenario, round, best))
+        return true;
+      this.fail(app.name, ctx.died() ?? "the app exited during a search trial");
+      return false;
+    } finally {
+      await (floor as Floor | undefined)?.stop();
+    }
   }
 
   async recordStartup(
@@ -533,6 +597,11 @@ export function versionMismatch(
 }
 
 /** The closed-loop trial rates are offered against: the highest valid req/s. */
+/** A search's trials, its floors included (about 15), spread over the slots of every round. */
+function searchShare(options: Options): number {
+  return options.search ? 15 / options.trials : 0;
+}
+
 function bestTrial(trials: readonly Trial[]): Trial {
   const rps = (t: Trial) => (t.checks.valid ? (t.result?.rps ?? -1) : -1);
   return trials.reduce((best, t) => (rps(t) > rps(best) ? t : best));

@@ -119,6 +119,11 @@ export const TrialSchema = T.Object({
      * best. Absent in runs before it existed.
      */
     contended: T.Optional(T.Boolean()),
+    /**
+     * Unpinned, the server and the load generator together kept the machine's cores busy:
+     * neither the server's best nor a generator limit. Absent in runs before it existed.
+     */
+    machineFull: T.Optional(T.Boolean()),
     littlesLaw: T.Object({
       /** requests × mean latency / the time the tool ran: requests in flight on average. */
       inFlight: T.Number(),
@@ -277,10 +282,36 @@ export const RateTrialSchema = T.Object({
   /** Achieved fell short of offered by more than RATE_TOLERANCE: latencies of an overload. */
   overCapacity: T.Boolean(),
   loadGeneratorBound: T.Boolean(),
+  /** Unpinned, server and generator filled the shared cores. Absent before it existed. */
+  machineFull: T.Optional(T.Boolean()),
+  /** Requests due, sent and never sent (rates.ts scheduleOf). Absent before it existed. */
+  schedule: T.Optional(
+    T.Object({
+      scheduled: T.Integer({ minimum: 0 }),
+      sent: T.Integer({ minimum: 0 }),
+      unsent: T.Integer({ minimum: 0 }),
+    }),
+  ),
+  /**
+   * --rates search: the p99 the same generator measured at the same rate against a server that
+   * does nothing (floor-server.ts), when this trial missed the budget on latency alone.
+   */
+  floorP99Ms: T.Optional(T.Number({ minimum: 0 })),
   errorRate: T.Number({ minimum: 0 }),
   valid: T.Boolean(),
   invalidReasons: T.Array(T.String()),
   notes: T.Array(T.String()),
+});
+
+/** --rates search: one app's search on one scenario; its trials are the rate trials "search". */
+export const SearchSchema = T.Object({
+  app: T.String(),
+  scenario: T.String(),
+  /** The best valid closed-loop req/s of the app on the scenario: where the search started. */
+  closedLoopRps: T.Number({ exclusiveMinimum: 0 }),
+  trials: T.Integer({ minimum: 0 }),
+  /** Wall-clock time of the search, its generator-floor trials included. */
+  elapsedSec: T.Number({ minimum: 0 }),
 });
 
 const HotFunctionSchema = T.Object({
@@ -326,6 +357,8 @@ export const ResultsSchema = T.Object({
   trials: T.Array(TrialSchema),
   /** Open-loop trials (--rates), kept apart from the closed-loop `trials`. */
   rateTrials: T.Optional(T.Array(RateTrialSchema)),
+  /** --rates search: per app and scenario, how its search went. */
+  searches: T.Optional(T.Array(SearchSchema)),
   /** --precision: how the rounds ended. */
   precision: T.Optional(
     T.Object({
@@ -347,6 +380,7 @@ export type Results = Static<typeof ResultsSchema>;
 export type ProfileRecord = Static<typeof ProfileSchema>;
 export type Startup = Static<typeof StartupSchema>;
 export type RateTrial = Static<typeof RateTrialSchema>;
+export type Search = Static<typeof SearchSchema>;
 
 /** Every way `value` breaks the schema, as "path: message" lines; empty when it conforms. */
 export function schemaErrors(value: unknown): string[] {

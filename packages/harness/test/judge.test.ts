@@ -11,6 +11,7 @@ import {
   LITTLE_TOLERANCE,
   LOAD_BUSY,
   type Measurement,
+  OPEN_LOAD_BUSY,
   SERVER_BUSY,
 } from "../src/judge.ts";
 import type { LoadResult } from "../src/parse.ts";
@@ -44,6 +45,7 @@ describe("a clean trial", () => {
   test("valid, no flag, no note", () => {
     const { checks } = judge(measured());
     expect(checks).toEqual({
+      machineFull: false,
       errorRate: 0,
       valid: true,
       invalidReasons: [],
@@ -273,11 +275,25 @@ describe("who limited the run", () => {
     const many = { workers: 4, serverCores: 2 };
     expect(bound({ ...many, serverCpuPercent: 169 })).toBe(true);
     expect(bound({ ...many, serverCpuPercent: 170 })).toBe(false);
-    // Unpinned on 2 cores, 2 workers at 120%: the generator can have the other 0.8 core, and at
-    // 75% it is saturated (0.9 × 80%); one process at 120% would be the limit itself.
+    // Unpinned on 2 cores, 2 workers at 120%: the generator can have the other 0.8 core; at
+    // 75% it uses it all, but sharing the cores that is a full machine, not a generator limit
+    // (120 + 75 ≥ 90% of 200). One process at 120% would be the limit itself.
     const shared = { pinned: false, loadCores: 2, serverCores: 2, serverCpuPercent: 120 };
-    expect(bound({ ...shared, workers: 2, loadCpuPercent: 75 })).toBe(true);
-    expect(bound({ ...shared, workers: 2, loadCpuPercent: 71 })).toBe(false);
+    const full = (patch: Partial<Measurement>) =>
+      judge(measured({ ...shared, workers: 2, ...patch })).checks;
+    expect(full({ loadCpuPercent: 75 })).toMatchObject({
+      loadGeneratorBound: false,
+      unsaturated: false,
+      machineFull: true,
+    });
+    expect(full({ loadCpuPercent: 75 }).notes[0]).toStartWith("machine full: the server (120%)");
+    // 120 + 59 < 180: not full; the generator (59 < 0.9 × 80) not saturated either.
+    expect(full({ loadCpuPercent: 59 })).toMatchObject({ machineFull: false, unsaturated: true });
+    expect(full({ loadCpuPercent: 60 }).machineFull).toBe(true);
+    // Pinned, a machine is never "full": each side has cores of its own.
+    expect(
+      judge(measured({ ...two, serverCpuPercent: 100, loadCpuPercent: 95 })).checks.machineFull,
+    ).toBe(false);
     expect(bound({ ...shared, loadCpuPercent: 75 })).toBe(false);
   });
 
@@ -326,7 +342,13 @@ describe("who limited the run", () => {
       loadCpuPercent: 48,
     });
     expect(generatorCapacity(m)).toBeCloseTo(0.5, 10);
-    expect(judge(m).checks.loadGeneratorBound).toBe(true);
+    // Both share the one core and filled it: the machine is full, whoever was "saturated".
+    expect(judge(m).checks).toMatchObject({ loadGeneratorBound: false, machineFull: true });
+    expect(judge({ ...m, serverCpuPercent: 40, loadCpuPercent: 48 }).checks).toMatchObject({
+      loadGeneratorBound: false,
+      unsaturated: true,
+      machineFull: false,
+    });
   });
 
   test("unpinned on two cores: capacity 2 − server share, capped by the tool's threads", () => {
@@ -379,11 +401,12 @@ describe("an open-loop (fixed-rate) trial", () => {
   const queued = result({}, 400);
 
   test("valid when nothing failed, whatever Little's law would say", () => {
-    expect(judgeOpenLoop(measured({ result: queued }))).toEqual({
+    expect(judgeOpenLoop(measured({ result: queued, loadCpuPercent: 50 }))).toEqual({
       valid: true,
       invalidReasons: [],
       errorRate: 0,
       loadGeneratorBound: false,
+      machineFull: false,
       capacityCores: 1,
     });
   });
@@ -406,14 +429,24 @@ describe("an open-loop (fixed-rate) trial", () => {
     ]);
   });
 
-  test(`generator at ${LOAD_BUSY * 100}% of its capacity: bound, even beside a saturated server`, () => {
+  test(`generator at ${OPEN_LOAD_BUSY * 100}% of its capacity: bound, even beside a saturated server`, () => {
     const at = (loadCpuPercent: number, patch: Partial<Measurement> = {}) =>
       judgeOpenLoop(measured({ result: queued, loadCpuPercent, ...patch })).loadGeneratorBound;
-    expect([at(90), at(89.9)]).toEqual([true, false]);
-    // two load threads on two cores: 90% of 2 cores is 180%
+    // An open loop's generator adds delay long before the closed loop's LOAD_BUSY.
+    expect(OPEN_LOAD_BUSY).toBeLessThan(LOAD_BUSY);
+    expect([at(60), at(59.9)]).toEqual([true, false]);
+    // two load threads on two cores: 60% of 2 cores is 120%
     const two = { loadCores: 2, threads: 2 };
-    expect([at(180, two), at(179, two)]).toEqual([true, false]);
-    expect(judgeOpenLoop(measured({ ...two, loadCpuPercent: 180 })).capacityCores).toBe(2);
+    expect([at(120, two), at(119, two)]).toEqual([true, false]);
+    expect(judgeOpenLoop(measured({ ...two, loadCpuPercent: 120 })).capacityCores).toBe(2);
+    // unpinned and full: the machine, not the generator
+    const shared = { pinned: false, loadCores: 2, serverCores: 2, serverCpuPercent: 100 };
+    expect(
+      judgeOpenLoop(measured({ result: queued, ...shared, loadCpuPercent: 90 })),
+    ).toMatchObject({
+      loadGeneratorBound: false,
+      machineFull: true,
+    });
     // no CPU window: no claim
     expect(at(95, { cpuWindowSec: 0 })).toBe(false);
   });

@@ -107,8 +107,8 @@ describe("--rates", () => {
   });
 
   test.each([
-    ["5k", "--rates must list rates"],
-    ["50%,,", "--rates must list rates"],
+    ["5k", "--rates must be 'search' or list rates"],
+    ["50%,,", "--rates must be 'search' or list rates"],
   ])("--rates %j: usage, exit 2", async (rates, message) => {
     const r = await runBenchmark(["--rates", rates, "bun-bare"]);
     expect(r.code).toBe(2);

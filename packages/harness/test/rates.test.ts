@@ -98,8 +98,8 @@ describe("rateLevels and capacityAtBudget", () => {
       ["75%", 15_100, 10, 2],
       ["90%", 18_100, 9, 2],
     ]);
-    // 75%: median p99 10 ms is within a 10 ms budget; 90% kept up in one trial only.
-    expect(levels.map((l) => l.withinBudget)).toEqual([true, true, false]);
+    // 75%: one trial of two kept the budget, not a majority; 90% kept up in one trial only.
+    expect(levels.map((l) => l.withinBudget)).toEqual([true, false, false]);
     expect(levels[0]?.p99RangeMs).toEqual({ low: 2, high: 4 });
     expect(levels[2]?.overCapacity).toBe(true);
     expect(levels.map((l) => l.loadGeneratorBound)).toEqual([false, false, false]);
@@ -110,9 +110,9 @@ describe("rateLevels and capacityAtBudget", () => {
       10,
     );
     expect(bound.at(-1)).toMatchObject({ requested: "95%", loadGeneratorBound: true });
-    expect(rateLevels(trials, "bun-bare", "api", 9.99).map((l) => l.withinBudget)).toEqual([
+    expect(rateLevels(trials, "bun-bare", "api", 12).map((l) => l.withinBudget)).toEqual([
       true,
-      false,
+      true,
       false,
     ]);
   });
@@ -132,6 +132,7 @@ describe("rateLevels and capacityAtBudget", () => {
     overCapacity: false,
     loadGeneratorBound,
     withinBudget,
+    unsent: 0,
   });
 
   test("a level that saturated the load generator takes no part", () => {
@@ -195,8 +196,8 @@ describe("judgeOpenLoop", () => {
   });
 
   test("a saturated generator is flagged even with the server saturated too", () => {
-    expect(judgeOpenLoop({ ...base, loadCpuPercent: 90 }).loadGeneratorBound).toBe(true);
-    expect(judgeOpenLoop({ ...base, loadCpuPercent: 89 }).loadGeneratorBound).toBe(false);
+    expect(judgeOpenLoop({ ...base, loadCpuPercent: 60 }).loadGeneratorBound).toBe(true);
+    expect(judgeOpenLoop({ ...base, loadCpuPercent: 59 }).loadGeneratorBound).toBe(false);
   });
 
   test("failed requests and impossible CPU still invalidate", () => {

@@ -30,6 +30,7 @@ function options(outDir: string): Options {
     workers: 1,
     workerCounts: [1],
     rates: [],
+    search: false,
     sloP99Ms: 10,
     argv: ["-d", "1"],
     runtimeVersions: {},

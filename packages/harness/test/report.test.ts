@@ -600,6 +600,7 @@ describe("HTML report in headless Chromium", () => {
         "bun-bare p99",
         "node-hono p50",
         "node-hono p99",
+        "p99 budget 10.0 ms",
       ]);
       const points = (label: string) => chart?.datasets.find((d) => d.label === label);
       expect(points("bun-bare p99")?.data).toEqual([
@@ -794,7 +795,7 @@ describe("README section", () => {
     );
     expect(updated).toContain('    x-axis ["bun-bare", "bun-hono", "node-hono"]');
     expect(updated).toContain(
-      "an app marked * had load-generator-bound samples, so its bar is a lower bound, or unsaturated or contended samples",
+      "an app marked * had load-generator-bound samples, so its bar is a lower bound, or unsaturated, contended or machine-full samples",
     );
   });
 

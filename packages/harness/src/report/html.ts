@@ -14,7 +14,7 @@ import type { Results } from "../schema.ts";
 import { IDLE_PAUSE_MS } from "../startup.ts";
 import { mddText, taxText } from "../summary.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
-import { pct } from "./format.ts";
+import { fmt, pct } from "./format.ts";
 import {
   headerLines,
   READING_GUIDE,
@@ -25,6 +25,7 @@ import {
 } from "./markdown.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
+import { searchInterval } from "./search.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
 import { VERSIONS_INTRO, versionChart, versionViews } from "./versions.ts";
 import {
@@ -90,9 +91,10 @@ export interface ChartData {
   readonly datasets: {
     label: string;
     data: (number | null)[] | { x: number; y: number }[];
-    /** Line charts: one colour for the line, dashed or not. */
+    /** Line charts: one colour for the line, dashed or not, and its width in px. */
     color?: string;
     dashed?: boolean;
+    width?: number;
     /** An error bar per bar, from low to high (the 95% CI, or the range over trials). */
     ranges?: ([number, number] | null)[];
     colors?: string[];
@@ -199,26 +201,51 @@ function curveCharts(analysis: Analysis): ChartData[] {
 
 /** Per scenario, p50 (dashed) and p99 against the offered rate, one colour per app. */
 function rateCharts(results: Results): ChartData[] {
-  return rateViews(results).map((v) => ({
-    id: `rates-${v.scenario}`,
-    title: `${v.scenario}: latency at offered load (ms, log scale; dashed: p50, solid: p99)`,
-    type: "line",
-    labels: [],
-    xTitle: "offered req/s",
-    datasets: v.series.flatMap(({ app, levels }) =>
-      (["p50", "p99"] as const).map((p) => ({
-        label: `${app} ${p}`,
-        data: levels.map((l) => ({
-          x: num(l.offeredRps) ?? 0,
-          y: num(p === "p50" ? l.p50Ms : l.p99Ms) ?? 0,
-        })),
-        color: COLORS[app] ?? "#888",
-        dashed: p === "p50",
+  const budget = results.manifest.settings.sloP99Ms ?? Number.NaN;
+  const trials = results.rateTrials ?? [];
+  return rateViews(results).map((v) => {
+    const xs = v.series.flatMap((s) => s.levels.map((l) => l.offeredRps));
+    // The budget as a line across the chart; a search's capacity interval as a thick stretch of it.
+    const budgetLine = {
+      label: `p99 budget ${fmt(budget, 1)} ms`,
+      data: [Math.min(...xs), Math.max(...xs)].map((x) => ({
+        x: num(x) ?? 0,
+        y: num(budget) ?? 0,
       })),
-    ),
-    yTitle: "ms",
-    logarithmic: true,
-  }));
+      color: "#000",
+      dashed: true,
+    };
+    const intervals = v.series.flatMap(({ app }) => {
+      const found = searchInterval(trials, app, v.scenario, budget);
+      if (!found) return [];
+      const data = [found.low, found.high].map((x) => ({ x, y: num(budget) ?? 0 }));
+      return [{ label: `${app} capacity interval`, data, color: COLORS[app] ?? "#888", width: 6 }];
+    });
+    return {
+      id: `rates-${v.scenario}`,
+      title: `${v.scenario}: latency at offered load (ms, log scale; dashed: p50, solid: p99; searched levels included)`,
+      type: "line",
+      labels: [],
+      xTitle: "offered req/s",
+      datasets: [
+        ...v.series.flatMap(({ app, levels }) =>
+          (["p50", "p99"] as const).map((p) => ({
+            label: `${app} ${p}`,
+            data: levels.map((l) => ({
+              x: num(l.offeredRps) ?? 0,
+              y: num(p === "p50" ? l.p50Ms : l.p99Ms) ?? 0,
+            })),
+            color: COLORS[app] ?? "#888",
+            dashed: p === "p50",
+          })),
+        ),
+        budgetLine,
+        ...intervals,
+      ],
+      yTitle: "ms",
+      logarithmic: true,
+    };
+  });
 }
 
 function startupCharts(results: Results): ChartData[] {
@@ -338,6 +365,7 @@ function label(row: SummaryRow): string {
     ...(row.boundTrials > 0 ? ["lower bound"] : []),
     ...(row.unsaturatedTrials > 0 ? ["unsaturated"] : []),
     ...(row.contendedTrials > 0 ? ["contended"] : []),
+    ...(row.machineFullTrials > 0 ? ["machine full"] : []),
   ];
   return qualifiers.length > 0 ? `${row.app} (${qualifiers.join(", ")})` : row.app;
 }
@@ -453,7 +481,7 @@ for (const spec of CHARTS) {
   const line = spec.type === "line";
   const datasets = spec.datasets.map((d) =>
     line
-      ? { ...d, showLine: true, borderColor: d.color, backgroundColor: d.color, borderDash: d.dashed ? [6, 4] : [], borderWidth: 2 }
+      ? { ...d, showLine: true, borderColor: d.color, backgroundColor: d.color, borderDash: d.dashed ? [6, 4] : [], borderWidth: d.width ?? 2 }
       : { ...d, backgroundColor: d.colors, borderWidth: 0 });
   const x = line ? { x: xScale(spec) } : {};
   const chart = new Chart(canvas, {

@@ -198,7 +198,7 @@ export const READING_GUIDE = [
   SIGNIFICANCE_NOTE,
   "Load-generator bound: the load generator was saturated and the server was not, so the req/s is a lower bound. " +
     "Unsaturated: neither was saturated, so something else limited the run (not the server's best). " +
-    "Contended: the server's core was busy with something other than the server, or CPU steal was high (not the server's best). " +
+    "Contended: the server's core was busy with something other than the server, or CPU steal was high (not the server's best). Machine full: unpinned, the server and the load generator shared the cores and together filled them (neither the server's best nor a load-generator limit). " +
     "Idle connections: far fewer requests were in flight than connections were open (the load generator paced the run).",
 ];
 

@@ -4,6 +4,7 @@
 import { capacityAtBudget, RATE_TOLERANCE, type RateLevel, rateLevels } from "../rates.ts";
 import type { Results } from "../schema.ts";
 import { fmt } from "./format.ts";
+import { BUDGET_RULE, SEARCH_INTRO, searchView } from "./search.ts";
 
 export const RATES_HEADER = [
   "app",
@@ -24,7 +25,9 @@ export function ratesIntro(results: Results): string {
     "request was due, so waiting in a queue counts. A share (50%) is of the app's closed-loop " +
     `req/s in that same trial. A rate achieved more than ${fmt(RATE_TOLERANCE * 100)}% short of ` +
     "its offer is over capacity: its latencies are those of a queue that only grows. Medians " +
-    `over the valid trials, p99 with its lowest–highest over them; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99) and the rate kept up.`
+    `over the valid trials, p99 with its lowest–highest over them; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99) and the rate kept up ` +
+    `in most of a level's trials. ${BUDGET_RULE}` +
+    ((results.rateTrials ?? []).some((t) => t.requested === "search") ? ` ${SEARCH_INTRO}` : "")
   );
 }
 
@@ -63,6 +66,20 @@ function capacityCells(app: string, levels: RateLevel[]): string[] {
   return [app, figure, c.nonMonotonic ? `${how}; a lower rate missed it too (noise)` : how];
 }
 
+function levelCells(app: string, l: RateLevel, verdict: string): string[] {
+  return [
+    app,
+    l.requested,
+    fmt(l.offeredRps),
+    fmt(l.achievedRps),
+    fmt(l.p50Ms, 2),
+    l.trials > 1
+      ? `${fmt(l.p99Ms, 2)} (${fmt(l.p99RangeMs.low, 2)}–${fmt(l.p99RangeMs.high, 2)})`
+      : fmt(l.p99Ms, 2),
+    l.unsent > 0 ? `${verdict} (${fmt(l.unsent)} unsent)` : verdict,
+  ];
+}
+
 export function rateViews(results: Results): RateView[] {
   const trials = results.rateTrials ?? [];
   if (trials.length === 0) return [];
@@ -70,23 +87,27 @@ export function rateViews(results: Results): RateView[] {
   const { apps, scenarios } = results.manifest.settings;
   return scenarios
     .map((scenario) => {
-      const series = apps
-        .map((app) => ({ app, levels: rateLevels(trials, app, scenario, budget) }))
-        .filter((s) => s.levels.length > 0);
-      const rows = series.flatMap(({ app, levels }) =>
-        levels.map((l) => [
+      const listed = apps.map((app) => ({
+        app,
+        levels: rateLevels(trials, app, scenario, budget),
+        search: searchView(results, trials, app, scenario, budget),
+      }));
+      const rows = listed.flatMap(({ app, levels, search }) => [
+        ...levels.map((l) => levelCells(app, l, budgetCell(l, budget))),
+        ...(search?.levels ?? []).map((l, i) => levelCells(app, l, search?.verdicts[i] ?? "")),
+      ]);
+      const capacity = listed.flatMap(({ app, levels, search }) => [
+        ...(levels.length > 0 ? [capacityCells(app, levels)] : []),
+        ...(search ? [search.capacity] : []),
+      ]);
+      const series = listed
+        .map(({ app, levels, search }) => ({
           app,
-          l.requested,
-          fmt(l.offeredRps),
-          fmt(l.achievedRps),
-          fmt(l.p50Ms, 2),
-          l.trials > 1
-            ? `${fmt(l.p99Ms, 2)} (${fmt(l.p99RangeMs.low, 2)}–${fmt(l.p99RangeMs.high, 2)})`
-            : fmt(l.p99Ms, 2),
-          budgetCell(l, budget),
-        ]),
-      );
-      const capacity = series.map(({ app, levels }) => capacityCells(app, levels));
+          levels: [...levels, ...(search?.levels ?? [])].sort(
+            (a, b) => a.offeredRps - b.offeredRps,
+          ),
+        }))
+        .filter((s) => s.levels.length > 0);
       return { scenario, rows, capacity, series };
     })
     .filter((v) => v.rows.length > 0);

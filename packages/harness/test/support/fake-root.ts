@@ -72,3 +72,31 @@ serve({
 
 /** Obeys the contract, but only starts listening 400 ms after it was started. */
 export const SLOW_START = "await Bun.sleep(400);\nserve();";
+
+/** Requests per second above which LATENCY_JUMPS answers late. */
+export const JUMP_RATE = 2000;
+
+/**
+ * Obeys the contract, but once more than JUMP_RATE GET /api/test arrived per second over the
+ * last 500 ms, answers each 50 ms late: a capacity at any p99 budget below 50 ms of exactly
+ * JUMP_RATE, for an open loop that offers a steady rate.
+ */
+export const LATENCY_JUMPS = `
+const WINDOW_MS = 500;
+let arrivals: number[] = [];
+let head = 0;
+serve({
+  "/api/test": {
+    GET: async () => {
+      const now = performance.now();
+      arrivals.push(now);
+      while ((arrivals[head] ?? now) < now - WINDOW_MS) head++;
+      if (head > 100_000) {
+        arrivals = arrivals.slice(head);
+        head = 0;
+      }
+      if ((arrivals.length - head) / (WINDOW_MS / 1000) > ${JUMP_RATE}) await Bun.sleep(50);
+      return Response.json(CONTRACT.apiPayload(APP.framework));
+    },
+  },
+});`;

@@ -1,0 +1,116 @@
+// The reports' part of --rates search: every level a search measured, valid or not, with its
+// verdict and why, and the capacity interval with its ends' trials and the time it took.
+// Rendered through rates.ts's view, so a search sits in the same tables as listed rates.
+
+import { RATE_TOLERANCE, type RateLevel } from "../rates.ts";
+import type { RateTrial, Results, Search } from "../schema.ts";
+import { intervalOf, type SearchLevel, searchLevels, searchPoints } from "../search.ts";
+import { median } from "../stats.ts";
+import { fmt } from "./format.ts";
+
+export const BUDGET_RULE =
+  "A trial keeps the budget when at least 99% of the requests it scheduled are known to have " +
+  "been answered within it: requests due but never sent (oha drops its queue at the deadline; " +
+  "the last 2 ms of the schedule are not counted, its timer's slack) count as over. With none " +
+  "unsent that is p99 ≤ budget; with some, p99.9 ≤ budget and unsent + 0.1% of the answered " +
+  "≤ 1% of the scheduled.";
+
+export const SEARCH_INTRO =
+  "--rates search: from the app's best closed-loop req/s, halving until a rate keeps the " +
+  "budget (or doubling while the maximum does), then bisecting until the interval's top is " +
+  "within 5% of its bottom, then three trials at each end (a majority decides a level; a " +
+  "repeat that flips an end reopens the bisection; at most 16 trials). A miss on latency " +
+  "alone is charged to the server only if its p99 exceeds the budget by more than the p99 the " +
+  "same generator measured at that rate against a server that does nothing. Levels where the " +
+  "generator was saturated or the machine full are not judged, and nothing above them is tried.";
+
+type Point = ReturnType<typeof searchPoints>[number];
+
+/** A searched rate as a level of the rates table: medians over its trials with a result. */
+function levelOf(rate: number, points: readonly Point[], level: SearchLevel): RateLevel {
+  const trials = points.filter((p) => p.rate === rate).map((p) => p.trial);
+  const measured = trials.filter((t) => t.result !== null);
+  const p99s = measured.map((t) => t.result?.latencyMs.p99 ?? Number.NaN);
+  return {
+    requested: "search",
+    offeredRps: rate,
+    achievedRps: median(trials.map((t) => t.achievedRps)),
+    p50Ms: median(measured.map((t) => t.result?.latencyMs.p50 ?? Number.NaN)),
+    p99Ms: median(p99s),
+    p99RangeMs: { low: Math.min(...p99s), high: Math.max(...p99s) },
+    trials: trials.length,
+    overCapacity: trials.some((t) => t.achievedRps < t.offeredRps * (1 - RATE_TOLERANCE)),
+    loadGeneratorBound: level.verdict === "not judged",
+    withinBudget: level.verdict === "within",
+    unsent: trials.reduce((sum, t) => sum + (t.schedule?.unsent ?? 0), 0),
+  };
+}
+
+export interface SearchView {
+  readonly levels: RateLevel[];
+  /** The verdict cell of each level, in the order of `levels`. */
+  readonly verdicts: string[];
+  readonly capacity: string[];
+}
+
+function verdictCell(level: SearchLevel, points: readonly Point[]): string {
+  const mine = points.filter((p) => p.rate === level.rate);
+  const within = mine.filter((p) => p.verdict === "within").length;
+  const whys = [...new Set(mine.filter((p) => p.verdict !== "within").map((p) => p.why))];
+  const head = `${level.verdict} (${within}/${mine.length} kept it)`;
+  return whys.length === 0 ? head : `${head}: ${whys.join("; ")}`;
+}
+
+function capacityCells(app: string, levels: SearchLevel[], search: Search | undefined): string[] {
+  const { within, above, nonMonotonic } = intervalOf(levels);
+  const lowest = levels[0]?.rate ?? 0;
+  const figure = !within
+    ? `below ${fmt(lowest)} req/s`
+    : !above
+      ? `at least ${fmt(within.rate)} req/s`
+      : above.verdict === "not judged"
+        ? `at least ${fmt(within.rate)} req/s (not judged from ${fmt(above.rate)})`
+        : `${fmt(within.rate)}–${fmt(above.rate)} req/s`;
+  const ends = [
+    within ? `${fmt(within.rate)} kept the budget (${within.trials} trial(s))` : undefined,
+    above ? `${fmt(above.rate)} ${above.verdict} (${above.trials} trial(s))` : undefined,
+  ].filter(Boolean);
+  const how = [
+    search
+      ? `searched from ${fmt(search.closedLoopRps)} req/s (closed loop): ${search.trials} trials in ${fmt(search.elapsedSec, 0)} s`
+      : "searched",
+    ...ends,
+    ...(nonMonotonic ? ["a higher rate kept the budget too (noise): the lower miss caps it"] : []),
+  ].join("; ");
+  return [app, figure, how];
+}
+
+/** The search of one app on one scenario, or undefined when it has none. */
+export function searchView(
+  results: Results,
+  trials: readonly RateTrial[],
+  app: string,
+  scenario: string,
+  budgetMs: number,
+): SearchView | undefined {
+  const points = searchPoints(trials, app, scenario, budgetMs);
+  if (points.length === 0) return undefined;
+  const levels = searchLevels(points);
+  const search = (results.searches ?? []).find((s) => s.app === app && s.scenario === scenario);
+  return {
+    levels: levels.map((l) => levelOf(l.rate, points, l)),
+    verdicts: levels.map((l) => verdictCell(l, points)),
+    capacity: capacityCells(app, levels, search),
+  };
+}
+
+/** The capacity interval of a search as x values, for the chart; undefined without both ends. */
+export function searchInterval(
+  trials: readonly RateTrial[],
+  app: string,
+  scenario: string,
+  budgetMs: number,
+): { readonly low: number; readonly high: number } | undefined {
+  const { within, above } = intervalOf(searchLevels(searchPoints(trials, app, scenario, budgetMs)));
+  return within && above ? { low: within.rate, high: above.rate } : undefined;
+}

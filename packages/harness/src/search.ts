@@ -1,0 +1,115 @@
+// --rates search: the highest offered rate whose p99 stays within the budget, found rather than
+// bracketed by rates the user guessed. Bracket from the closed-loop maximum (halving below it,
+// doubling above while it holds), bisect until the interval is narrow, then repeat the trials at
+// both ends; a repeat that flips an end's verdict reopens the bisection. Pure: the next rate is
+// a function of the trials so far, so every path is tested on synthetic verdicts.
+
+import { type BudgetVerdict, budgetVerdict } from "./rates.ts";
+import type { RateTrial } from "./schema.ts";
+
+export const SEARCH = {
+  /** Stop bisecting when the interval's top is within this share above its bottom. */
+  resolution: 0.05,
+  /** Trials at each end of the final interval. */
+  repeats: 3,
+  /** No search takes more trials than this, whatever the noise does. */
+  maxTrials: 16,
+  /** Halve no lower than this share of the closed-loop maximum... */
+  lowest: 1 / 64,
+  /** ...and double no higher than this multiple of it. */
+  highest: 4,
+} as const;
+
+export interface SearchPoint {
+  readonly rate: number;
+  readonly verdict: BudgetVerdict["verdict"];
+}
+
+export interface SearchLevel {
+  readonly rate: number;
+  readonly trials: number;
+  /** The majority of its trials: within only when more than half kept the budget. */
+  readonly verdict: BudgetVerdict["verdict"];
+}
+
+/** Trials grouped by rate, ascending. Any "not judged" trial makes its level unjudged. */
+export function searchLevels(points: readonly SearchPoint[]): SearchLevel[] {
+  const rates = [...new Set(points.map((p) => p.rate))].sort((a, b) => a - b);
+  return rates.map((rate) => {
+    const mine = points.filter((p) => p.rate === rate);
+    const within = mine.filter((p) => p.verdict === "within").length;
+    const verdict = mine.some((p) => p.verdict === "not judged")
+      ? "not judged"
+      : 2 * within > mine.length
+        ? "within"
+        : "over";
+    return { rate, trials: mine.length, verdict };
+  });
+}
+
+export interface Interval {
+  /** The highest level shown within the budget (below every level that was not). */
+  readonly within?: SearchLevel;
+  /** The lowest level above it that missed the budget or could not be judged. */
+  readonly above?: SearchLevel;
+  /** A level below `within` missed: the verdicts are not monotonic (noise). */
+  readonly nonMonotonic: boolean;
+}
+
+export function intervalOf(levels: readonly SearchLevel[]): Interval {
+  // The first level that did not keep the budget caps the search: nothing above it counts.
+  const firstMiss = levels.find((l) => l.verdict !== "within");
+  const kept = levels.filter((l) => l.verdict === "within");
+  const within = kept.filter((l) => firstMiss === undefined || l.rate < firstMiss.rate).at(-1);
+  const above = levels.find((l) => l.verdict !== "within" && l.rate > (within?.rate ?? 0));
+  const nonMonotonic = kept.some((l) => firstMiss !== undefined && l.rate > firstMiss.rate);
+  return {
+    ...(within ? { within } : {}),
+    ...(above ? { above } : {}),
+    nonMonotonic,
+  };
+}
+
+/** The next rate to measure, or undefined when the search is done. */
+export function nextRate(
+  closedLoopRps: number,
+  points: readonly SearchPoint[],
+): number | undefined {
+  if (points.length >= SEARCH.maxTrials) return undefined;
+  const start = Math.max(1, Math.round(closedLoopRps));
+  if (points.length === 0) return start;
+  const levels = searchLevels(points);
+  const { within, above } = intervalOf(levels);
+  const fresh = (rate: number) => (levels.some((l) => l.rate === rate) ? undefined : rate);
+  if (!within) {
+    // Nothing kept the budget yet: halve below the lowest level tried, down to a floor.
+    const lowest = levels[0] as SearchLevel;
+    const half = Math.round(lowest.rate / 2);
+    return half >= Math.max(1, start * SEARCH.lowest) ? fresh(half) : undefined;
+  }
+  if (!above) {
+    const double = within.rate * 2;
+    return double <= start * SEARCH.highest ? fresh(double) : confirm(within);
+  }
+  if (above.rate > within.rate * (1 + SEARCH.resolution)) {
+    const mid = Math.round((within.rate + above.rate) / 2);
+    return fresh(mid) ?? confirm(within) ?? confirm(above);
+  }
+  return confirm(within) ?? (above.verdict === "over" ? confirm(above) : undefined);
+}
+
+function confirm(level: SearchLevel): number | undefined {
+  return level.trials < SEARCH.repeats ? level.rate : undefined;
+}
+
+/** A search's trials (requested "search") of one app on one scenario, as points. */
+export function searchPoints(
+  trials: readonly RateTrial[],
+  app: string,
+  scenario: string,
+  budgetMs: number,
+): (SearchPoint & BudgetVerdict & { readonly trial: RateTrial })[] {
+  return trials
+    .filter((t) => t.requested === "search" && t.app === app && t.scenario === scenario)
+    .map((trial) => ({ rate: trial.offeredRps, ...budgetVerdict(trial, budgetMs), trial }));
+}

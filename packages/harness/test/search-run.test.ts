@@ -1,0 +1,78 @@
+// ./benchmark.sh --rates search for real, against a stand-in whose latency jumps at a known
+// rate: the interval it reports holds that rate, every level is listed, the generator's floor
+// was measured for the misses, and nothing is left running.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fmt } from "../src/report/format.ts";
+import { type Results, schemaErrors } from "../src/schema.ts";
+import { intervalOf, SEARCH, searchLevels, searchPoints } from "../src/search.ts";
+import { fakeRoot, JUMP_RATE, LATENCY_JUMPS } from "./support/fake-root.ts";
+import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const hasOha = (process.env.PATH ?? "")
+  .split(":")
+  .concat(join(process.env.HOME ?? "", ".cargo/bin"))
+  .some((dir) => existsSync(join(dir, "oha")));
+
+describe("--rates search", () => {
+  // CI installs oha; elsewhere its absence skips this (visibly) rather than failing it.
+  test.skipIf(!hasOha && process.env.CI !== "true")(
+    `finds a latency jump at ${JUMP_RATE} req/s within its interval`,
+    async () => {
+      const root = fakeRoot({ "bun-bare": LATENCY_JUMPS });
+      const out = join(mkdtempSync(join(tmpdir(), "bench-search-")), "run");
+      dirs.push(root, join(out, ".."));
+      const r = await runBenchmark([
+        ...["--apps-root", root, "-o", out, "-s", "api", "-d", "1", "-w", "1", "-n", "1"],
+        ...["--samples", "1", "-c", "32", "--rates", "search", "--slo-p99", "25", "bun-bare"],
+      ]);
+      const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
+      expect(schemaErrors(results)).toEqual([]);
+      expect(results.manifest.settings).toMatchObject({ rates: ["search"], sloP99Ms: 25 });
+      const trials = results.rateTrials ?? [];
+      const points = searchPoints(trials, "bun-bare", "api", 25);
+      expect(points.length).toBe(trials.length);
+      expect(points.length).toBeLessThanOrEqual(SEARCH.maxTrials);
+      const { within, above } = intervalOf(searchLevels(points));
+      // The jump lies in the interval (1% for the edges of the stand-in's 500 ms window).
+      expect(within?.rate).toBeLessThanOrEqual(JUMP_RATE * 1.01);
+      expect(above?.rate).toBeGreaterThan(JUMP_RATE * 0.99);
+      expect((above?.rate ?? 0) / (within?.rate ?? 1)).toBeLessThanOrEqual(
+        1 + SEARCH.resolution + 1e-9,
+      );
+      expect([within?.trials, above?.trials]).toEqual([SEARCH.repeats, SEARCH.repeats]);
+      // Every miss on latency alone was checked against the generator's floor, far below 50 ms.
+      const latencyMisses = points.filter(
+        (p) => p.trial.valid && !p.trial.overCapacity && (p.trial.result?.latencyMs.p99 ?? 0) > 25,
+      );
+      for (const p of latencyMisses) expect(p.trial.floorP99Ms).toBeLessThan(25);
+      // Nothing was sent that was not scheduled, and every trial counted its schedule.
+      for (const t of trials)
+        expect(t.schedule?.sent).toBeLessThanOrEqual((t.schedule?.scheduled ?? 0) * 1.01 + 5);
+      const [search] = results.searches ?? [];
+      expect(search).toMatchObject({ app: "bun-bare", scenario: "api", trials: points.length });
+      expect(search?.elapsedSec).toBeGreaterThanOrEqual(points.length);
+      const md = readFileSync(join(out, "report.md"), "utf8");
+      expect(md).toContain(
+        `| bun-bare | ${fmt(within?.rate ?? 0)}–${fmt(above?.rate ?? 0)} req/s | searched from`,
+      );
+      // Every level is a row of the rates table, with its verdict.
+      for (const l of searchLevels(points))
+        expect(md).toMatch(
+          new RegExp(`\\| bun-bare \\| search \\| ${fmt(l.rate)} \\| [^\\n]* \\| ${l.verdict} \\(`),
+        );
+      expect(r.stdout).toContain("== api: capacity at p99 ≤ 25 ms");
+      const allValid = trials.every((t) => t.valid) && results.trials.every((t) => t.checks.valid);
+      expect(r.code).toBe(allValid ? 0 : 1);
+      expect(taggedProcesses()).toEqual([]);
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,200 @@
+// --rates search on synthetic verdicts: where it goes next, when it stops, what interval it
+// reports; and the budget rule that feeds it (unsent requests, the generator's own floor).
+import { describe, expect, test } from "bun:test";
+import { budgetVerdict, keptBudget, SCHEDULE_SLACK_SEC, scheduleOf } from "../src/rates.ts";
+import {
+  intervalOf,
+  nextRate,
+  SEARCH,
+  type SearchPoint,
+  searchLevels,
+  searchPoints,
+} from "../src/search.ts";
+import { syntheticRateTrial } from "./support/synthetic.ts";
+
+/** Runs a search against a server whose verdict at each rate is `truth(rate, nth trial)`. */
+function search(
+  closed: number,
+  truth: (rate: number, nth: number) => SearchPoint["verdict"],
+): SearchPoint[] {
+  const points: SearchPoint[] = [];
+  for (let rate = nextRate(closed, points); rate !== undefined; rate = nextRate(closed, points)) {
+    const nth = points.filter((p) => p.rate === rate).length;
+    points.push({ rate, verdict: truth(rate, nth) });
+  }
+  return points;
+}
+
+const threshold = (limit: number) => (rate: number) => (rate <= limit ? "within" : "over");
+
+describe("the search", () => {
+  test.each([7_000, 10_000, 13_001, 33_000, 49_000, 50_000, 79_999])(
+    "a capacity of %p req/s (closed loop 80k) lies in the interval, at most 5% wide",
+    (limit) => {
+      const points = search(80_000, threshold(limit));
+      const { within, above } = intervalOf(searchLevels(points));
+      expect(within?.rate).toBeLessThanOrEqual(limit);
+      expect(above?.rate).toBeGreaterThan(limit);
+      const width = (above?.rate ?? 0) / (within?.rate ?? 1) - 1;
+      expect(width).toBeLessThanOrEqual(SEARCH.resolution + 1e-9);
+      // Both ends were repeated, and nothing was measured twice without a reason.
+      expect(within?.trials).toBe(SEARCH.repeats);
+      expect(above?.trials).toBe(SEARCH.repeats);
+      expect(points.length).toBeLessThanOrEqual(SEARCH.maxTrials);
+      // The closed-loop maximum comes first: the bracket starts there.
+      expect(points[0]?.rate).toBe(80_000);
+    },
+  );
+
+  test("above the closed-loop maximum: doubles up to its limit, then says at least", () => {
+    const points = search(10_000, threshold(1e9));
+    const levels = searchLevels(points);
+    expect(levels.map((l) => l.rate)).toEqual([10_000, 20_000, 40_000]);
+    const { within, above } = intervalOf(levels);
+    expect(within?.rate).toBe(40_000);
+    expect(above).toBeUndefined();
+  });
+
+  test("below every rate it may try: stops at 1/64 of the maximum with nothing within", () => {
+    const points = search(64_000, () => "over");
+    expect(Math.min(...points.map((p) => p.rate))).toBe(1_000);
+    expect(intervalOf(searchLevels(points)).within).toBeUndefined();
+  });
+
+  test("a generator it cannot judge caps the search: no rate above it is tried", () => {
+    const truth = (rate: number) => (rate >= 30_000 ? "not judged" : "within");
+    const points = search(40_000, truth);
+    const { within, above } = intervalOf(searchLevels(points));
+    expect(above?.verdict).toBe("not judged");
+    expect(above?.rate).toBeGreaterThanOrEqual(30_000);
+    expect(within?.rate).toBeLessThan(30_000);
+    // An unjudged end is not repeated: its trials say nothing of the server.
+    expect(above?.trials).toBe(1);
+  });
+
+  test("a repeat that flips the lower end reopens the bisection below it", () => {
+    // Noise: 30k passes once, then fails twice; the truth is 28k.
+    const truth = (rate: number, nth: number) =>
+      rate <= 28_000 || (rate <= 30_000 && nth === 0) ? "within" : "over";
+    const points = search(40_000, truth);
+    const { within, above } = intervalOf(searchLevels(points));
+    expect(within?.rate).toBeLessThanOrEqual(28_000);
+    expect(above?.rate).toBeGreaterThan(28_000);
+    expect(searchLevels(points).find((l) => l.rate === 30_000)?.verdict).toBe("over");
+  });
+
+  test("the trials' budget stops a search that noise keeps reopening", () => {
+    // Every level passes its first trial and fails its repeats: each confirmation reopens.
+    const points = search(40_000, (rate, nth) => (rate < 40_000 && nth === 0 ? "within" : "over"));
+    expect(points).toHaveLength(SEARCH.maxTrials);
+  });
+
+  test("a lower level that missed caps the interval and marks it non-monotonic", () => {
+    const levels = searchLevels([
+      { rate: 10, verdict: "within" },
+      { rate: 20, verdict: "over" },
+      { rate: 30, verdict: "within" },
+      { rate: 40, verdict: "over" },
+    ]);
+    expect(intervalOf(levels)).toMatchObject({
+      within: { rate: 10 },
+      above: { rate: 20 },
+      nonMonotonic: true,
+    });
+    // A tie of two trials is not a majority: the level did not keep the budget.
+    expect(
+      searchLevels([
+        { rate: 5, verdict: "within" },
+        { rate: 5, verdict: "over" },
+      ])[0]?.verdict,
+    ).toBe("over");
+  });
+});
+
+const latency = (p99: number, p999 = p99) => ({
+  mean: 1,
+  p50: 1,
+  p90: 1,
+  p99,
+  p999,
+  max: p999,
+});
+
+describe("the budget rule", () => {
+  test("scheduled requests: the rate over the window, less oha's timer slack at the deadline", () => {
+    expect(scheduleOf(10_000, 5, null)).toEqual({
+      scheduled: Math.floor(10_000 * (5 - SCHEDULE_SLACK_SEC)) + 1,
+      sent: 0,
+      unsent: 49_981,
+    });
+    const r = { requests: 49_900, socketErrors: 30, timeouts: 20, aborted: 31 };
+    expect(scheduleOf(10_000, 5, r)).toEqual({ scheduled: 49_981, sent: 49_981, unsent: 0 });
+    // More sent than due (window edges): nothing is unsent, never a negative count.
+    expect(scheduleOf(10_000, 5, { ...r, requests: 60_000 }).unsent).toBe(0);
+  });
+
+  test("a level that dropped scheduled requests is not within the budget", () => {
+    const full = { scheduled: 100_000, sent: 100_000, unsent: 0 };
+    expect(keptBudget(latency(9), full, 100_000, 10)).toBe(true);
+    expect(keptBudget(latency(11), full, 100_000, 10)).toBe(false);
+    // 2% never sent: whatever the answered ones did, over 1% of the schedule is over budget.
+    const dropped = { scheduled: 100_000, sent: 98_000, unsent: 2_000 };
+    expect(keptBudget(latency(1, 1), dropped, 98_000, 10)).toBe(false);
+    // 0.5% unsent: p99.9 of the answered must hold, and 500 + 99.5 ≤ 1,000 does.
+    const some = { scheduled: 100_000, sent: 99_500, unsent: 500 };
+    expect(keptBudget(latency(1, 9), some, 99_500, 10)).toBe(true);
+    expect(keptBudget(latency(1, 11), some, 99_500, 10)).toBe(false);
+    // 0.95% unsent: 950 + 99 > 1,000.
+    const most = { scheduled: 100_000, sent: 99_050, unsent: 950 };
+    expect(keptBudget(latency(1, 1), most, 99_050, 10)).toBe(false);
+
+    const trial = syntheticRateTrial("search", 20_000, latency(2, 3), { schedule: dropped });
+    expect(budgetVerdict(trial, 10)).toEqual({
+      verdict: "over",
+      why: "2000 of 100000 scheduled requests never sent (count as over the budget)",
+    });
+  });
+
+  test("a latency miss the generator's own p99 could explain is not charged to the server", () => {
+    const miss = syntheticRateTrial("search", 40_000, latency(14), { floorP99Ms: 5 });
+    expect(budgetVerdict(miss, 10)).toEqual({
+      verdict: "not judged",
+      why: "p99 14.00 ms, but the generator alone measured p99 5.00 ms at this rate",
+    });
+    expect(budgetVerdict({ ...miss, floorP99Ms: 3.9 }, 10).verdict).toBe("over");
+    expect(budgetVerdict({ ...miss, floorP99Ms: undefined }, 10).verdict).toBe("over");
+  });
+
+  test("invalid, saturated, full, short: each its own verdict and why", () => {
+    const t = syntheticRateTrial("search", 40_000, latency(2));
+    expect(budgetVerdict(t, 10)).toEqual({ verdict: "within", why: "p99 2.00 ms" });
+    const invalid = { ...t, valid: false, invalidReasons: ["12 failed requests"] };
+    expect(budgetVerdict(invalid, 10)).toEqual({
+      verdict: "over",
+      why: "invalid: 12 failed requests",
+    });
+    expect(budgetVerdict({ ...t, loadGeneratorBound: true }, 10).verdict).toBe("not judged");
+    expect(budgetVerdict({ ...t, machineFull: true }, 10)).toEqual({
+      verdict: "not judged",
+      why: "machine full",
+    });
+    expect(budgetVerdict({ ...t, overCapacity: true, achievedRps: 30_000 }, 10)).toEqual({
+      verdict: "over",
+      why: "achieved 30,000 of 40,000 req/s",
+    });
+  });
+
+  test("a search's points are its own trials, each with its verdict", () => {
+    const trials = [
+      syntheticRateTrial("search", 1000, latency(2)),
+      syntheticRateTrial("search", 2000, latency(20)),
+      syntheticRateTrial("50%", 500, latency(1)),
+      syntheticRateTrial("search", 1000, latency(2), { app: "node-bare" }),
+    ];
+    const points = searchPoints(trials, "bun-bare", "api", 10);
+    expect(points.map((p) => [p.rate, p.verdict])).toEqual([
+      [1000, "within"],
+      [2000, "over"],
+    ]);
+  });
+});
