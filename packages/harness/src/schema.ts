@@ -141,7 +141,10 @@ export const TrialSchema = T.Object({
 
 /** One start of an app (each start of the rounds, and the fresh ones of --startup). */
 export const StartupSchema = T.Object({
-  /** ms from spawning `bun run start` to the first correct answer to GET /. */
+  /**
+   * ms from the runtime's exec (stamped by scripts/start-app.sh; in runs before 2026-11-23,
+   * from spawning `bun run start`) to the first correct answer to GET /.
+   */
   readyMs: T.Number({ minimum: 0 }),
   /** The server's resident memory (its process tree) right after that answer. */
   rssReadyMiB: T.Number({ minimum: 0 }),

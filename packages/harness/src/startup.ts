@@ -1,5 +1,5 @@
 // The cost of starting: every time the harness starts an app it already waits for its first
-// answer, so each start is also a measurement: spawn to first correct response, and the server's
+// answer, so each start is also a measurement: runtime start to first correct response, and the server's
 // memory right after that and after a short idle pause. --startup N adds N fresh starts per app
 // with no load at all, for a tighter figure.
 

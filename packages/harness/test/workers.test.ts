@@ -206,6 +206,13 @@ describe("every app with 2 workers, for real", () => {
       }
       expect(trial.server.primaryRssMiB).toBeGreaterThan(0);
       expect(trial.server.peakRssMiB).toBeGreaterThan(trial.server.primaryRssMiB as number);
+      // Sharing the cores, a server and a generator that filled them make a full machine: never
+      // "load-generator bound" (with 2 workers on 2 cores that is what a busy wrk meant before).
+      const cores = results.manifest.pinning.enabled ? 0 : results.manifest.machine.cores;
+      const filled = trial.server.cpuPercent + trial.loadGenerator.cpuPercent >= 0.9 * 100 * cores;
+      if (cores > 0 && filled && trial.checks.valid && trial.cpuWindowSec > 0) {
+        expect(trial.checks.loadGeneratorBound).toBe(false);
+      }
     }
     expect(r.code === 0 || r.code === 1).toBe(true); // 1: a trial judged invalid on a busy machine
     expect(taggedProcesses()).toEqual([]);

@@ -41,7 +41,7 @@ export function summaryExtras(analysis: Analysis): string[] {
   if (starts.length > 0) {
     out.push(
       [
-        "== start-up: spawn to first correct answer; RSS when ready and after 1 s idle (median, range)",
+        "== start-up: runtime start to first correct answer; RSS when ready and after 1 s idle (median, range)",
         ...columns([
           ["app", "starts (fresh)", "ready ms", "RSS ready MiB", "RSS idle MiB"],
           ...starts.map(startupCells),

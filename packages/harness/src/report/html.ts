@@ -255,7 +255,8 @@ function startupCharts(results: Results): ChartData[] {
   return [
     {
       id: "startup",
-      title: "Start-up: spawn to first correct answer (ms; median of starts, bars: lowest–highest)",
+      title:
+        "Start-up: runtime start to first correct answer (ms; median of starts, bars: lowest–highest)",
       type: "bar",
       labels,
       datasets: [

@@ -4,7 +4,7 @@
 
 import { RATE_TOLERANCE, type RateLevel } from "../rates.ts";
 import type { RateTrial, Results, Search } from "../schema.ts";
-import { intervalOf, type SearchLevel, searchLevels, searchPoints } from "../search.ts";
+import { intervalOf, SEARCH, type SearchLevel, searchLevels, searchPoints } from "../search.ts";
 import { median } from "../stats.ts";
 import { fmt } from "./format.ts";
 
@@ -81,6 +81,9 @@ function capacityCells(app: string, levels: SearchLevel[], search: Search | unde
       : "searched",
     ...ends,
     ...(nonMonotonic ? ["a higher rate kept the budget too (noise): the lower miss caps it"] : []),
+    ...((search?.trials ?? 0) >= SEARCH.maxTrials
+      ? [`stopped at its ${SEARCH.maxTrials}-trial limit, ends not all repeated`]
+      : []),
   ].join("; ");
   return [app, figure, how];
 }

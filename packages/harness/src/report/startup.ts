@@ -1,4 +1,4 @@
-// The reports' "Start-up" section: how long each app takes from spawn to its first correct
+// The reports' "Start-up" section: how long each app takes from its runtime's start to its first correct
 // answer, and its memory then and at idle. One model, rendered by markdown.ts and html.ts.
 
 import type { Results } from "../schema.ts";
@@ -6,8 +6,9 @@ import { IDLE_PAUSE_MS, type StartupRow, startupRows } from "../startup.ts";
 import { fmt } from "./format.ts";
 
 export const STARTUP_INTRO =
-  "Every start of an app is measured: from spawning `bun run start` in its folder (the " +
-  "wrapper included, as a user starts it) to its first correct answer to GET /, polled every " +
+  "Every start of an app is measured: from its runtime's start (the exec that " +
+  "scripts/start-app.sh stamps, so neither `bun run` nor the wrapper counts, on every row " +
+  "alike) to its first correct answer to GET /, polled every " +
   `2 ms, and the server's resident memory right then and after ${IDLE_PAUSE_MS / 1000} s ` +
   "with no requests. Median (lowest–highest) over the starts; fresh starts (--startup) saw no " +
   "load at all, the others are the starts of the measured rounds.";
