@@ -86,5 +86,5 @@ fi
 # BENCH_EXEC_STAMP (the harness): the wall-clock time of the exec below, so start-up time counts
 # from the runtime's start on every row, without this wrapper and its version check (which the
 # --node/--bun/--deno rows skip). $EPOCHREALTIME is a builtin: no process, no delay of its own.
-[[ -z "${BENCH_EXEC_STAMP:-}" ]] || printf '%s\n' "$EPOCHREALTIME" >"$BENCH_EXEC_STAMP"
+[[ -z "${BENCH_EXEC_STAMP:-}" ]] || printf '%s\n' "${EPOCHREALTIME:-}" >"$BENCH_EXEC_STAMP"
 exec "$bin" "${flags[@]}" "$entry"

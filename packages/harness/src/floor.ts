@@ -45,7 +45,10 @@ export async function startFloor(
   if (cpus !== undefined) command.unshift("taskset", "-c", cpus);
   const [bin, ...args] = command as [string, ...string[]];
   const child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const exited = new Promise<void>((done) => {
+    child.once("exit", () => done());
+    child.once("error", () => done()); // could not spawn (taskset missing): no exit follows
+  });
   const stop = async () => {
     child.stdin?.end();
     child.kill("SIGTERM");
@@ -55,6 +58,7 @@ export async function startFloor(
     rmSync(dir, { recursive: true, force: true });
   };
   let said = "";
+  let errors = "";
   const port = await new Promise<number | undefined>((done) => {
     const timer = setTimeout(() => done(undefined), 10_000);
     child.stdout?.on("data", (data: Buffer) => {
@@ -66,13 +70,14 @@ export async function startFloor(
       }
     });
     child.stderr?.on("data", (data: Buffer) => {
-      said += data.toString();
+      errors += data.toString();
     });
     void exited.then(() => done(undefined));
   });
   if (port === undefined) {
     await stop();
-    throw new Error(`the generator-floor server did not start: ${said.trim().slice(0, 300)}`);
+    const output = `${said}${errors}`.trim().slice(0, 300);
+    throw new Error(`the generator-floor server did not start: ${output}`);
   }
   return { port, stop };
 }

@@ -3,7 +3,7 @@
 // stopping leaves no process of its tree behind.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -142,8 +142,10 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const command = [runtimeCommand(), "run", "--silent", "start"];
   if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
   const [file, ...args] = command as [string, ...string[]];
-  const stampFile = join(tmpdir(), `bench-exec-${process.pid}-${++starts}`);
+  const stampDir = mkdtempSync(join(tmpdir(), "bench-exec-"));
+  const stampFile = join(stampDir, "stamp");
   const spawnedAt = performance.now();
+  const spawnedWall = Date.now();
   const child: ChildProcess = spawn(file, args, {
     cwd,
     detached: true, // its own process group, so the whole tree can be signalled at once
@@ -222,7 +224,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const allUp = () => workers === 1 || log.includes(allListening(workers));
   const ready = await waitForReady(app, running, timeoutMs, allUp);
   knownTree = descendantsOf(pid);
-  const execAt = startedAt(stampFile, spawnedAt);
+  const execAt = startedAt(stampDir, { at: spawnedAt, wall: spawnedWall }, ready?.at);
   if (ready?.correct) readyMs = ready.at - execAt;
   if (!ready) {
     const why = running.hasExited()
@@ -234,22 +236,27 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   return running;
 }
 
-let starts = 0;
-
 /**
  * When the runtime was exec'd, on performance.now()'s clock: the wall-clock stamp the start
  * script wrote just before its exec (so neither `bun run`, the wrapper nor its version check
- * counts), or the spawn when there is none (a start script of its own).
+ * counts), taken relative to the wall clock read at spawn (a clock step during a long run then
+ * moves nothing), within [spawn, ready]; the spawn when there is no stamp (a start script of
+ * its own, a bash without $EPOCHREALTIME). Bash prints it with the locale's decimal point.
  */
-function startedAt(stampFile: string, spawnedAt: number): number {
+function startedAt(
+  stampDir: string,
+  spawned: { at: number; wall: number },
+  readyAt: number | undefined,
+): number {
   try {
-    const wallMs = Number(readFileSync(stampFile, "utf8").trim()) * 1000;
-    const at = wallMs - performance.timeOrigin;
-    return Number.isFinite(at) && at >= spawnedAt ? at : spawnedAt;
+    const text = readFileSync(join(stampDir, "stamp"), "utf8").trim().replace(",", ".");
+    const at = spawned.at + (Number(text) * 1000 - spawned.wall);
+    if (!Number.isFinite(at) || text === "") return spawned.at;
+    return Math.min(Math.max(at, spawned.at), readyAt ?? at);
   } catch {
-    return spawnedAt;
+    return spawned.at;
   } finally {
-    rmSync(stampFile, { force: true });
+    rmSync(stampDir, { recursive: true, force: true });
   }
 }
 

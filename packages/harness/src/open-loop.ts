@@ -181,6 +181,7 @@ export async function runSearch(
     );
     if (!died && latencyMiss(trial, ctx.sloP99Ms)) {
       if (!floors.has(rate)) floors.set(rate, await ctx.floor(rate));
+      if (ctx.interrupted()) return true; // a floor cut short measured nothing
       const floor = floors.get(rate);
       if (floor !== undefined) trial = { ...trial, floorP99Ms: floor };
     }

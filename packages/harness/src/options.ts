@@ -171,6 +171,8 @@ export function parseOptions(argv: string[]): Options {
   const ratePath = values["rate-tool-path"];
   if (search && values.precision !== undefined)
     throw new UsageError("--rates search goes in the last round, which --precision does not fix");
+  if (search && (values.workers ?? "").includes(","))
+    throw new UsageError("--rates search finds one capacity per app: give --workers one count");
   if ((search || rates.length > 0) && (!ratePath || !existsSync(ratePath))) {
     throw new UsageError(`--rates needs oha: --rate-tool-path ${ratePath} does not exist`);
   }

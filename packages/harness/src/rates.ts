@@ -127,31 +127,35 @@ export function budgetVerdict(t: RateTrial, budgetMs: number): BudgetVerdict {
   const r = t.result;
   if (!t.valid || r === null)
     return { verdict: "over", why: `invalid: ${t.invalidReasons.join("; ")}` };
+  if (t.overCapacity) {
+    const short = `achieved ${fmtRate(t.achievedRps)} of ${fmtRate(t.offeredRps)} req/s`;
+    return { verdict: "over", why: short };
+  }
   if (t.machineFull) return { verdict: "not judged", why: "machine full" };
   if (t.loadGeneratorBound) return { verdict: "not judged", why: "load generator saturated" };
-  if (t.overCapacity)
-    return {
-      verdict: "over",
-      why: `achieved ${fmtRate(t.achievedRps)} of ${fmtRate(t.offeredRps)} req/s`,
-    };
   const schedule = t.schedule ?? { scheduled: r.requests, sent: r.requests, unsent: 0 };
   const p99 = `p99 ${r.latencyMs.p99.toFixed(2)} ms`;
-  if (keptBudget(r.latencyMs, schedule, r.requests, budgetMs))
-    return {
-      verdict: "within",
-      why: schedule.unsent > 0 ? `${p99}, ${schedule.unsent} unsent` : p99,
-    };
-  if (schedule.unsent > 0 && r.latencyMs.p99 <= budgetMs)
+  if (keptBudget(r.latencyMs, schedule, r.requests, budgetMs)) {
+    const unsent = schedule.unsent > 0 ? `, ${schedule.unsent} unsent` : "";
+    return { verdict: "within", why: `${p99}${unsent}` };
+  }
+  // Unsent requests beyond what the budget rule allows: over, whatever the latencies.
+  if (schedule.unsent + 0.001 * r.requests > 0.01 * schedule.scheduled) {
+    const never = `${schedule.unsent} of ${schedule.scheduled} scheduled requests never sent`;
+    return { verdict: "over", why: `${never} (count as over the budget)` };
+  }
+  if (schedule.unsent > 0 && r.latencyMs.p99 <= budgetMs) {
+    const p999 = `p99.9 ${r.latencyMs.p999.toFixed(2)} ms`;
     return {
       verdict: "over",
-      why: `${schedule.unsent} of ${schedule.scheduled} scheduled requests never sent (count as over the budget)`,
+      why: `${p99} within but ${p999} over, with ${schedule.unsent} unsent: 99% within cannot be shown`,
     };
+  }
   // Latency alone: the server is charged only with what the generator's own p99 cannot explain.
-  if (t.floorP99Ms !== undefined && r.latencyMs.p99 - t.floorP99Ms <= budgetMs)
-    return {
-      verdict: "not judged",
-      why: `${p99}, but the generator alone measured p99 ${t.floorP99Ms.toFixed(2)} ms at this rate`,
-    };
+  if (t.floorP99Ms !== undefined && r.latencyMs.p99 - t.floorP99Ms <= budgetMs) {
+    const floor = `the generator alone measured p99 ${t.floorP99Ms.toFixed(2)} ms at this rate`;
+    return { verdict: "not judged", why: `${p99}, but ${floor}` };
+  }
   return { verdict: "over", why: p99 };
 }
 
@@ -172,6 +176,8 @@ export interface RateLevel {
   readonly overCapacity: boolean;
   /** Any of its trials saturated the load generator: the level says nothing of the server. */
   readonly loadGeneratorBound: boolean;
+  /** Any of its trials filled a machine the server and the generator shared. */
+  readonly machineFull?: boolean;
   /** Most of its trials kept the budget (budgetVerdict), and none fell short of the rate. */
   readonly withinBudget: boolean;
   /** Requests due but never sent, summed over its trials. */
@@ -211,6 +217,7 @@ export function rateLevels(
         trials: level.length,
         overCapacity,
         loadGeneratorBound: level.some((t) => t.loadGeneratorBound || t.machineFull === true),
+        machineFull: level.some((t) => t.machineFull === true),
         withinBudget:
           !overCapacity &&
           2 * level.filter((t) => budgetVerdict(t, budgetMs).verdict === "within").length >

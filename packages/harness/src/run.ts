@@ -22,7 +22,7 @@ import { analyze } from "./analysis.ts";
 import { calibrationBase, calibrationRows, costPerRequestNs, type Sizing } from "./calibration.ts";
 import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { type Floor, startFloor } from "./floor.ts";
-import { judge } from "./judge.ts";
+import { judge, MIN_WINDOW_SHARE } from "./judge.ts";
 import {
   LaunchError,
   listenerOf,
@@ -37,6 +37,7 @@ import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts
 import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
 import { formatSec, precisionStatus, progressText, roundFits } from "./precision.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
+import { RATE_TOLERANCE } from "./rates.ts";
 import { newResults, Recorder } from "./record.ts";
 import {
   type AppRun,
@@ -457,7 +458,9 @@ class Run {
     const ctx = this.rateContext(target, scenario, running, last.connections);
     const cpus = serverPinning(this.pinning, target.workerCount);
     let floor: Floor | undefined;
+    let noFloor = false; // a floor server that failed to start is not tried again
     const floorP99 = async (rate: number): Promise<number | undefined> => {
+      if (noFloor) return undefined;
       try {
         floor ??= await startFloor(
           `http://127.0.0.1:${app.port}`,
@@ -466,6 +469,7 @@ class Run {
           cpus.enabled ? cpus.serverCpus : undefined,
         );
       } catch (error) {
+        noFloor = true;
         log(`  ${app.name} · ${scenario.name}: no generator floor: ${String(error)}`);
         return undefined;
       }
@@ -477,7 +481,7 @@ class Run {
         last.connections,
         open,
       );
-      return run.result && run.result.requests > 0 ? run.result.latencyMs.p99 : undefined;
+      return floorOf(run, rate, this.options.durationSec);
     };
     try {
       if (await runSearch({ ...ctx, floor: floorP99 }, app.name, scenario, round, best))
@@ -596,12 +600,26 @@ export function versionMismatch(
   };
 }
 
-/** The closed-loop trial rates are offered against: the highest valid req/s. */
+/**
+ * The generator's own p99 from a floor run, only when that run is a clean measurement: every
+ * request answered 2xx, nothing failed, the rate kept up over the whole window.
+ */
+function floorOf(run: MeasuredRun, rate: number, seconds: number): number | undefined {
+  const r = run.result;
+  if (!r || run.problem || r.requests === 0) return undefined;
+  const failed = r.non2xx + r.socketErrors + r.timeouts;
+  const short = r.requests / seconds < rate * (1 - RATE_TOLERANCE);
+  return failed > 0 || short || r.durationSec < seconds * MIN_WINDOW_SHARE
+    ? undefined
+    : r.latencyMs.p99;
+}
+
 /** A search's trials, its floors included (about 15), spread over the slots of every round. */
 function searchShare(options: Options): number {
   return options.search ? 15 / options.trials : 0;
 }
 
+/** The closed-loop trial rates are offered against: the highest valid req/s. */
 function bestTrial(trials: readonly Trial[]): Trial {
   const rps = (t: Trial) => (t.checks.valid ? (t.result?.rps ?? -1) : -1);
   return trials.reduce((best, t) => (rps(t) > rps(best) ? t : best));

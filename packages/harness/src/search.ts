@@ -32,7 +32,10 @@ export interface SearchLevel {
   readonly verdict: BudgetVerdict["verdict"];
 }
 
-/** Trials grouped by rate, ascending. Any "not judged" trial makes its level unjudged. */
+/**
+ * Trials grouped by rate, ascending. Any "not judged" trial makes its level unjudged: a trial
+ * that says nothing of the server cannot be outvoted by the others.
+ */
 export function searchLevels(points: readonly SearchPoint[]): SearchLevel[] {
   const rates = [...new Set(points.map((p) => p.rate))].sort((a, b) => a - b);
   return rates.map((rate) => {
@@ -93,7 +96,7 @@ export function nextRate(
   }
   if (above.rate > within.rate * (1 + SEARCH.resolution)) {
     const mid = Math.round((within.rate + above.rate) / 2);
-    return fresh(mid) ?? confirm(within) ?? confirm(above);
+    return fresh(mid) ?? confirm(within) ?? (above.verdict === "over" ? confirm(above) : undefined);
   }
   return confirm(within) ?? (above.verdict === "over" ? confirm(above) : undefined);
 }

@@ -75,7 +75,7 @@ describe("--rates", () => {
         : "over capacity";
       expect(md).toMatch(
         new RegExp(
-          `\\| bun-bare \\| 100000000 \\| 100,000,000 \\| [\\d,]+ \\| [\\d.,]+ \\| [\\d.,]+(?: \\([\\d.,]+–[\\d.,]+\\))? \\| ${cell} \\|`,
+          `\\| bun-bare \\| 100000000 \\| 100,000,000 \\| [\\d,]+ \\| [\\d.,]+ \\| [\\d.,]+(?: \\([\\d.,]+–[\\d.,]+\\))? \\| ${cell}(?: \\([\\d,]+ unsent\\))? \\|`,
         ),
       );
       expect(md).toContain("| app | capacity at the p99 budget | how it was found |");

@@ -2,6 +2,8 @@
 // reports; and the budget rule that feeds it (unsent requests, the generator's own floor).
 import { describe, expect, test } from "bun:test";
 import { budgetVerdict, keptBudget, SCHEDULE_SLACK_SEC, scheduleOf } from "../src/rates.ts";
+import { searchInterval, searchView } from "../src/report/search.ts";
+import type { RateTrial, Results } from "../src/schema.ts";
 import {
   intervalOf,
   nextRate,
@@ -196,5 +198,64 @@ describe("the budget rule", () => {
       [1000, "within"],
       [2000, "over"],
     ]);
+  });
+});
+
+describe("the search in the report", () => {
+  const results = (rateTrials: RateTrial[]) =>
+    ({ manifest: { settings: { sloP99Ms: 10 } }, rateTrials }) as unknown as Results;
+
+  test("every level listed, invalid ones too, with why; the interval with its ends' trials", () => {
+    const trials = [
+      syntheticRateTrial("search", 40_000, latency(30)),
+      syntheticRateTrial("search", 20_000, latency(2)),
+      syntheticRateTrial("search", 30_000, latency(2), {
+        valid: false,
+        invalidReasons: ["5 timeouts"],
+      }),
+    ];
+    const view = searchView(results(trials), trials, "bun-bare", "api", 10);
+    expect(view?.levels.map((l) => l.offeredRps)).toEqual([20_000, 30_000, 40_000]);
+    expect(view?.verdicts).toEqual([
+      "within (1/1 kept it)",
+      "over (0/1 kept it): invalid: 5 timeouts",
+      "over (0/1 kept it): p99 30.00 ms",
+    ]);
+    expect(view?.capacity.slice(0, 2)).toEqual(["bun-bare", "20,000–30,000 req/s"]);
+    expect(view?.capacity[2]).toStartWith("search incomplete (interrupted)");
+    expect(searchInterval(trials, "bun-bare", "api", 10)).toEqual({ low: 20_000, high: 30_000 });
+  });
+
+  test("an unjudged top is no capacity interval; an unjudged bottom is no 'below'", () => {
+    const bound = { loadGeneratorBound: true };
+    const top = [
+      syntheticRateTrial("search", 20_000, latency(2)),
+      syntheticRateTrial("search", 30_000, latency(2), bound),
+    ];
+    expect(searchInterval(top, "bun-bare", "api", 10)).toBeUndefined();
+    expect(searchView(results(top), top, "bun-bare", "api", 10)?.capacity[1]).toBe(
+      "at least 20,000 req/s (not judged from 30,000)",
+    );
+    const bottom = [syntheticRateTrial("search", 30_000, latency(2), bound)];
+    expect(searchView(results(bottom), bottom, "bun-bare", "api", 10)?.capacity[1]).toBe(
+      "not determined (30,000 req/s not judged)",
+    );
+  });
+
+  test("unsent requests beyond the rule are over, whatever the generator's floor", () => {
+    const dropped = { scheduled: 100_000, sent: 97_000, unsent: 3_000 };
+    const t = syntheticRateTrial("search", 20_000, latency(12), {
+      schedule: dropped,
+      floorP99Ms: 5,
+    });
+    expect(budgetVerdict(t, 10).verdict).toBe("over");
+    expect(budgetVerdict(t, 10).why).toContain("3000 of 100000 scheduled requests never sent");
+    // A few unsent, p99 within but p99.9 not: 99% within cannot be shown.
+    const few = { scheduled: 100_000, sent: 99_990, unsent: 10 };
+    const tail = syntheticRateTrial("search", 20_000, latency(5, 15), { schedule: few });
+    expect(budgetVerdict(tail, 10)).toEqual({
+      verdict: "over",
+      why: "p99 5.00 ms within but p99.9 15.00 ms over, with 10 unsent: 99% within cannot be shown",
+    });
   });
 });

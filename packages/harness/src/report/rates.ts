@@ -25,8 +25,8 @@ export function ratesIntro(results: Results): string {
     "request was due, so waiting in a queue counts. A share (50%) is of the app's closed-loop " +
     `req/s in that same trial. A rate achieved more than ${fmt(RATE_TOLERANCE * 100)}% short of ` +
     "its offer is over capacity: its latencies are those of a queue that only grows. Medians " +
-    `over the valid trials, p99 with its lowest–highest over them; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99) and the rate kept up ` +
-    `in most of a level's trials. ${BUDGET_RULE}` +
+    `over the valid trials, p99 with its lowest–highest over them; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99): every trial kept up with the rate ` +
+    `and most kept the budget. ${BUDGET_RULE}` +
     ((results.rateTrials ?? []).some((t) => t.requested === "search") ? ` ${SEARCH_INTRO}` : "")
   );
 }
@@ -39,10 +39,11 @@ export interface RateView {
   readonly series: { readonly app: string; readonly levels: RateLevel[] }[];
 }
 
-function budgetCell(l: RateLevel, budget: number): string {
+function budgetCell(l: RateLevel): string {
+  if (l.machineFull) return "not judged: machine full";
   if (l.loadGeneratorBound) return "not judged: load generator saturated";
   if (l.overCapacity) return "over capacity";
-  return l.p99Ms <= budget ? "within" : "missed";
+  return l.withinBudget ? "within" : "missed";
 }
 
 function capacityCells(app: string, levels: RateLevel[]): string[] {
@@ -93,7 +94,7 @@ export function rateViews(results: Results): RateView[] {
         search: searchView(results, trials, app, scenario, budget),
       }));
       const rows = listed.flatMap(({ app, levels, search }) => [
-        ...levels.map((l) => levelCells(app, l, budgetCell(l, budget))),
+        ...levels.map((l) => levelCells(app, l, budgetCell(l))),
         ...(search?.levels ?? []).map((l, i) => levelCells(app, l, search?.verdicts[i] ?? "")),
       ]);
       const capacity = listed.flatMap(({ app, levels, search }) => [

@@ -18,8 +18,9 @@ export const BUDGET_RULE =
 export const SEARCH_INTRO =
   "--rates search: from the app's best closed-loop req/s, halving until a rate keeps the " +
   "budget (or doubling while the maximum does), then bisecting until the interval's top is " +
-  "within 5% of its bottom, then three trials at each end (a majority decides a level; a " +
-  "repeat that flips an end reopens the bisection; at most 16 trials). A miss on latency " +
+  "within 5% of its bottom, then three trials at each end (a majority decides a level, and " +
+  "one trial that cannot be judged leaves it unjudged; a repeat that flips an end reopens the " +
+  "bisection; at most 16 trials). A miss on latency " +
   "alone is charged to the server only if its p99 exceeds the budget by more than the p99 the " +
   "same generator measured at that rate against a server that does nothing. Levels where the " +
   "generator was saturated or the machine full are not judged, and nothing above them is tried.";
@@ -65,7 +66,9 @@ function capacityCells(app: string, levels: SearchLevel[], search: Search | unde
   const { within, above, nonMonotonic } = intervalOf(levels);
   const lowest = levels[0]?.rate ?? 0;
   const figure = !within
-    ? `below ${fmt(lowest)} req/s`
+    ? levels[0]?.verdict === "over"
+      ? `below ${fmt(lowest)} req/s`
+      : `not determined (${fmt(lowest)} req/s not judged)`
     : !above
       ? `at least ${fmt(within.rate)} req/s`
       : above.verdict === "not judged"
@@ -78,7 +81,7 @@ function capacityCells(app: string, levels: SearchLevel[], search: Search | unde
   const how = [
     search
       ? `searched from ${fmt(search.closedLoopRps)} req/s (closed loop): ${search.trials} trials in ${fmt(search.elapsedSec, 0)} s`
-      : "searched",
+      : "search incomplete (interrupted)",
     ...ends,
     ...(nonMonotonic ? ["a higher rate kept the budget too (noise): the lower miss caps it"] : []),
     ...((search?.trials ?? 0) >= SEARCH.maxTrials
@@ -115,5 +118,5 @@ export function searchInterval(
   budgetMs: number,
 ): { readonly low: number; readonly high: number } | undefined {
   const { within, above } = intervalOf(searchLevels(searchPoints(trials, app, scenario, budgetMs)));
-  return within && above ? { low: within.rate, high: above.rate } : undefined;
+  return within && above?.verdict === "over" ? { low: within.rate, high: above.rate } : undefined;
 }

@@ -8,7 +8,8 @@ import { fmt } from "./format.ts";
 export const STARTUP_INTRO =
   "Every start of an app is measured: from its runtime's start (the exec that " +
   "scripts/start-app.sh stamps, so neither `bun run` nor the wrapper counts, on every row " +
-  "alike) to its first correct answer to GET /, polled every " +
+  "alike; runs before 2026-11-23 and start scripts that stamp nothing count from spawning " +
+  "`bun run start`) to its first correct answer to GET /, polled every " +
   `2 ms, and the server's resident memory right then and after ${IDLE_PAUSE_MS / 1000} s ` +
   "with no requests. Median (lowest–highest) over the starts; fresh starts (--startup) saw no " +
   "load at all, the others are the starts of the measured rounds.";
