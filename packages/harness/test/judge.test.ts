@@ -286,10 +286,16 @@ describe("who limited the run", () => {
       unsaturated: false,
       machineFull: true,
     });
-    expect(full({ loadCpuPercent: 75 }).notes[0]).toStartWith("machine full: the server (120%)");
+    expect(full({ loadCpuPercent: 75 }).notes).toEqual([
+      "machine full: the server (120%) and wrk (75%) shared 2 cores and kept them busy: " +
+        "neither the server's best nor a load-generator limit",
+    ]);
     // 120 + 59 < 180: not full; the generator (59 < 0.9 × 80) not saturated either.
     expect(full({ loadCpuPercent: 59 })).toMatchObject({ machineFull: false, unsaturated: true });
-    expect(full({ loadCpuPercent: 60 }).machineFull).toBe(true);
+    expect(full({ loadCpuPercent: 60 })).toMatchObject({ machineFull: true, unsaturated: false });
+    expect(full({ loadCpuPercent: 60 }).notes).toHaveLength(1);
+    // Without a CPU window nothing is claimed, full or not.
+    expect(full({ loadCpuPercent: 90, cpuWindowSec: 0 }).machineFull).toBe(false);
     // Pinned, a machine is never "full": each side has cores of its own.
     expect(
       judge(measured({ ...two, serverCpuPercent: 100, loadCpuPercent: 95 })).checks.machineFull,

@@ -537,6 +537,24 @@ describe("samples within processes", () => {
     expect(row("bun-bare")?.notes).toEqual(["core busy"]);
   });
 
+  test("machine-full samples are counted and flagged, apart from the generator's", () => {
+    const full = syntheticRun(
+      ["bun-bare"],
+      ["api"],
+      [1, 2, 3].map((r) => ({
+        ...syntheticTrial("bun-bare", "api", r, 50, 100, 5),
+        checks: { ...cleanChecks(45, 50), machineFull: r === 2 },
+      })),
+    );
+    const only = analyze(full).groups.get("api")?.rows[0];
+    expect(only?.machineFullTrials).toBe(1);
+    expect(only?.boundTrials).toBe(0);
+    expect(only?.flags.map((f) => f.text)).toEqual([
+      "MACHINE FULL 1/3: the server and the load generator shared the cores and filled them " +
+        "(not the server's best, nor a load-generator limit)",
+    ]);
+  });
+
   test("two processes: a tag and a line that say so; the noise line under the table", () => {
     expect(row("node-bare")?.flags.map((f) => f.tag)).toEqual(["2 PROCESSES"]);
     const text = formatSummary(analyze(run));
