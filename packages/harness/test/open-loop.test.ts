@@ -6,17 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RATE_TOLERANCE } from "../src/rates.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
-import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-const hasOha = (process.env.PATH ?? "")
-  .split(":")
-  .concat(join(process.env.HOME ?? "", ".cargo/bin"))
-  .some((dir) => existsSync(join(dir, "oha")));
 
 describe("--rates", () => {
   // CI installs oha; elsewhere its absence skips this (visibly) rather than failing it.

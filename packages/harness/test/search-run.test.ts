@@ -2,24 +2,19 @@
 // rate: the interval it reports holds that rate, every level is listed, the generator's floor
 // was measured for the misses, and nothing is left running.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fmt } from "../src/report/format.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
 import { intervalOf, SEARCH, searchLevels, searchPoints } from "../src/search.ts";
 import { fakeRoot, JUMP_RATE, LATENCY_JUMPS } from "./support/fake-root.ts";
-import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-const hasOha = (process.env.PATH ?? "")
-  .split(":")
-  .concat(join(process.env.HOME ?? "", ".cargo/bin"))
-  .some((dir) => existsSync(join(dir, "oha")));
 
 describe("--rates search", () => {
   // CI installs oha; elsewhere its absence skips this (visibly) rather than failing it.

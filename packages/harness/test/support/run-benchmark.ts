@@ -2,11 +2,17 @@
 // the tests, and collects its output.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/index.ts";
 
 export const BENCHMARK = join(REPO_ROOT, "benchmark.sh");
+
+/** oha on the PATH or where `cargo install` puts it: where benchmark.sh looks for it too. */
+export const hasOha = (process.env.PATH ?? "")
+  .split(":")
+  .concat(join(process.env.HOME ?? "", ".cargo/bin"))
+  .some((dir) => existsSync(join(dir, "oha")));
 
 /**
  * Marks every process these tests start: the harness passes its environment on to the apps
