@@ -139,25 +139,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   }
 
   const workers = options.workers ?? 1;
-  const command = [runtimeCommand(), "run", "--silent", "start"];
-  if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
-  const [file, ...args] = command as [string, ...string[]];
-  const stampDir = mkdtempSync(join(tmpdir(), "bench-exec-"));
-  const stampFile = join(stampDir, "stamp");
-  const spawnedAt = performance.now();
-  const spawnedWall = Date.now();
-  const child: ChildProcess = spawn(file, args, {
-    cwd,
-    detached: true, // its own process group, so the whole tree can be signalled at once
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      ...buildEnv(app),
-      ...options.env,
-      [WORKERS_ENV]: String(workers),
-      BENCH_EXEC_STAMP: stampFile,
-    },
-  });
+  const { child, command, stampDir, spawned } = spawnApp(app, cwd, options, workers);
   let log = "";
   const collect = (data: Buffer) => {
     log = (log + data.toString("utf8")).slice(-8192);
@@ -179,6 +161,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const pid = child.pid;
   if (pid === undefined) {
     await exited;
+    rmSync(stampDir, { recursive: true, force: true });
     throw new LaunchError(`${app.name}: could not start ${command.join(" ")}: ${log.trim()}`);
   }
 
@@ -224,7 +207,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const allUp = () => workers === 1 || log.includes(allListening(workers));
   const ready = await waitForReady(app, running, timeoutMs, allUp);
   knownTree = descendantsOf(pid);
-  const execAt = startedAt(stampDir, { at: spawnedAt, wall: spawnedWall }, ready?.at);
+  const execAt = startedAt(stampDir, spawned, ready?.at);
   if (ready?.correct) readyMs = ready.at - execAt;
   if (!ready) {
     const why = running.hasExited()
@@ -234,6 +217,28 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
     throw new LaunchError(`${app.name}: ${why}. Its output:\n${log.trim()}`);
   }
   return running;
+}
+
+/** `bun run start` in the app's folder, in a process group of its own, told where to stamp its exec. */
+function spawnApp(app: AppRun, cwd: string, options: StartOptions, workers: number) {
+  const command = [runtimeCommand(), "run", "--silent", "start"];
+  if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
+  const [file, ...args] = command as [string, ...string[]];
+  const stampDir = mkdtempSync(join(tmpdir(), "bench-exec-"));
+  const spawned = { at: performance.now(), wall: Date.now() };
+  const child: ChildProcess = spawn(file, args, {
+    cwd,
+    detached: true, // its own process group, so the whole tree can be signalled at once
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      ...buildEnv(app),
+      ...options.env,
+      [WORKERS_ENV]: String(workers),
+      BENCH_EXEC_STAMP: join(stampDir, "stamp"),
+    },
+  });
+  return { child, command, stampDir, spawned };
 }
 
 /**
