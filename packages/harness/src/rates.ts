@@ -87,9 +87,12 @@ export function keptBudget(
   budgetMs: number,
 ): boolean {
   if (schedule.unsent === 0) return latency.p99 <= budgetMs;
-  return (
-    latency.p999 <= budgetMs && schedule.unsent + 0.001 * answered <= 0.01 * schedule.scheduled
-  );
+  return latency.p999 <= budgetMs && unsentAllowed(schedule, answered);
+}
+
+/** Unsent + 0.1% of the answered (over p99.9) is at most 1% of the scheduled. */
+function unsentAllowed(schedule: Schedule, answered: number): boolean {
+  return schedule.unsent + 0.001 * answered <= 0.01 * schedule.scheduled;
 }
 
 export interface RateVerdict {
@@ -140,7 +143,7 @@ export function budgetVerdict(t: RateTrial, budgetMs: number): BudgetVerdict {
     return { verdict: "within", why: `${p99}${unsent}` };
   }
   // Unsent requests beyond what the budget rule allows: over, whatever the latencies.
-  if (schedule.unsent + 0.001 * r.requests > 0.01 * schedule.scheduled) {
+  if (!unsentAllowed(schedule, r.requests)) {
     const never = `${schedule.unsent} of ${schedule.scheduled} scheduled requests never sent`;
     return { verdict: "over", why: `${never} (count as over the budget)` };
   }
@@ -204,28 +207,35 @@ export function rateLevels(
   return requested
     .map((r) => {
       const level = mine.filter((t) => t.requested === r);
-      const p99s = level.map((t) => t.result?.latencyMs.p99 ?? Number.NaN);
-      const p99Ms = median(p99s);
-      const overCapacity = level.some((t) => t.overCapacity);
+      const figures = levelFigures(level);
+      const kept = level.filter((t) => budgetVerdict(t, budgetMs).verdict === "within").length;
       return {
         requested: r,
-        offeredRps: median(level.map((t) => t.offeredRps)),
-        achievedRps: median(level.map((t) => t.achievedRps)),
-        p50Ms: median(level.map((t) => t.result?.latencyMs.p50 ?? Number.NaN)),
-        p99Ms,
-        p99RangeMs: { low: Math.min(...p99s), high: Math.max(...p99s) },
-        trials: level.length,
-        overCapacity,
+        ...figures,
         loadGeneratorBound: level.some((t) => t.loadGeneratorBound || t.machineFull === true),
         machineFull: level.some((t) => t.machineFull === true),
-        withinBudget:
-          !overCapacity &&
-          2 * level.filter((t) => budgetVerdict(t, budgetMs).verdict === "within").length >
-            level.length,
-        unsent: level.reduce((sum, t) => sum + (t.schedule?.unsent ?? 0), 0),
+        withinBudget: !figures.overCapacity && 2 * kept > level.length,
       };
     })
     .sort((a, b) => a.offeredRps - b.offeredRps);
+}
+
+/** A level's figures: medians over its trials (latencies over those with a result), spreads, sums. */
+export function levelFigures(
+  level: readonly RateTrial[],
+): Omit<RateLevel, "requested" | "loadGeneratorBound" | "machineFull" | "withinBudget"> {
+  const measured = level.filter((t) => t.result !== null);
+  const p99s = measured.map((t) => t.result?.latencyMs.p99 ?? Number.NaN);
+  return {
+    offeredRps: median(level.map((t) => t.offeredRps)),
+    achievedRps: median(level.map((t) => t.achievedRps)),
+    p50Ms: median(measured.map((t) => t.result?.latencyMs.p50 ?? Number.NaN)),
+    p99Ms: median(p99s),
+    p99RangeMs: { low: Math.min(...p99s), high: Math.max(...p99s) },
+    trials: level.length,
+    overCapacity: level.some((t) => t.overCapacity),
+    unsent: level.reduce((sum, t) => sum + (t.schedule?.unsent ?? 0), 0),
+  };
 }
 
 export interface Capacity {

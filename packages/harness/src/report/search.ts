@@ -2,10 +2,9 @@
 // verdict and why, and the capacity interval with its ends' trials and the time it took.
 // Rendered through rates.ts's view, so a search sits in the same tables as listed rates.
 
-import { RATE_TOLERANCE, type RateLevel } from "../rates.ts";
+import { levelFigures, type RateLevel } from "../rates.ts";
 import type { RateTrial, Results, Search } from "../schema.ts";
 import { intervalOf, SEARCH, type SearchLevel, searchLevels, searchPoints } from "../search.ts";
-import { median } from "../stats.ts";
 import { fmt } from "./format.ts";
 
 export const BUDGET_RULE =
@@ -27,23 +26,14 @@ export const SEARCH_INTRO =
 
 type Point = ReturnType<typeof searchPoints>[number];
 
-/** A searched rate as a level of the rates table: medians over its trials with a result. */
-function levelOf(rate: number, points: readonly Point[], level: SearchLevel): RateLevel {
-  const trials = points.filter((p) => p.rate === rate).map((p) => p.trial);
-  const measured = trials.filter((t) => t.result !== null);
-  const p99s = measured.map((t) => t.result?.latencyMs.p99 ?? Number.NaN);
+/** A searched rate as a level of the rates table, its verdict the search's. */
+function levelOf(points: readonly Point[], level: SearchLevel): RateLevel {
+  const trials = points.filter((p) => p.rate === level.rate).map((p) => p.trial);
   return {
     requested: "search",
-    offeredRps: rate,
-    achievedRps: median(trials.map((t) => t.achievedRps)),
-    p50Ms: median(measured.map((t) => t.result?.latencyMs.p50 ?? Number.NaN)),
-    p99Ms: median(p99s),
-    p99RangeMs: { low: Math.min(...p99s), high: Math.max(...p99s) },
-    trials: trials.length,
-    overCapacity: trials.some((t) => t.achievedRps < t.offeredRps * (1 - RATE_TOLERANCE)),
+    ...levelFigures(trials),
     loadGeneratorBound: level.verdict === "not judged",
     withinBudget: level.verdict === "within",
-    unsent: trials.reduce((sum, t) => sum + (t.schedule?.unsent ?? 0), 0),
   };
 }
 
@@ -104,7 +94,7 @@ export function searchView(
   const levels = searchLevels(points);
   const search = (results.searches ?? []).find((s) => s.app === app && s.scenario === scenario);
   return {
-    levels: levels.map((l) => levelOf(l.rate, points, l)),
+    levels: levels.map((l) => levelOf(points, l)),
     verdicts: levels.map((l) => verdictCell(l, points)),
     capacity: capacityCells(app, levels, search),
   };
