@@ -11,6 +11,7 @@ import {
   userById,
 } from "./data.ts";
 import { ECHO_BODY } from "./fixtures.ts";
+import { bearer, MIDDLEWARE_ROUTES, mePayload, TOKENS } from "./middleware.ts";
 import {
   ERRORS,
   GREETING,
@@ -215,6 +216,36 @@ function largeCases(): ContractCase[] {
 }
 
 /**
+ * GET /api/me: the framework's JWT middleware checks the HS256 signature and `exp`. Every
+ * token but the valid one is 401 with the same JSON body, whatever the middleware's own words.
+ */
+function authCases(): ContractCase[] {
+  const get = (name: string, authorization: string | undefined, ok = false): ContractCase => ({
+    name,
+    bad: !ok,
+    request: {
+      method: "GET",
+      path: MIDDLEWARE_ROUTES.me,
+      ...(authorization === undefined ? {} : { headers: { authorization } }),
+    },
+    expect: ok ? json(mePayload()) : error(401, ERRORS.unauthorized),
+  });
+  return [
+    get(
+      "GET /api/me with a valid bearer token answers its sub and name",
+      bearer(TOKENS.valid),
+      true,
+    ),
+    get("GET /api/me without Authorization is 401", undefined),
+    get("GET /api/me with Basic credentials is 401", "Basic dXNlcjpwYXNzd29yZA=="),
+    get("GET /api/me with a token that is no JWT is 401", bearer(TOKENS.malformed)),
+    get("GET /api/me with an expired token is 401", bearer(TOKENS.expired)),
+    get("GET /api/me with a token signed by another secret is 401", bearer(TOKENS.wrongSignature)),
+    get('GET /api/me with an unsigned ("alg": "none") token is 401', bearer(TOKENS.unsigned)),
+  ];
+}
+
+/**
  * HEAD on every GET route answers as GET would, without a body: RFC 9110 (9.3.2) asks
  * general-purpose servers to support HEAD wherever GET is. The status is GET's; so is the
  * Content-Type when there is one (the RFC lets a HEAD answer leave it out, and Bun.serve does
@@ -396,4 +427,5 @@ export const CASES: readonly ContractCase[] = [
   ...validateCases(),
   ...largeCases(),
   ...headCases(),
+  ...authCases(),
 ];

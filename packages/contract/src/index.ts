@@ -34,6 +34,30 @@ export {
   hostile,
   survived,
 } from "./hostile.ts";
+export {
+  bearer,
+  CORS,
+  JWT_SECRET,
+  JWT_USER,
+  MIDDLEWARE_ITEMS,
+  MIDDLEWARE_ROUTES,
+  mePayload,
+  RATE_LIMIT,
+  STACK_ITEMS,
+  type StackPayload,
+  signJwt,
+  stackPayload,
+  TOKENS,
+} from "./middleware.ts";
+export {
+  ask,
+  checkMiddleware,
+  currentEtag,
+  MIDDLEWARE_PATHS,
+  STACK_HEADERS,
+  type WireExpectation,
+  wireProblems,
+} from "./middleware-checks.ts";
 export { checkPipelined, parseStrict, type StrictAnswer } from "./pipeline.ts";
 export {
   commandLineOf,
@@ -56,6 +80,7 @@ export {
 export { detectRuntime, isDeno, type RuntimeIdentity } from "./runtime.ts";
 export {
   DEFAULT_SCENARIO,
+  expectedStatus,
   findScenario,
   SCENARIOS,
   type Scenario,

@@ -12,6 +12,8 @@ import { rawText } from "./wire.ts";
 
 export interface StrictAnswer {
   readonly status: number;
+  /** Header names in lower case; a repeated header keeps its last value. */
+  readonly headers: ReadonlyMap<string, string>;
   readonly body: string;
 }
 
@@ -43,7 +45,7 @@ export function parseStrict(text: string): StrictAnswer[] {
       headers.set(name, header[2] as string);
     }
     const [body, next] = frameBody(text, end + 4, headers, answers.length + 1);
-    answers.push({ status: Number(status[1]), body });
+    answers.push({ status: Number(status[1]), headers, body });
     at = next;
   }
   return answers;

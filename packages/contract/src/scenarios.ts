@@ -4,15 +4,25 @@
 
 import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
 import { ECHO_BODY } from "./fixtures.ts";
+import { bearer, CORS, MIDDLEWARE_ROUTES, TOKENS } from "./middleware.ts";
+import { MIDDLEWARE_PATHS, STACK_HEADERS } from "./middleware-checks.ts";
 import { ROUTES, userPath } from "./spec.ts";
 
 export interface Scenario {
   readonly name: string;
   readonly description: string;
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "OPTIONS";
   readonly path: string;
   readonly contentType?: string;
   readonly body?: string;
+  /** Request headers every load generator sends (names in lower case). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The status every answer must have; 200 when absent. Any other is a failed request. */
+  readonly status?: number;
+  /** Send the route's current ETag as If-None-Match (fetched after the app is verified). */
+  readonly conditional?: true;
+  /** A production-middleware stage: reported against the same app's `api` scenario. */
+  readonly middleware?: true;
 }
 
 export const SCENARIOS = [
@@ -58,6 +68,59 @@ export const SCENARIOS = [
     method: "GET",
     path: `${ROUTES.items}?count=${ITEMS_DEFAULT}`,
   },
+  {
+    name: "auth",
+    description:
+      "GET /api/me with a bearer JWT — the framework's JWT middleware verifies HS256 and exp",
+    method: "GET",
+    path: MIDDLEWARE_ROUTES.me,
+    headers: { authorization: bearer(TOKENS.valid) },
+    middleware: true,
+  },
+  {
+    name: "cors",
+    description:
+      "OPTIONS /api/public — a CORS preflight answered by the framework's CORS middleware",
+    method: "OPTIONS",
+    path: MIDDLEWARE_ROUTES.public,
+    headers: { origin: CORS.allowedOrigin, "access-control-request-method": "GET" },
+    status: 204,
+    middleware: true,
+  },
+  {
+    name: "gzip",
+    description: `GET ${MIDDLEWARE_PATHS.gzip} — the large payload through the compression middleware`,
+    method: "GET",
+    path: MIDDLEWARE_PATHS.gzip,
+    headers: { "accept-encoding": "gzip" },
+    middleware: true,
+  },
+  {
+    name: "etag",
+    description: `GET ${MIDDLEWARE_PATHS.etag} with a matching If-None-Match — 304 from the ETag middleware`,
+    method: "GET",
+    path: MIDDLEWARE_PATHS.etag,
+    status: 304,
+    conditional: true,
+    middleware: true,
+  },
+  {
+    name: "ratelimit",
+    description:
+      "GET /api/limited, flooded — the rate limiter's 429, the answer a limiter under attack gives",
+    method: "GET",
+    path: MIDDLEWARE_ROUTES.limited,
+    status: 429,
+    middleware: true,
+  },
+  {
+    name: "stack",
+    description: "GET /api/stack/me — CORS, JWT auth, gzip and ETag on one route, in that order",
+    method: "GET",
+    path: MIDDLEWARE_ROUTES.stackMe,
+    headers: STACK_HEADERS,
+    middleware: true,
+  },
 ] as const satisfies readonly Scenario[];
 
 export type ScenarioName = (typeof SCENARIOS)[number]["name"];
@@ -66,4 +129,9 @@ export const DEFAULT_SCENARIO: ScenarioName = "api";
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.name === name);
+}
+
+/** The status a scenario's answers must have. */
+export function expectedStatus(scenario: Scenario): number {
+  return scenario.status ?? 200;
 }

@@ -41,6 +41,10 @@ export const ERRORS = {
   tooLarge: `Body exceeds ${MAX_BODY_BYTES} bytes`,
   bodyUnreadable: "Request body could not be read",
   notFound: "Not Found",
+  /** Any request to an auth route whose token is missing, malformed, expired or forged. */
+  unauthorized: "Invalid or missing token",
+  /** Over the rate limit. */
+  tooManyRequests: "Too many requests",
   internal: "Internal Server Error",
 } as const;
 

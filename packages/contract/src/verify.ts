@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { basename } from "node:path";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./answers.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
+import { checkMiddleware } from "./middleware-checks.ts";
 import { checkPipelined } from "./pipeline.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
 import { type AppSpec, getApp } from "./registry.ts";
@@ -219,6 +220,7 @@ export async function verify(
   violations.push(...(await checkHostHeaders(host, port, app, timeoutMs)));
   violations.push(...(await checkHeadMatchesGet(host, port, timeoutMs)));
   violations.push(...(await checkPipelined(host, port, timeoutMs)));
+  violations.push(...(await checkMiddleware(host, port, app, timeoutMs)));
   if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) && Number(url.port) === app.port) {
     violations.push(...checkServingExecutable(app));
   }

@@ -7,6 +7,7 @@ import {
   apiPayloadProblems,
   baselineOf,
   CASES,
+  checkMiddleware,
   detectRuntime,
   ECHO_BODY,
   ERRORS,
@@ -20,6 +21,7 @@ import {
   MAX_JSON_DEPTH,
   readBodyText,
   SCENARIOS,
+  type Scenario,
   TOO_LARGE,
 } from "../src/index.ts";
 
@@ -210,17 +212,67 @@ describe("readBodyText", () => {
 });
 
 describe("each scenario measures a request the contract verifies, with a pinned answer", () => {
+  const headersOf = (scenario: Scenario) =>
+    JSON.stringify({
+      ...(scenario.contentType ? { "content-type": scenario.contentType } : {}),
+      ...scenario.headers,
+    });
   const caseOf = (scenario: (typeof SCENARIOS)[number]) =>
     CASES.find(
       (c) =>
         c.request.method === scenario.method &&
         c.request.path === scenario.path &&
+        JSON.stringify(c.request.headers ?? {}) === headersOf(scenario) &&
         c.request.body === ("body" in scenario ? scenario.body : undefined),
     );
   const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-  test("every scenario's request is a contract case", () => {
-    for (const scenario of SCENARIOS) expect(caseOf(scenario)?.bad).toBe(false);
+  test("every scenario's request is a contract case, or one the middleware checks send", async () => {
+    const sent: { method: string; path: string; headers: Headers }[] = [];
+    const recorder = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) => {
+        const url = new URL(request.url);
+        sent.push({
+          method: request.method,
+          path: url.pathname + url.search,
+          headers: request.headers,
+        });
+        // An ETag for every answer, so the conditional checks go on to send If-None-Match.
+        return new Response("{}", {
+          headers: { etag: '"tag"', "content-type": "application/json" },
+        });
+      },
+    });
+    try {
+      await checkMiddleware("127.0.0.1", recorder.port as number, getApp("bun-bare"), 2000);
+    } finally {
+      recorder.stop(true);
+    }
+    const checked = (scenario: Scenario) =>
+      sent.some(
+        (r) =>
+          r.method === scenario.method &&
+          r.path === scenario.path &&
+          Object.entries(scenario.headers ?? {}).every(([k, v]) => r.headers.get(k) === v) &&
+          (!scenario.conditional || r.headers.get("if-none-match") === '"tag"'),
+      );
+    for (const scenario of SCENARIOS) {
+      const verified = caseOf(scenario)?.bad === false || checked(scenario);
+      expect({ scenario: scenario.name, verified }).toEqual({
+        scenario: scenario.name,
+        verified: true,
+      });
+    }
+    // The middleware scenarios but auth are not plain cases: the wire checks send them.
+    expect(SCENARIOS.filter((s) => !caseOf(s)).map((s) => s.name)).toEqual([
+      "cors",
+      "gzip",
+      "etag",
+      "ratelimit",
+      "stack",
+    ]);
   });
 
   // Literal answers, not the helpers the apps call: shrinking `large` or changing a user

@@ -286,11 +286,14 @@ describe("parseStrict (pipelined answers)", () => {
   test("answers framed by Content-Length and by chunks, in order", () => {
     const chunked =
       "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
-    expect(parseStrict(ok("one") + chunked + ok(""))).toEqual([
+    const answers = parseStrict(ok("one") + chunked + ok("", "Retry-After: 7\r\n"));
+    expect(answers.map(({ status, body }) => ({ status, body }))).toEqual([
       { status: 200, body: "one" },
       { status: 404, body: "abcde" },
       { status: 200, body: "" },
     ]);
+    expect(answers[1]?.headers.get("transfer-encoding")).toBe("chunked");
+    expect(answers[2]?.headers.get("retry-after")).toBe("7");
   });
 
   test.each([

@@ -15,7 +15,10 @@ export interface Floor {
 
 const SERVER = join(import.meta.dir, "floor-server.ts");
 
-/** The app's answer to one request of the scenario: what the floor server will send back. */
+/**
+ * The app's answer to one request of the scenario: what the floor server will send back, with
+ * status 200 and decompressed (fetch undoes gzip), so a floor is never lighter than the app's.
+ */
 async function answerOf(
   appUrl: string,
   scenario: Scenario,
@@ -24,7 +27,10 @@ async function answerOf(
   const response = await fetch(`${appUrl}${scenario.path}`, {
     method: scenario.method,
     ...(bodyFile ? { body: readFileSync(bodyFile) } : {}),
-    ...(scenario.contentType ? { headers: { "content-type": scenario.contentType } } : {}),
+    headers: {
+      ...scenario.headers,
+      ...(scenario.contentType ? { "content-type": scenario.contentType } : {}),
+    },
     signal: AbortSignal.timeout(10_000),
   });
   const bytes = new Uint8Array(await response.arrayBuffer());

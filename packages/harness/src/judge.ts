@@ -105,7 +105,7 @@ function failures(m: Measurement): string[] {
   const errorRate = errorRateOf(r);
   if (errorRate > ERROR_THRESHOLD) {
     reasons.push(
-      `${failed} failed requests (${r.non2xx} non-2xx, ${r.socketErrors} socket errors, ` +
+      `${failed} failed requests (${r.non2xx} ${r.expectedStatus ? `not ${r.expectedStatus}` : "non-2xx"}, ${r.socketErrors} socket errors, ` +
         `${r.timeouts} timeouts) = ${(errorRate * 100).toFixed(3)}% > ${ERROR_THRESHOLD * 100}%`,
     );
   }

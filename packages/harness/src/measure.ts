@@ -5,7 +5,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { connectionsHeld } from "@bench/contract";
-import { type LoadResult, PARSERS, ParseError } from "./parse.ts";
+import { againstExpected, type LoadResult, PARSERS, ParseError } from "./parse.ts";
 import { CLK_TCK, cpuTicks, isAlive, machineTicks, rssBytes, treeCpuTicks } from "./procstats.ts";
 import type { WorkerUse } from "./schema.ts";
 import type { ToolCommand, ToolInfo } from "./tools.ts";
@@ -218,11 +218,8 @@ export async function runLoad(
     problem = `${tool.name} did not finish within ${hardLimitMs / 1000} s and was killed`;
   else {
     try {
-      result = windowed(
-        tool,
-        PARSERS[tool.name](cmd.resultOn === "stdout" ? out.stdout : out.stderr),
-        requestedSec,
-      );
+      const parsed = PARSERS[tool.name](cmd.resultOn === "stdout" ? out.stdout : out.stderr);
+      result = againstExpected(windowed(tool, parsed, requestedSec), cmd.expectedStatus);
     } catch (error) {
       const detail = error instanceof ParseError ? error.message : String(error);
       problem = `${tool.name} exited ${out.exit}; its output could not be read: ${detail} ${out.stderr.slice(-300)}`;

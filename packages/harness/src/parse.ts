@@ -25,8 +25,13 @@ export interface LoadResult {
   readonly latencyMs: LatencyMs;
   /** Responses per status code; wrk only tells 2xx/3xx apart from the rest ("4xx/5xx"). */
   readonly statuses: Readonly<Record<string, number>>;
-  /** Responses whose status is not 2xx (3xx included, except for wrk, which cannot tell). */
+  /**
+   * Responses whose status is not 2xx (3xx included, except for wrk, which cannot tell); for a
+   * scenario that expects another status (expectedStatus), responses with any other status.
+   */
   readonly non2xx: number;
+  /** The status every answer had to have, when it is not 200 (see againstExpected). */
+  readonly expectedStatus?: number;
   /** Connect, read and write failures and resets: the server or the network failed. */
   readonly socketErrors: number;
   readonly timeouts: number;
@@ -72,6 +77,27 @@ function parseJson(text: string, tool: ToolName): Record<string, unknown> {
 
 function sumValues(record: Readonly<Record<string, number>>): number {
   return Object.values(record).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * wrk's own counts tell only 2xx/3xx from 4xx/5xx; tools/wrk.lua counts every status when the
+ * scenario expects another status than 200 (BENCH_COUNT_STATUSES), and those are used then.
+ */
+function wrkStatuses(
+  counted: unknown,
+  requests: number,
+  failedStatus: number,
+): Record<string, number> {
+  const statuses: Record<string, number> = {};
+  if (counted !== undefined && counted !== null) {
+    for (const [code, count] of Object.entries(object(counted, "wrk statuses"))) {
+      statuses[code] = num(count, `wrk status ${code}`);
+    }
+    return statuses;
+  }
+  statuses["2xx/3xx"] = requests - failedStatus;
+  if (failedStatus > 0) statuses["4xx/5xx"] = failedStatus;
+  return statuses;
 }
 
 function non2xxOf(statuses: Readonly<Record<string, number>>): number {
@@ -153,8 +179,7 @@ export function parseWrk(stderr: string): LoadResult {
     errorDetails[key] = num(errors[key], `wrk errors.${key}`);
   }
   const { latencyMs, synthetic } = wrkLatency(json, requests, errorDetails.timeout ?? 0);
-  const statuses: Record<string, number> = { "2xx/3xx": requests - failedStatus };
-  if (failedStatus > 0) statuses["4xx/5xx"] = failedStatus;
+  const statuses = wrkStatuses(json.statuses, requests, failedStatus);
   return {
     requests,
     durationSec,
@@ -250,6 +275,17 @@ export function parseAutocannon(text: string): LoadResult {
     errorDetails: { errors, timeouts, resets: num(json.resets ?? 0, "autocannon resets") },
     syntheticSamplesRemoved: 0,
   };
+}
+
+/**
+ * The result judged against the status its scenario expects: a 429 is the answer a flooded rate
+ * limiter must give, a 304 the answer to a matching If-None-Match. `non2xx` then counts the
+ * answers with any other status. A scenario that expects 200 is left as the tool reported it.
+ */
+export function againstExpected(r: LoadResult, expected: number): LoadResult {
+  if (expected === 200) return r;
+  const hits = r.statuses[String(expected)] ?? 0;
+  return { ...r, non2xx: r.requests - hits, expectedStatus: expected };
 }
 
 export const PARSERS: Readonly<Record<ToolName, (output: string) => LoadResult>> = {

@@ -47,6 +47,7 @@ import {
   runtimeCache,
 } from "./runtimes.ts";
 import type { Trial } from "./schema.ts";
+import { scenarioAsSent } from "./sent.ts";
 import { type AfterRounds, extraStarts, measureStartup } from "./startup.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
 import { stopAll as stopAllWatched } from "./watched.ts";
@@ -301,8 +302,13 @@ class Run {
   async measureApp(target: Target, round: number, running: RunningApp): Promise<void> {
     const { app } = target;
     const { warmupSec, connectionCounts } = this.options;
-    for (const scenario of this.options.scenarios) {
+    for (const listed of this.options.scenarios) {
       if (this.interrupted) return;
+      const scenario = await scenarioAsSent(listed, app.port);
+      if (typeof scenario === "string") {
+        this.fail(app.name, `${listed.name}: ${scenario}`);
+        return;
+      }
       if (warmupSec > 0 && !(await this.warmUp(target, scenario, running))) return;
       // Samples per connection count (usually one count); rates follow the best of them.
       const done: Trial[] = [];
@@ -474,9 +480,11 @@ class Run {
         return undefined;
       }
       const open = { tool: ctx.tool, rate, port: floor.port };
+      // The floor server answers 200 with the app's body, whatever the app's status was.
+      const floorScenario = { ...scenario, status: 200 };
       const run = await this.load(
         target,
-        scenario,
+        floorScenario,
         this.options.durationSec,
         last.connections,
         open,

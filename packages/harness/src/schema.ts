@@ -29,6 +29,8 @@ export const LoadResultSchema = T.Object({
   latencyMs: Latency,
   statuses: Counts,
   non2xx: T.Integer({ minimum: 0 }),
+  /** The status every answer had to have, when not 200: non2xx then counts any other status. */
+  expectedStatus: T.Optional(T.Integer({ minimum: 100, maximum: 599 })),
   socketErrors: T.Integer({ minimum: 0 }),
   timeouts: T.Integer({ minimum: 0 }),
   aborted: T.Integer({ minimum: 0 }),

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { Scenario } from "@bench/contract";
+import { expectedStatus, type Scenario } from "@bench/contract";
 import type { ToolName } from "./parse.ts";
 
 const HARNESS_DIR = join(import.meta.dir, "..");
@@ -81,6 +81,8 @@ export interface ToolCommand {
   readonly threads: number;
   /** Connections the tool really opens. */
   readonly connections: number;
+  /** The status every answer must have (the scenario's); any other is a failed request. */
+  readonly expectedStatus: number;
 }
 
 /**
@@ -116,10 +118,28 @@ export function wrkThreads(connections: number, cores: number): number {
   return 1;
 }
 
+/** The scenario's own headers as "name: value" (oha) or "name=value" (autocannon) flags. */
+function headerFlags(scenario: Scenario, separator: ": " | "="): string[] {
+  return Object.entries(scenario.headers ?? {}).flatMap(([name, value]) => [
+    "-H",
+    `${name}${separator}${value}`,
+  ]);
+}
+
+/** The headers for tools/wrk.lua: one "name: value" per line. */
+export function wrkHeaders(scenario: Scenario): string {
+  return Object.entries(scenario.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("\n");
+}
+
 function ohaArgs(tool: ToolInfo, plan: LoadPlan, post: boolean, contentType: string): string[] {
   return [
     tool.path,
     "--no-tui",
+    // oha sends "Accept-Encoding: gzip, compress, deflate, br" unless told not to; wrk and
+    // autocannon send none. Only the scenario's own headers go out, from every tool.
+    "--disable-compression",
     "--output-format",
     "json",
     "-z",
@@ -134,6 +154,7 @@ function ohaArgs(tool: ToolInfo, plan: LoadPlan, post: boolean, contentType: str
     "-m",
     plan.scenario.method,
     ...(post ? ["-H", `content-type: ${contentType}`, "-D", plan.bodyFile as string] : []),
+    ...headerFlags(plan.scenario, ": "),
     ...(plan.rate === undefined ? [] : ["-q", String(plan.rate), "--latency-correction"]),
     plan.url,
   ];
@@ -158,6 +179,7 @@ function autocannonArgs(
     "-m",
     plan.scenario.method,
     ...(post ? ["-H", `content-type=${contentType}`, "-i", plan.bodyFile as string] : []),
+    ...headerFlags(plan.scenario, "="),
     plan.url,
   ];
 }
@@ -192,6 +214,10 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
         BENCH_METHOD: scenario.method,
         BENCH_CONNECTIONS: String(connections),
         ...(post ? { BENCH_CONTENT_TYPE: contentType, BENCH_BODY_FILE: bodyFile } : {}),
+        ...(scenario.headers ? { BENCH_HEADERS: wrkHeaders(scenario) } : {}),
+        // wrk tells only status > 399 from the rest: a scenario that expects another status
+        // than 200 has it count every status (a response() hook, which costs wrk some speed).
+        ...(expectedStatus(scenario) === 200 ? {} : { BENCH_COUNT_STATUSES: "1" }),
       };
       resultOn = "stderr";
       break;
@@ -201,5 +227,5 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
       break;
   }
   if (plan.cpus !== undefined) argv = ["taskset", "-c", plan.cpus, ...argv];
-  return { argv, env, resultOn, threads, connections };
+  return { argv, env, resultOn, threads, connections, expectedStatus: expectedStatus(scenario) };
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { findScenario } from "@bench/contract";
 import { LITTLE_TOLERANCE } from "../src/judge.ts";
 import { runLoad } from "../src/measure.ts";
-import { physicalCores, toolCommand, wrkThreads } from "../src/tools.ts";
+import { AUTOCANNON, physicalCores, toolCommand, wrkThreads } from "../src/tools.ts";
 
 const echo = findScenario("echo");
 if (!echo) throw new Error("no echo scenario");
@@ -23,7 +23,7 @@ describe("tool command lines send the same request", () => {
   test("oha: JSON output, waits for in-flight requests, POST body from the file", () => {
     const c = toolCommand({ name: "oha", path: "/bin/oha", version: "1" }, plan);
     expect(c.argv.join(" ")).toBe(
-      "taskset -c 1 /bin/oha --no-tui --output-format json -z 5s -c 64 -w -t 10s -m POST " +
+      "taskset -c 1 /bin/oha --no-tui --disable-compression --output-format json -z 5s -c 64 -w -t 10s -m POST " +
         "-H content-type: application/json -D /tmp/body.json http://127.0.0.1:3000/api/echo",
     );
     expect(c.resultOn).toBe("stdout");
@@ -147,4 +147,82 @@ describe("wrk for real: the latencies it reports are those of the requests it se
     },
     20_000,
   );
+});
+
+/** Where a tool is: on the PATH, or where `cargo install` puts oha; undefined when absent. */
+function located(name: "oha" | "wrk"): string | undefined {
+  const dirs = (process.env.PATH ?? "")
+    .split(":")
+    .concat(join(process.env.HOME ?? "", ".cargo/bin"));
+  const dir = dirs.find((d) => existsSync(join(d, name)));
+  return dir === undefined ? undefined : join(dir, name);
+}
+
+describe("every tool sends the scenario's headers and judges its answers by the expected status", () => {
+  const stack = findScenario("stack");
+  if (!stack) throw new Error("no stack scenario");
+  // The stack scenario's headers, answered with the rate limit's 429: every 10th answer is a
+  // 200 instead, which must count as failed; a request without the headers gets a 400.
+  const scenario = { ...stack, status: 429 };
+  const tools = [
+    { name: "oha" as const, path: located("oha") },
+    { name: "wrk" as const, path: located("wrk") },
+    {
+      name: "autocannon" as const,
+      path: existsSync(AUTOCANNON.script) ? AUTOCANNON.script : undefined,
+    },
+  ];
+  for (const { name, path } of tools) {
+    test.skipIf(!path && process.env.CI !== "true")(
+      `${name}: the headers arrive, a 429 is an answer, a 200 is a failure`,
+      async () => {
+        const seen = { ok: 0, limited: 0, missing: 0 };
+        const headers = Object.entries(stack.headers);
+        const server = Bun.serve({
+          port: 0,
+          hostname: "127.0.0.1",
+          fetch: (request) => {
+            if (headers.some(([k, v]) => request.headers.get(k) !== v)) {
+              seen.missing++;
+              return new Response("missing headers", { status: 400 });
+            }
+            // No Accept-Encoding of oha's own beside the scenario's: only what it asked for.
+            if ((seen.ok + seen.limited) % 10 === 9) {
+              seen.ok++;
+              return new Response("ok");
+            }
+            seen.limited++;
+            return new Response("limited", { status: 429 });
+          },
+        });
+        try {
+          const tool = { name, path: path ?? name, version: "test" };
+          const cmd = toolCommand(tool, {
+            url: `http://127.0.0.1:${server.port}${stack.path}`,
+            scenario,
+            connections: 4,
+            durationSec: 1,
+            cores: 1,
+          });
+          const run = await runLoad(tool, cmd, 1, {
+            serverTree: [process.pid],
+            serverCpus: [],
+            machineCores: 1,
+          });
+          const r = run.result;
+          if (!r) throw new Error(run.problem);
+          expect(seen.missing).toBe(0);
+          expect(r.requests).toBeGreaterThan(100);
+          expect(r.expectedStatus).toBe(429);
+          // The 200s (about a tenth) are the failures; the tool may miss a few in flight at its end.
+          expect(r.non2xx).toBeGreaterThan(r.requests / 20);
+          expect(r.non2xx).toBeLessThanOrEqual(seen.ok);
+          expect((r.statuses["429"] ?? 0) + r.non2xx).toBe(r.requests);
+        } finally {
+          server.stop(true);
+        }
+      },
+      20_000,
+    );
+  }
 });

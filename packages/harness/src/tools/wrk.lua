@@ -1,11 +1,13 @@
 -- wrk script for the harness: sets the request from the environment and prints a JSON
 -- summary to stderr when wrk finishes (wrk's text report stays on stdout).
--- Deliberately no response() function: defining one makes wrk slower for every request.
+-- No response() function unless statuses must be counted: one makes wrk slower on every request.
 --
 --   BENCH_METHOD        request method (default GET)
 --   BENCH_CONTENT_TYPE  Content-Type header, when there is a body
 --   BENCH_BODY_FILE     file holding the request body
 --   BENCH_CONNECTIONS   the -c value wrk was given (needed to undo its latency correction)
+--   BENCH_HEADERS       more request headers, one "Name: value" per line
+--   BENCH_COUNT_STATUSES  1: count answers per status (printed as "statuses")
 --
 -- Why the histogram is read through the FFI: wrk 4.x runs stats_correct() on its latency
 -- histogram before done() is called. For every latency above 2 × (runtime / (requests per
@@ -27,6 +29,44 @@ if method and method ~= "" then wrk.method = method end
 
 local content_type = os.getenv("BENCH_CONTENT_TYPE")
 if content_type and content_type ~= "" then wrk.headers["Content-Type"] = content_type end
+
+-- BENCH_HEADERS: the scenario's own request headers, one "Name: value" per line.
+local extra_headers = os.getenv("BENCH_HEADERS")
+if extra_headers and extra_headers ~= "" then
+  for line in extra_headers:gmatch("[^\n]+") do
+    local name, value = line:match("^([^:]+):%s*(.*)$")
+    if name then wrk.headers[name] = value end
+  end
+end
+
+-- BENCH_COUNT_STATUSES=1: count answers per status. wrk itself only counts statuses above 399
+-- (as errors), which cannot tell a 304 from a 200 or a 429 from a 500. A response() function
+-- costs wrk time on every request, so it exists only for scenarios that need it. Each thread
+-- counts in its own Lua state; done() adds them up through the threads setup() was given.
+local threads = {}
+if os.getenv("BENCH_COUNT_STATUSES") == "1" then
+  statuses = {}
+  function setup(thread) table.insert(threads, thread) end
+  function response(status, headers, body)
+    statuses[status] = (statuses[status] or 0) + 1
+  end
+end
+
+-- The per-status counts as JSON, or null when they were not counted.
+local function statuses_json()
+  if #threads == 0 then return "null" end
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for status, count in pairs(thread:get("statuses") or {}) do
+      total[status] = (total[status] or 0) + count
+    end
+  end
+  local parts = {}
+  for status, count in pairs(total) do
+    table.insert(parts, string.format('"%d":%d', status, count))
+  end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
 
 local body_file = os.getenv("BENCH_BODY_FILE")
 if body_file and body_file ~= "" then
@@ -107,8 +147,9 @@ function done(summary, latency, requests)
   io.stderr:write(string.format(
     '{"wrkJson":2,"duration_us":%d,"requests":%d,"bytes":%d,' ..
     '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
-    '"corrected_count":%d,"latency_problem":%s,"latency_us":%s}\n',
+    '"corrected_count":%d,"latency_problem":%s,"latency_us":%s,"statuses":%s}\n',
     summary.duration, summary.requests, summary.bytes,
     e.connect, e.read, e.write, e.status, e.timeout,
-    corrected_count, problem and string.format("%q", problem) or "null", latency_json))
+    corrected_count, problem and string.format("%q", problem) or "null", latency_json,
+    statuses_json()))
 end
