@@ -4,7 +4,8 @@
 // sorted by mean req/s, each with its estimate over processes, its flags, its rank, and its
 // comparisons with the fastest app and with its runtime's bare baseline. Every comparison
 // of a group belongs to one family, held to ALPHA by Holm (estimate.ts), so a rank, a tie,
-// "of fastest" and "of bare" all come from the same tests. Computed once per results.
+// "of fastest" and "of bare" all come from the same tests. The production tax (each middleware
+// stage against the same app's api scenario) is one more family. Computed once per results.
 
 import { baselineOf, findApp } from "@bench/contract";
 import {
@@ -18,6 +19,7 @@ import {
   verdictOf,
 } from "./estimate.ts";
 import { type Group, groupsOf, inGroup } from "./groups.ts";
+import { productionTax, type StageCost } from "./production.ts";
 import { registryName, versionedName, versionOfName } from "./runtimes.ts";
 import type { Results, Trial } from "./schema.ts";
 import { type Interval, median, type Verdict as Quality, type Spread, verdict } from "./stats.ts";
@@ -116,6 +118,8 @@ export interface Analysis {
   readonly results: Results;
   /** Per group key ("api", "api (c=10)"), in the run's order. */
   readonly groups: Map<string, GroupAnalysis>;
+  /** What each middleware stage costs each app against its api scenario (production.ts). */
+  readonly production: readonly StageCost[];
 }
 
 type ValidTrial = Trial & { result: NonNullable<Trial["result"]> };
@@ -370,7 +374,7 @@ function analyzeGroup(results: Results, group: Group): GroupAnalysis {
 export function analyze(results: Results): Analysis {
   const groups = new Map<string, GroupAnalysis>();
   for (const group of groupsOf(results)) groups.set(group.key, analyzeGroup(results, group));
-  return { results, groups };
+  return { results, groups, production: productionTax(groups) };
 }
 
 /** Rows per group, fastest first; apps with no valid sample last (a fresh analysis). */

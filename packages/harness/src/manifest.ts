@@ -5,12 +5,36 @@ import { readFileSync } from "node:fs";
 import { cpus, type as osType, release, totalmem } from "node:os";
 import { join } from "node:path";
 
-/** The packages whose versions decide a result: frameworks, adapters, runtimes (the lockfile pins node, bun and deno), autocannon. */
+/** Each framework's middleware for the production stages (auth, cors, gzip, etag, ratelimit). */
+export const MIDDLEWARE_PACKAGES = [
+  "hono-rate-limiter",
+  "@elysiajs/jwt",
+  "@elysiajs/cors",
+  "elysia-compress",
+  "elysia-rate-limit",
+  "express-jwt",
+  "cors",
+  "compression",
+  "express-rate-limit",
+  "@fastify/jwt",
+  "@fastify/cors",
+  "@fastify/compress",
+  "@fastify/etag",
+  "@fastify/rate-limit",
+] as const;
+
+/**
+ * The packages whose versions decide a result: frameworks, adapters, the middleware of the
+ * production stages, runtimes (the lockfile pins node, bun and deno), autocannon.
+ */
 export const RECORDED_PACKAGES = [
   "hono",
   "@hono/node-server",
   "elysia",
   "@elysiajs/node",
+  "express",
+  "fastify",
+  ...MIDDLEWARE_PACKAGES,
   "node",
   "bun",
   "deno",

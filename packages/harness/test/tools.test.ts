@@ -177,7 +177,7 @@ describe("every tool sends the scenario's headers and judges its answers by the 
       `${name}: the headers arrive, a 429 is an answer, a 200 is a failure`,
       async () => {
         const seen = { ok: 0, limited: 0, missing: 0 };
-        const headers = Object.entries(stack.headers);
+        const headers = Object.entries(stack.headers ?? {});
         const server = Bun.serve({
           port: 0,
           hostname: "127.0.0.1",

@@ -23,6 +23,7 @@ import {
   SCENARIO_HEADER,
   scenarioRow,
 } from "./markdown.ts";
+import { PRODUCTION_INTRO, productionViews } from "./production.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { searchInterval } from "./search.ts";
@@ -339,6 +340,16 @@ function ratesSection(results: Results): string {
   return `<section><h2>Latency at offered load</h2><p>${escapeHtml(ratesIntro(results))}</p>${parts.join("\n")}</section>`;
 }
 
+function productionSection(analysis: Analysis): string {
+  const views = productionViews(analysis);
+  if (views.length === 0) return "";
+  const tables = views.map(
+    (v) =>
+      `${views.length > 1 ? `<h3>${escapeHtml(v.api)}</h3>` : ""}${htmlTable(v.header, v.rows)}`,
+  );
+  return `<section><h2>Production tax</h2><p>${escapeHtml(PRODUCTION_INTRO)}</p>${tables.join("")}</section>`;
+}
+
 function startupSection(results: Results): string {
   const rows = startupTable(results);
   if (rows.length === 0) return "";
@@ -552,6 +563,7 @@ th{background:#f5f5f7}.results td{white-space:nowrap}.results td:nth-child(3){wh
 <h1>Benchmark results</h1>${header}${interrupted}
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
+${productionSection(analysis)}
 <section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
 ${curveSection(analysis)}
 ${ratesSection(results)}

@@ -28,6 +28,7 @@ import {
 import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
+import { PRODUCTION_INTRO, productionViews } from "./production.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
@@ -262,6 +263,19 @@ export function markdownReport(analysis: Analysis, level = 1): string {
     out.push("", scenarioSection(scenario, group, `${h}#`));
     const noise = noiseText(group);
     if (noise) out.push("", noise);
+  }
+  const production = productionViews(analysis);
+  if (production.length > 0) out.push("", `${h}# Production tax`, "", PRODUCTION_INTRO);
+  for (const v of production) {
+    if (production.length > 1) out.push("", `${h}## ${v.api}`);
+    out.push(
+      "",
+      table(
+        v.header,
+        v.header.map((_, i) => (i ? "r" : "l")),
+        v.rows,
+      ),
+    );
   }
   const charts = mermaidCharts(analysis);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);

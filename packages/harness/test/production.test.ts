@@ -1,0 +1,69 @@
+// The production tax: each middleware stage against the same app's api scenario, judged by the
+// analysis (one Holm family), and the table the reports show. Synthetic runs: known answers.
+import { describe, expect, test } from "bun:test";
+import { analyze } from "../src/analysis.ts";
+import { markdownReport } from "../src/report/markdown.ts";
+import { productionViews, stageText } from "../src/report/production.ts";
+import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+
+/** Five processes per app and scenario, req/s `mean` with a ±1% wobble that repeats per round. */
+const trials = (app: string, scenario: string, mean: number) =>
+  [0.99, 1.01, 1, 0.995, 1.005].map((k, i) =>
+    syntheticTrial(app, scenario, i + 1, 64, mean * k, 2),
+  );
+
+const run = () =>
+  syntheticRun(
+    ["bun-bare", "bun-hono"],
+    ["api", "auth", "gzip"],
+    [
+      ...trials("bun-bare", "api", 100_000),
+      ...trials("bun-bare", "auth", 60_000), // clearly slower: a 40% tax
+      ...trials("bun-bare", "gzip", 99_800), // within the noise: a tie
+      ...trials("bun-hono", "api", 80_000),
+      ...trials("bun-hono", "auth", 40_000),
+      // bun-hono's gzip was not measured: no cell, not a zero
+    ],
+    { trials: 5 },
+  );
+
+describe("production tax", () => {
+  test("each measured stage against the same app's api, in one family", () => {
+    const costs = analyze(run()).production;
+    const of = (app: string, stage: string) =>
+      costs.find((c) => c.app === app && c.stage === stage);
+    expect(costs.map((c) => `${c.app} ${c.stage}`)).toEqual([
+      "bun-bare auth",
+      "bun-hono auth",
+      "bun-bare gzip",
+    ]);
+    expect(of("bun-bare", "auth")?.pctOfApi).toBeCloseTo(60, 6);
+    expect(of("bun-bare", "auth")?.vsApi.significant).toBe(true);
+    expect(of("bun-bare", "auth")?.vsApi.test?.change).toBeCloseTo(-0.4, 6);
+    expect(of("bun-hono", "auth")?.pctOfApi).toBeCloseTo(50, 6);
+    const tie = of("bun-bare", "gzip");
+    expect(tie?.vsApi.significant).toBe(false);
+    expect(tie?.vsApi.mdd).toBeGreaterThan(0.002); // a 0.2% change is below what 5 processes detect
+    expect(tie?.vsApi.mdd).toBeLessThan(0.05);
+  });
+
+  test("the table: api req/s, framework tax, one column per stage, ≈ with what a tie could detect", () => {
+    const [view, ...more] = productionViews(analyze(run()));
+    expect(more).toEqual([]);
+    expect(view?.header).toEqual(["app", "api req/s", "framework tax (of bare)", "auth", "gzip"]);
+    const bare = view?.rows.find((r) => r[0] === "bun-bare");
+    const hono = view?.rows.find((r) => r[0] === "bun-hono");
+    expect(bare?.slice(1, 4)).toEqual(["100,000", "—", "60%"]);
+    expect(bare?.[4]).toMatch(/^≈100% \(could detect ≥ \d+\.\d%\)$/);
+    expect(hono?.slice(1)).toEqual(["80,000", "80%", "50%", "—"]);
+    expect(stageText(undefined)).toBe("—");
+  });
+
+  test("a run without middleware stages has no production table", () => {
+    const plain = syntheticRun(["bun-bare"], ["api"], trials("bun-bare", "api", 1000));
+    expect(analyze(plain).production).toEqual([]);
+    expect(productionViews(analyze(plain))).toEqual([]);
+    expect(markdownReport(analyze(plain))).not.toContain("Production tax");
+    expect(markdownReport(analyze(run()))).toContain("## Production tax");
+  });
+});
