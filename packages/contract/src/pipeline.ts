@@ -8,11 +8,11 @@ import { describeError } from "./answers.ts";
 import { ECHO_BODY } from "./fixtures.ts";
 import { GREETING, ROUTES } from "./spec.ts";
 import type { Violation } from "./verify.ts";
-import { rawText } from "./wire.ts";
+import { addHeader, rawText } from "./wire.ts";
 
 export interface StrictAnswer {
   readonly status: number;
-  /** Header names in lower case; a repeated header keeps its last value. */
+  /** Header names in lower case; a repeated header's values joined with ", ". */
   readonly headers: ReadonlyMap<string, string>;
   readonly body: string;
 }
@@ -42,7 +42,7 @@ export function parseStrict(text: string): StrictAnswer[] {
       if (headers.has(name) && name === "content-length") {
         throw new Error(`answer ${answers.length + 1}: Content-Length twice`);
       }
-      headers.set(name, header[2] as string);
+      addHeader(headers, name, header[2] as string);
     }
     const [body, next] = frameBody(text, end + 4, headers, answers.length + 1);
     answers.push({ status: Number(status[1]), headers, body });

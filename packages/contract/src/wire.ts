@@ -9,9 +9,18 @@ import type { AppSpec } from "./registry.ts";
 import { ROUTES, userPath } from "./spec.ts";
 import type { Violation } from "./verify.ts";
 
+/**
+ * A header into `headers`: a repeated one is joined with ", " (RFC 9110, 5.3: a list header may
+ * come on several lines; Deno sends each appended `Vary` value on a line of its own).
+ */
+export function addHeader(headers: Map<string, string>, name: string, value: string): void {
+  const earlier = headers.get(name);
+  headers.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
+}
+
 export interface RawAnswer {
   readonly status: number;
-  /** Header names in lower case; a repeated header keeps its last value. */
+  /** Header names in lower case; a repeated header's values joined with ", ". */
   readonly headers: ReadonlyMap<string, string>;
   /** The body as bytes (latin1), de-chunked. */
   readonly body: string;
@@ -65,7 +74,7 @@ export function parseAnswer(text: string): RawAnswer {
   const headers = new Map<string, string>();
   for (const line of lines) {
     const colon = line.indexOf(":");
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    addHeader(headers, line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   const rest = text.slice(end + 4);
   const chunked = headers.get("transfer-encoding")?.toLowerCase() === "chunked";
