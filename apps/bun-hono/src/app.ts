@@ -1,3 +1,8 @@
-import { bunGetPath, createApp } from "@bench/hono-app";
+import { bunGetPath, createApp, type GetConnInfo } from "@bench/hono-app";
 
-export const app = createApp({ getPath: bunGetPath });
+/**
+ * The app. src/index.ts passes the runtime adapter's getConnInfo (hono/bun), whose socket
+ * address the rate limiter keys on; the in-process tests have no socket and pass none.
+ */
+export const honoApp = (getConnInfo?: GetConnInfo) =>
+  createApp({ getPath: bunGetPath }, getConnInfo);

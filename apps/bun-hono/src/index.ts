@@ -1,11 +1,22 @@
 import { getApp } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
 import { fetchWithHead } from "@bench/hono-app";
-import { app } from "./app.ts";
+import type { Server } from "bun";
+import { getConnInfo } from "hono/bun";
+import { honoApp } from "./app.ts";
 
+/**
+ * Bun's requestIP knows only the request Bun received, not fetchWithHead's GET copy of a HEAD:
+ * for that copy, hono/bun's getConnInfo (the rate limiter's key) asks about the original.
+ */
+const headServer = (server: Server<undefined>, received: Request) =>
+  ({ requestIP: () => server.requestIP(received) }) as unknown as Server<undefined>;
+
+const app = honoApp(getConnInfo);
 const { name, port } = getApp("bun-hono");
 serveWorkers(name, ({ reusePort }, listening) => {
-  Bun.serve({ port, hostname: "127.0.0.1", reusePort, fetch: fetchWithHead(app) });
+  // The server is fetch's second argument, as Hono's Bun guide passes it: getConnInfo reads it.
+  Bun.serve({ port, hostname: "127.0.0.1", reusePort, fetch: fetchWithHead(app, headServer) });
   console.log(`${name} listening on http://127.0.0.1:${port}`);
   listening();
 });

@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { checkCases, getApp } from "@bench/contract";
-import { app } from "../src/app.ts";
+import { honoApp } from "../src/app.ts";
+
+const app = honoApp();
 
 test("bun-hono answers every contract case in-process", async () => {
   expect(await checkCases((request) => app.fetch(request), getApp("bun-hono"))).toEqual([]);

@@ -1,8 +1,10 @@
 import { getApp } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
 import { serve } from "@hono/node-server";
-import { app } from "./app.ts";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { honoApp } from "./app.ts";
 
+const app = honoApp(getConnInfo);
 const { name, port } = getApp("node-hono");
 // node:cluster's primary accepts and hands out the connections, so no reusePort here.
 serveWorkers(name, (_options, listening) => {

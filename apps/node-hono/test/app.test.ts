@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { checkCases, detectRuntime, getApp } from "@bench/contract";
-import { app } from "../src/app.ts";
+import { honoApp } from "../src/app.ts";
+
+const app = honoApp();
 
 // In-process the code runs on the test's runtime (Bun); that a running node-hono is served by Node
 // is the end-to-end test's to check.

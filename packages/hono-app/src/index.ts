@@ -4,19 +4,24 @@
 import {
   apiPayload,
   buildItems,
+  CORS,
   ERRORS,
   errorBody,
   GREETING,
   invalidFieldError,
   isClientGone,
   isJsonContentType,
+  JWT_SECRET,
   jsonDocumentError,
   MAX_BODY_BYTES,
+  MIDDLEWARE_ROUTES,
   NAME_MAX,
   parseItemCount,
   parseUserFields,
   parseUserId,
+  RATE_LIMIT,
   ROUTES,
+  STACK_ITEMS,
   selectUserFields,
   unknownFieldError,
   updatedUser,
@@ -25,13 +30,21 @@ import {
 import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import type { GetConnInfo } from "hono/conninfo";
+import { cors } from "hono/cors";
+import { etag, RETAINED_304_HEADERS } from "hono/etag";
 import { createMiddleware } from "hono/factory";
 import type { HonoOptions } from "hono/hono-base";
 import { HTTPException } from "hono/http-exception";
+import { jwt } from "hono/jwt";
 import type { BlankEnv } from "hono/types";
 import type { JSONValue } from "hono/utils/types";
 import { getPath } from "hono/utils/url";
+import { type ClientRateLimitInfo, MemoryStore, rateLimiter } from "hono-rate-limiter";
 import { z } from "zod";
+
+export type { GetConnInfo };
 
 const tooLarge = (c: Context) => {
   // The rest of the body is left unread, so this connection cannot carry another request:
@@ -101,7 +114,92 @@ const validateUserUpdate = zValidator("json", userUpdate, (result, c) => {
   return c.json(errorBody(message), 400);
 });
 
-export function createApp(options: HonoOptions<BlankEnv> = {}): Hono {
+/** The claims /api/me and /api/stack/me answer, as the JWT middleware verified them. */
+function tokenUser(c: Context): { sub: string; name: string } {
+  const { sub, name } = c.get("jwtPayload") as { sub: string; name: string };
+  return { sub, name };
+}
+
+/** GET /api/items' count rule, for the compressed and conditional copies of that route. */
+function items(c: Context): Response {
+  const count = parseItemCount(c.req.query("count"));
+  if (count === undefined) return c.json(errorBody(ERRORS.badCount), 400);
+  return c.json(buildItems(count));
+}
+
+/**
+ * hono-rate-limiter's in-memory store with each count copied as it is taken. Its MemoryStore
+ * returns the client's live record, and the middleware reads the count after an `await`:
+ * requests that arrive together (pipelined ones, which @hono/node-server dispatches at once)
+ * all read the last one's count, so a burst of 11 was 11 × 429 instead of 10 answers and one
+ * 429 (hono-rate-limiter 0.5.4, the latest).
+ */
+class CountingMemoryStore extends MemoryStore {
+  override increment(key: string): ClientRateLimitInfo {
+    const { totalHits, resetTime } = super.increment(key);
+    return { totalHits, resetTime: resetTime && new Date(resetTime) };
+  }
+}
+
+/**
+ * The production-middleware routes, each with Hono's own middleware scoped to its path, so the
+ * routes above keep a single handler each (Hono's fast path: no compose). The rate-limited
+ * route needs the runtime adapter's getConnInfo (the socket's address); without one (app.fetch
+ * in-process, no server) it is left out rather than limiting every caller as one client.
+ */
+function addMiddlewareRoutes(app: Hono, getConnInfo: GetConnInfo | undefined): void {
+  // HS256 with exp checked (Hono checks exp, nbf and iat by default). Its 401s, whatever their
+  // reason, become the contract's JSON in onError.
+  const auth = jwt({ secret: JWT_SECRET, alg: "HS256" });
+  // Hono joins the lists with "," (no space), which is the contract's byte-exact value.
+  const allowApp = cors({
+    origin: CORS.allowedOrigin,
+    allowMethods: [CORS.allowMethods],
+    allowHeaders: CORS.allowHeaders.split(","),
+    maxAge: CORS.maxAgeSec,
+  });
+
+  app.get(MIDDLEWARE_ROUTES.me, auth, (c) => c.json(tokenUser(c)));
+
+  // app.use: the preflight (OPTIONS) is answered by cors() itself, which never calls next.
+  app.use(MIDDLEWARE_ROUTES.public, allowApp);
+  app.get(MIDDLEWARE_ROUTES.public, (c) => c.json(apiPayload("hono")));
+
+  app.get(MIDDLEWARE_ROUTES.gzipItems, compress(), items);
+  app.get(MIDDLEWARE_ROUTES.etagItems, etag(), items);
+
+  if (getConnInfo) {
+    const limit = rateLimiter({
+      windowMs: RATE_LIMIT.windowSec * 1000,
+      limit: RATE_LIMIT.max,
+      // The socket's address; undefined only when the client is already gone.
+      keyGenerator: (c) => getConnInfo(c).remote.address ?? "",
+      // The default handler answers c.json(message) with the 429; the default draft-6 headers
+      // include Retry-After on it. A spread copy: the option's type wants a plain record.
+      message: { ...errorBody(ERRORS.tooManyRequests) },
+      store: new CountingMemoryStore(),
+    });
+    app.get(MIDDLEWARE_ROUTES.limited, limit, (c) => c.json(apiPayload("hono")));
+  }
+
+  app.use(MIDDLEWARE_ROUTES.stackMe, allowApp);
+  app.get(
+    MIDDLEWARE_ROUTES.stackMe,
+    auth,
+    compress(),
+    // Weak: compress() turns the 200's ETag into W/"…" but the 304 keeps the tag etag() made,
+    // so a strong tag would come back different on the 304. The 304 keeps the CORS header too:
+    // etag() drops every header not in its list, and cors() set it before the handler ran.
+    etag({ weak: true, retainedHeaders: [...RETAINED_304_HEADERS, "access-control-allow-origin"] }),
+    (c) => c.json({ ...tokenUser(c), items: buildItems(STACK_ITEMS) }),
+  );
+}
+
+/**
+ * `getConnInfo` is the runtime adapter's (hono/bun, hono/deno, @hono/node-server/conninfo): the
+ * rate limiter keys on the address it gives. The other routes do not need it.
+ */
+export function createApp(options: HonoOptions<BlankEnv> = {}, getConnInfo?: GetConnInfo): Hono {
   const app = new Hono(options);
 
   app.get(ROUTES.root, (c) => c.text(GREETING));
@@ -136,6 +234,8 @@ export function createApp(options: HonoOptions<BlankEnv> = {}): Hono {
     return c.json(buildItems(count));
   });
 
+  addMiddlewareRoutes(app, getConnInfo);
+
   // Hono answers an unmatched method with 404 too, which is what the contract asks.
   app.notFound((c) => c.json(errorBody(ERRORS.notFound), 404));
 
@@ -143,6 +243,13 @@ export function createApp(options: HonoOptions<BlankEnv> = {}): Hono {
     // The json validator's answer to a body that does not parse.
     if (error instanceof HTTPException && error.status === 400) {
       return c.json(errorBody(ERRORS.malformedJson), 400);
+    }
+    // The JWT middleware's refusal (no, malformed, expired or forged token): the contract's
+    // body, with the middleware's WWW-Authenticate challenge (RFC 6750 asks for it on a 401).
+    if (error instanceof HTTPException && error.status === 401) {
+      const challenge = error.res?.headers.get("www-authenticate");
+      const headers = challenge ? { "www-authenticate": challenge } : undefined;
+      return c.json(errorBody(ERRORS.unauthorized), 401, headers);
     }
     // The client left mid-body (bodyLimit or the validator was reading it): not our failure.
     if (isClientGone(error)) return c.json(errorBody(ERRORS.bodyUnreadable), 400);
@@ -169,10 +276,16 @@ export function bunGetPath(request: Request): string {
  * `new Response(null, answerToGet)`, and both servers then send `Content-Length: 0`, which
  * RFC 9110 (8.6) forbids when GET's body is longer. Given GET's answer, the server leaves the
  * body off the wire itself and sends its real length. Costs one comparison per request.
+ * `env` (Bun's server, Deno's connection info) is passed on for the adapter's getConnInfo;
+ * `headEnv` gives the GET copy of a HEAD the env it needs, where that env knows only the
+ * request the server received (Bun's requestIP).
  */
-export function fetchWithHead(app: Hono): (request: Request) => Response | Promise<Response> {
-  return (request) =>
+export function fetchWithHead<E>(
+  app: Hono,
+  headEnv: (env: E, received: Request) => E = (env) => env,
+): (request: Request, env: E) => Response | Promise<Response> {
+  return (request, env) =>
     request.method === "HEAD"
-      ? app.fetch(new Request(request, { method: "GET" }))
-      : app.fetch(request);
+      ? app.fetch(new Request(request, { method: "GET" }), headEnv(env, request))
+      : app.fetch(request, env);
 }
