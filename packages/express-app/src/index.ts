@@ -7,10 +7,12 @@
 // handler and a last middleware turn Express's errors and unmatched routes into the contract's
 // JSON. Express validates nothing itself; the user update goes through the contract's validator.
 
+import { createSecretKey } from "node:crypto";
 import { createServer } from "node:http";
 import {
   apiPayload,
   buildItems,
+  CORS,
   ERRORS,
   type ErrorMessage,
   errorBody,
@@ -19,12 +21,16 @@ import {
   invalidFieldError,
   isClientGone,
   isJsonContentType,
+  JWT_SECRET,
   jsonDocumentError,
   MAX_BODY_BYTES,
+  MIDDLEWARE_ROUTES,
   parseItemCount,
   parseUserFields,
   parseUserId,
+  RATE_LIMIT,
   ROUTES,
+  STACK_ITEMS,
   selectUserFields,
   unknownFieldError,
   updatedUser,
@@ -32,7 +38,16 @@ import {
   validateUserUpdate,
 } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
+import compression from "compression";
+import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { expressjwt, type Request as JwtRequest, UnauthorizedError } from "express-jwt";
+import {
+  type ClientRateLimitInfo,
+  ipKeyGenerator,
+  MemoryStore,
+  rateLimit,
+} from "express-rate-limit";
 
 const fail = (res: Response, status: number, message: ErrorMessage | string) =>
   res.status(status).json(errorBody(message as ErrorMessage));
@@ -92,13 +107,21 @@ function requireJson(req: Request, res: Response, next: NextFunction): void {
 const single = (value: unknown): string | undefined =>
   typeof value === "string" ? value : value === undefined ? undefined : "";
 
+const answerApi = (_req: Request, res: Response) => {
+  res.json(apiPayload("express"));
+};
+
+function answerItems(req: Request, res: Response): void {
+  const count = parseItemCount(single(req.query.count));
+  if (count === undefined) return void fail(res, 400, ERRORS.badCount);
+  res.json(buildItems(count));
+}
+
 function routes(app: express.Express): void {
   app.get(ROUTES.root, (_req, res) => {
     res.type("text/plain").send(GREETING);
   });
-  app.get(ROUTES.api, (_req, res) => {
-    res.json(apiPayload("express"));
-  });
+  app.get(ROUTES.api, answerApi);
   app.post(ROUTES.echo, requireJson, limitBody, jsonBody, (req, res) => {
     const refused = jsonDocumentError(req.body);
     if (refused) fail(res, 400, refused);
@@ -119,11 +142,107 @@ function routes(app: express.Express): void {
     if (checked.update.id !== id) return void fail(res, 400, invalidFieldError("id"));
     res.json(updatedUser(checked.update));
   });
-  app.get(ROUTES.items, (req, res) => {
-    const count = parseItemCount(single(req.query.count));
-    if (count === undefined) return void fail(res, 400, ERRORS.badCount);
-    res.json(buildItems(count));
-  });
+  app.get(ROUTES.items, answerItems);
+}
+
+/**
+ * CORS for one origin. The origin goes in as a one-element list: cors answers a string origin
+ * to every caller as it is, so another origin would be allowed too; a list is compared with the
+ * request's Origin and the header left out when it differs. Methods and headers are the
+ * contract's strings, sent as they are.
+ */
+const corsPolicy = cors({
+  origin: [CORS.allowedOrigin],
+  methods: CORS.allowMethods,
+  allowedHeaders: CORS.allowHeaders,
+  maxAge: CORS.maxAgeSec,
+});
+
+/**
+ * HS256 with `exp` checked (jsonwebtoken's default). The secret is a KeyObject made once:
+ * jsonwebtoken turns a string secret into one on every verify, after first trying, and failing,
+ * to read it as a public key. Its errors reach onError as UnauthorizedError (401).
+ */
+const authenticate = expressjwt({
+  secret: createSecretKey(Buffer.from(JWT_SECRET)),
+  algorithms: ["HS256"],
+});
+
+/**
+ * Answers `body` for the user the verified token names. A token whose sub or name is not a
+ * string (signed with the secret all the same) names no one: 401.
+ */
+const answerUser =
+  (body: (user: { sub: string; name: string }) => object) => (req: Request, res: Response) => {
+    const { sub, name } = (req as JwtRequest).auth ?? {};
+    if (typeof sub !== "string" || typeof name !== "string") {
+      return void fail(res, 401, ERRORS.unauthorized);
+    }
+    res.json(body({ sub, name }));
+  };
+
+/**
+ * express-rate-limit's in-memory store (its default), answering a copy of the count. The store
+ * answers the client's live record, and the limiter reads the count from it only after an await:
+ * requests pipelined on one connection were all counted before the first was judged, so the
+ * first of eleven read 11 and was refused too. The copy is taken before anything else can count.
+ */
+class MemoryStoreCopy extends MemoryStore {
+  override async increment(key: string): Promise<ClientRateLimitInfo> {
+    // MemoryStore's increment() has no await: the hit is counted when the call returns.
+    void super.increment(key);
+    const { totalHits, resetTime } = this.current.get(key) as ClientRateLimitInfo;
+    return { totalHits, resetTime };
+  }
+}
+
+/**
+ * Per client address: the socket's, never a header. The default key, req.ip, would follow
+ * X-Forwarded-For once `trust proxy` is set, and logs an error the first time the header comes
+ * while it is not; ipKeyGenerator is the library's helper, which keys an IPv6 client by its /56.
+ * Retry-After is only sent with rate-limit headers; the draft-7 ones cost least (two headers, no
+ * hash of the key as draft-8 makes, no Date as the legacy X-RateLimit-* set). The default
+ * handler sends `message` as JSON, with the status 429.
+ */
+const limiter = rateLimit({
+  windowMs: RATE_LIMIT.windowSec * 1000,
+  limit: RATE_LIMIT.max,
+  keyGenerator: (req) => ipKeyGenerator(req.socket.remoteAddress ?? ""),
+  standardHeaders: "draft-7",
+  legacyHeaders: false,
+  store: new MemoryStoreCopy(),
+  message: errorBody(ERRORS.tooManyRequests),
+});
+
+/**
+ * Express makes ETags in res.send from an app setting, off in this app so that no existing route
+ * is hashed. A conditional route is therefore a sub-app of its own, mounted on its path, where
+ * the setting keeps its default: a weak ETag of the body, and 304 when req.fresh (If-None-Match
+ * matches). The sub-app's errors go on to this app's onError.
+ */
+function conditional(...handlers: express.RequestHandler[]): express.Express {
+  const sub = express();
+  sub.set("x-powered-by", false);
+  sub.get("/", ...handlers);
+  return sub;
+}
+
+/** The production-middleware routes, each with its middleware and only there. */
+function middlewareRoutes(app: express.Express): void {
+  const gzip = compression();
+  const me = answerUser((user) => user);
+  app.get(MIDDLEWARE_ROUTES.me, authenticate, me);
+  app.options(MIDDLEWARE_ROUTES.public, corsPolicy);
+  app.get(MIDDLEWARE_ROUTES.public, corsPolicy, answerApi);
+  app.get(MIDDLEWARE_ROUTES.gzipItems, gzip, answerItems);
+  app.use(MIDDLEWARE_ROUTES.etagItems, conditional(answerItems));
+  app.get(MIDDLEWARE_ROUTES.limited, limiter, answerApi);
+  // CORS first, so that a refused token's 401 carries the CORS header too. A browser sends
+  // this route's Authorization only after a preflight, which CORS answers as on /api/public.
+  const stack = answerUser((user) => ({ ...user, items: buildItems(STACK_ITEMS) }));
+  const stackApp = conditional(corsPolicy, authenticate, gzip, stack);
+  stackApp.options("/", corsPolicy);
+  app.use(MIDDLEWARE_ROUTES.stackMe, stackApp);
 }
 
 /** body-parser's and the router's errors, in the contract's words; anything else is a 500. */
@@ -131,7 +250,9 @@ function onError(error: unknown, _req: Request, res: Response, _next: NextFuncti
   // limitBody answered 413 already; body-parser reports the same body when it stops reading.
   if (res.headersSent) return;
   const { type, status } = error as { type?: string; status?: number };
-  if (type === "entity.too.large") tooLarge(res);
+  // express-jwt's answer for a missing, malformed, expired or forged token.
+  if (error instanceof UnauthorizedError) fail(res, 401, ERRORS.unauthorized);
+  else if (type === "entity.too.large") tooLarge(res);
   else if (type === "request.aborted" || isClientGone(error)) {
     fail(res, 400, ERRORS.bodyUnreadable);
   } else if (type === "entity.parse.failed" || type === "entity.verify.failed") {
@@ -156,6 +277,7 @@ export function createApp(): express.Express {
   app.set("etag", false);
   app.set("x-powered-by", false);
   routes(app);
+  middlewareRoutes(app);
   app.use((_req: Request, res: Response) => fail(res, 404, ERRORS.notFound));
   app.use(onError);
   return app;
