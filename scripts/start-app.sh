@@ -32,13 +32,13 @@ esac
 # Deno runs with the permissions the app needs and no more: the network on its own address, the
 # environment variables it reads, and (with workers) starting its own binary once per worker.
 # The workers get the same flags without --allow-run (BENCH_DENO_FLAGS, one per line). Elysia
-# reads NODE_ENV, ENV and ELYSIA_AOT at import (Fastify nothing); Deno throws on a read it was
-# not allowed.
+# reads NODE_ENV, ENV and ELYSIA_AOT at import; @fastify/compress loads readable-stream, which
+# reads READABLE_STREAM; Deno throws on a read it was not allowed.
 deno_flags() {
   local port
   port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/registry.ts")
   [[ -n "$port" ]] || die "packages/contract/src/registry.ts names no port for $app"
-  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,NODE_ENV,ENV,ELYSIA_AOT"
+  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
   # Express loads `debug`, which lists every variable (Object.keys(process.env)) at import for
   # its DEBUG_* settings: no list of names can allow that, only the whole environment.
   [[ $app != deno-express ]] || env=--allow-env

@@ -5,14 +5,12 @@
 // Fastify's fastest documented path: its own JSON body parser (with `bodyLimit`, which refuses a
 // declared length over the limit before reading), a JSON schema for the user update (Ajv,
 // compiled once) and response schemas for every 200 answer (fast-json-stringify). An error
-// handler and a not-found handler answer the contract's JSON.
+// handler and a not-found handler answer the contract's JSON. The production-middleware routes
+// (middleware.ts) live in scopes of their own: their plugins run on no route of this file.
 
 import {
   apiPayload,
-  buildItems,
   ERRORS,
-  type ErrorMessage,
-  errorBody,
   GREETING,
   getApp,
   invalidFieldError,
@@ -20,7 +18,6 @@ import {
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
-  parseItemCount,
   parseUserFields,
   parseUserId,
   ROUTES,
@@ -37,17 +34,11 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
+import { fail, items, type Query, single } from "./answers.ts";
+import { middlewareRoutes } from "./middleware.ts";
 import { SCHEMAS } from "./schemas.ts";
 
-const fail = (reply: FastifyReply, status: number, message: ErrorMessage | string) =>
-  reply.code(status).send(errorBody(message as ErrorMessage));
-
-type Query = { Querystring: Record<string, string | string[] | undefined> };
 type WithId = { Params: { id: string } } & Query;
-
-/** A query parameter as one string; a repeated one (`?count=1&count=2`) is not one. */
-const single = (value: string | string[] | undefined): string | undefined =>
-  Array.isArray(value) ? "" : value;
 
 function routes(app: FastifyInstance): void {
   app.get(ROUTES.root, (_req, reply) => reply.type("text/plain").send(GREETING));
@@ -75,11 +66,7 @@ function routes(app: FastifyInstance): void {
       return updatedUser(req.body);
     },
   );
-  app.get<Query>(ROUTES.items, { schema: SCHEMAS.items }, (req, reply) => {
-    const count = parseItemCount(single(req.query.count));
-    if (count === undefined) return fail(reply, 400, ERRORS.badCount);
-    return buildItems(count);
-  });
+  app.get<Query>(ROUTES.items, { schema: SCHEMAS.items }, items);
 }
 
 /** The first failing field of a user update, in the contract's words. */
@@ -125,6 +112,7 @@ export function createApp(): FastifyInstance {
   app.setErrorHandler(onError);
   app.setNotFoundHandler((_req, reply) => fail(reply, 404, ERRORS.notFound));
   routes(app);
+  middlewareRoutes(app);
   return app;
 }
 

@@ -47,6 +47,15 @@ const item = {
   },
 } as const;
 
+/** Who a bearer token names: GET /api/me. */
+const me = { type: "object", properties: { sub: string, name: string } } as const;
+
+/** GET /api/stack/me: who the token names, and their recent items. */
+const stack = {
+  type: "object",
+  properties: { sub: string, name: string, items: { type: "array", items: item } },
+} as const;
+
 /** The update as the contract words its rules: a whole number, two names, an ISO date-time. */
 const userUpdate = {
   type: "object",
@@ -65,4 +74,6 @@ export const SCHEMAS = {
   user: ok(user),
   userUpdate: { body: userUpdate, ...ok(updated) },
   items: ok({ type: "array", items: item }),
+  me: ok(me),
+  stack: ok(stack),
 } as const;
