@@ -2,7 +2,7 @@
 // Routing uses Bun's built-in `routes` table, as Bun's own documentation writes a server; the
 // handlers are packages/fetch-bare's, which deno-bare routes with Deno.serve.
 
-import { ERRORS, ROUTES } from "@bench/contract";
+import { ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
 import {
   api,
   echo,
@@ -14,7 +14,18 @@ import {
   updateUser,
 } from "@bench/fetch-bare";
 import { EXTRA_WORK_ENV, extraWork, withExtraWork } from "@bench/fetch-bare/extra-work";
-import type { BunRequest } from "bun";
+import {
+  etagItems,
+  gzipItems,
+  limited,
+  me,
+  preflight,
+  publicApi,
+  rateLimiter,
+  stackMe,
+} from "@bench/fetch-bare/middleware";
+import type { FixedWindowLimiter } from "@bench/fetch-bare/rate-limit";
+import type { BunRequest, Server } from "bun";
 
 type UserRequest = BunRequest<typeof ROUTES.user>;
 
@@ -27,6 +38,18 @@ const w = <A extends unknown[], R>(handler: (...args: A) => R) =>
   withExtraWork(extraIterations, handler);
 
 const user = w((request: UserRequest) => getUser(request, request.params.id));
+// The rate limit's key is the socket's address, which only the server knows. One store per
+// server: a process serves once, but the tests start many servers from these options (the
+// contract's reference server is this app), and each must start with the whole allowance.
+const limiters = new WeakMap<Server<undefined>, FixedWindowLimiter>();
+const limit = w((request: Request, server: Server<undefined>) => {
+  let limiter = limiters.get(server);
+  if (limiter === undefined) {
+    limiter = rateLimiter();
+    limiters.set(server, limiter);
+  }
+  return limited(limiter, server.requestIP(request)?.address);
+});
 
 /** Everything Bun.serve needs except where to listen. */
 export const serveOptions = {
@@ -43,6 +66,14 @@ export const serveOptions = {
       POST: w((request: UserRequest) => updateUser(request, request.params.id)),
     },
     [ROUTES.items]: { GET: w(items), HEAD: w(items) },
+    // The production-middleware routes: each handler does its own middleware's work, so these
+    // entries add nothing to the routes above (Bun matches an exact path in one lookup).
+    [MIDDLEWARE_ROUTES.me]: { GET: w(me), HEAD: w(me) },
+    [MIDDLEWARE_ROUTES.public]: { GET: w(publicApi), HEAD: w(publicApi), OPTIONS: w(preflight) },
+    [MIDDLEWARE_ROUTES.gzipItems]: { GET: w(gzipItems), HEAD: w(gzipItems) },
+    [MIDDLEWARE_ROUTES.etagItems]: { GET: w(etagItems), HEAD: w(etagItems) },
+    [MIDDLEWARE_ROUTES.limited]: { GET: limit, HEAD: limit },
+    [MIDDLEWARE_ROUTES.stackMe]: { GET: w(stackMe), HEAD: w(stackMe), OPTIONS: w(preflight) },
   },
   // Unmatched paths, and known paths with another method, fall through to here.
   fetch: () => fail(404, ERRORS.notFound),

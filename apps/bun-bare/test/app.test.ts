@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { checkCases, getApp } from "@bench/contract";
+import { checkCases, checkMiddleware, getApp } from "@bench/contract";
 import { serveOptions } from "../src/app.ts";
 
 // Bun's route table only exists inside Bun.serve: serve it on a free port in this process.
@@ -11,4 +11,11 @@ test("bun-bare answers every contract case", async () => {
   expect(await checkCases((request) => fetch(request), getApp("bun-bare"), origin, false)).toEqual(
     [],
   );
+});
+
+// The raw-wire checks verify() runs (this server is fresh: the rate limit is not spent yet).
+test("bun-bare's middleware routes pass the contract's network checks", async () => {
+  expect(
+    await checkMiddleware("127.0.0.1", server.port as number, getApp("bun-bare"), 5000),
+  ).toEqual([]);
 });

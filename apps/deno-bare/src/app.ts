@@ -3,7 +3,7 @@
 // this one routes by comparing the path, as node-bare does, which is the cheaper of the two. The
 // handlers are packages/fetch-bare's, which bun-bare routes with Bun.serve's routes table.
 
-import { ERRORS, ROUTES } from "@bench/contract";
+import { ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
 import {
   api,
   echo,
@@ -14,11 +14,24 @@ import {
   items,
   updateUser,
 } from "@bench/fetch-bare";
+import {
+  etagItems,
+  gzipItems,
+  limited,
+  me,
+  preflight,
+  publicApi,
+  rateLimiter,
+  stackMe,
+} from "@bench/fetch-bare/middleware";
 
 const USERS_PREFIX = ROUTES.user.slice(0, ROUTES.user.indexOf(":id"));
 
 /** Every request: Deno's request.url is absolute, so the path starts at the first "/" after "//". */
-export function handler(request: Request): Response | Promise<Response> {
+export function handler(
+  request: Request,
+  info: Deno.ServeHandlerInfo,
+): Response | Promise<Response> {
   const url = request.url;
   const q = url.indexOf("?");
   const path = url.slice(url.indexOf("/", url.indexOf("//") + 2), q === -1 ? undefined : q);
@@ -36,6 +49,46 @@ export function handler(request: Request): Response | Promise<Response> {
   if (userId && read) return getUser(request, userId);
   if (userId && method === "POST") return updateUser(request, userId);
   if (path === ROUTES.items && read) return items(request);
+  return middlewareRoute(request, info, path, method, read);
+}
+
+/** GET /api/limited's store: one Deno.serve per process, so one store. */
+const limiter = rateLimiter();
+
+/**
+ * The production-middleware routes, reached only once every route above has not matched: they
+ * add nothing to those. Each handler does its own middleware's work.
+ */
+function middlewareRoute(
+  request: Request,
+  info: Deno.ServeHandlerInfo,
+  path: string,
+  method: string,
+  read: boolean,
+): Response | Promise<Response> {
+  switch (path) {
+    case MIDDLEWARE_ROUTES.me:
+      if (read) return me(request);
+      break;
+    case MIDDLEWARE_ROUTES.public:
+      if (read) return publicApi(request);
+      if (method === "OPTIONS") return preflight(request);
+      break;
+    case MIDDLEWARE_ROUTES.gzipItems:
+      if (read) return gzipItems(request);
+      break;
+    case MIDDLEWARE_ROUTES.etagItems:
+      if (read) return etagItems(request);
+      break;
+    case MIDDLEWARE_ROUTES.limited:
+      // The socket's address, never a header a client could forge.
+      if (read) return limited(limiter, info.remoteAddr.hostname);
+      break;
+    case MIDDLEWARE_ROUTES.stackMe:
+      if (read) return stackMe(request);
+      if (method === "OPTIONS") return preflight(request);
+      break;
+  }
   return fail(404, ERRORS.notFound);
 }
 

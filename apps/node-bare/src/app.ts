@@ -22,6 +22,7 @@ import {
   userById,
   validateUserUpdate,
 } from "@bench/contract";
+import { middlewareRoute } from "./middleware.ts";
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -148,8 +149,28 @@ export function handle(req: IncomingMessage, res: ServerResponse): void {
     if (count === undefined) sendError(res, 400, ERRORS.badCount);
     else sendJson(res, 200, buildItems(count));
   } else {
-    sendError(res, 404, ERRORS.notFound);
+    notMatched(req, res, path, query, read);
   }
+}
+
+/**
+ * Every other path: the production-middleware routes (so they add nothing to the routes above),
+ * then the 404.
+ */
+function notMatched(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: () => URLSearchParams,
+  read: boolean,
+): void {
+  const route = middlewareRoute(path, req.method, read);
+  if (route === undefined) {
+    sendError(res, 404, ERRORS.notFound);
+    return;
+  }
+  const answer = route(req, res, query);
+  if (answer instanceof Promise) answer.catch((error: unknown) => failInternal(res, error));
 }
 
 /** A bug in a handler costs that request a 500, not the process. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { AddressInfo } from "node:net";
-import { checkCases, detectRuntime, getApp } from "@bench/contract";
+import { checkCases, checkMiddleware, detectRuntime, getApp } from "@bench/contract";
 import { createApp } from "../src/app.ts";
 
 // A node:http handler has no in-process Request interface: serve it on a free port. This runs
@@ -17,4 +17,10 @@ test("node-bare answers every contract case", async () => {
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   expect(await checkCases((request) => fetch(request), underTest, origin, false)).toEqual([]);
+});
+
+// The raw-wire checks verify() runs (this server is fresh: the rate limit is not spent yet).
+test("node-bare's middleware routes pass the contract's network checks", async () => {
+  const { port } = server.address() as AddressInfo;
+  expect(await checkMiddleware("127.0.0.1", port, underTest, 5000)).toEqual([]);
 });

@@ -20,9 +20,16 @@ declare namespace Deno {
     readonly finished: Promise<void>;
     shutdown(): Promise<void>;
   }
+  /** The handler's second argument: the rate limiters key on the client's remoteAddr. */
+  interface ServeHandlerInfo {
+    /** The client's end of the connection. */
+    readonly remoteAddr: NetAddr;
+    /** Settles when the response has been sent (or the request aborted). */
+    readonly completed: Promise<void>;
+  }
   function serve(
     options: ServeOptions,
-    handler: (request: Request) => Response | Promise<Response>,
+    handler: (request: Request, info: ServeHandlerInfo) => Response | Promise<Response>,
   ): HttpServer;
 
   interface CommandOptions {
