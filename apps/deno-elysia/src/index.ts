@@ -1,14 +1,15 @@
 import { getApp } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
-import { app } from "./app.ts";
+import { serve } from "./app.ts";
 
 const { name, port } = getApp("deno-elysia");
-// Elysia's Deno guide: Deno.serve(app.fetch). Off Bun, Elysia picks its web-standard adapter,
-// and app.fetch compiles the routes on first use.
+// Elysia's Deno guide: Deno.serve(app.fetch), here through `serve` (src/app.ts), which hands the
+// connection's info to the rate limiter. Off Bun, Elysia picks its web-standard adapter, and
+// app.fetch compiles the routes on first use.
 serveWorkers(name, ({ reusePort }, listening) => {
   const onListen = () => {
     console.log(`${name} listening on http://127.0.0.1:${port}`);
     listening();
   };
-  Deno.serve({ port, hostname: "127.0.0.1", reusePort, onListen }, app.fetch);
+  Deno.serve({ port, hostname: "127.0.0.1", reusePort, onListen }, serve);
 });

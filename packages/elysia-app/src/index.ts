@@ -22,14 +22,9 @@ import {
   updatedUser,
   userById,
 } from "@bench/contract";
-import {
-  type Context,
-  Elysia,
-  type ElysiaConfig,
-  ElysiaCustomStatusResponse,
-  status,
-  t,
-} from "elysia";
+import { type Context, type ElysiaConfig, status, t } from "elysia";
+import { baseApp } from "./base.ts";
+import { type ClientAddress, middlewareRoutes } from "./middleware.ts";
 
 /**
  * Elysia's own JSON parser accepts text/plain bodies and has no size limit, so JSON routes read
@@ -76,59 +71,47 @@ export const userUpdate = t.Object({
   lastUpdate: t.String({ format: "date-time" }),
 });
 
-/**
- * `standardHostname: false`: Elysia (1.4) finds the path by searching for "/" from the 11th
- * character of the URL, which assumes a host of at least 4 characters ("http://a.bc"); with
- * `Host: api` (an upstream's name behind nginx or docker-compose) every route answered 404 on
- * the web-standard and Node adapters. The documented option searches from the 7th instead.
- */
-export function createApp(config: ElysiaConfig<""> = {}) {
-  return (
-    new Elysia({ ...config, handler: { standardHostname: false, ...config.handler } })
-      .onError(({ code, error }) => {
-        // Elysia answers an unmatched method with NOT_FOUND too, which is what the contract asks.
-        if (code === "NOT_FOUND") return status(404, errorBody(ERRORS.notFound));
-        // A refusal thrown by a route's parser arrives wrapped as the parse error's cause.
-        if (code === "PARSE" && error.cause instanceof ElysiaCustomStatusResponse) {
-          return error.cause;
-        }
-        if (code === "VALIDATION") {
-          // The first failing field, in schema order, as the contract words it.
-          const field = error.valueError?.path.split("/")[1] ?? "body";
-          return status(400, errorBody(invalidFieldError(field)));
-        }
-        console.error(error);
-        return status(500, errorBody(ERRORS.internal));
-      })
-      .get(ROUTES.root, () => GREETING)
-      .get(ROUTES.api, () => apiPayload("elysia"))
-      .post(ROUTES.echo, ({ request, set }) => echo(request, set), { parse: "none" })
-      // Path ids follow the contract's own parser, so every app refuses exactly the same ids.
-      .get(ROUTES.user, ({ params, query }) => {
+export interface AppOptions {
+  /**
+   * The rate limiter's key. By default the app's own server's `requestIP()`, which Bun's server
+   * has; node-elysia and deno-elysia pass their runtime's.
+   */
+  clientAddress?: ClientAddress;
+}
+
+export function createApp(config: ElysiaConfig<""> = {}, options: AppOptions = {}) {
+  const app = baseApp(config)
+    .get(ROUTES.root, () => GREETING)
+    .get(ROUTES.api, () => apiPayload("elysia"))
+    .post(ROUTES.echo, ({ request, set }) => echo(request, set), { parse: "none" })
+    // Path ids follow the contract's own parser, so every app refuses exactly the same ids.
+    .get(ROUTES.user, ({ params, query }) => {
+      const id = parseUserId(params.id);
+      if (id === undefined) return status(400, errorBody(ERRORS.badUserId));
+      const selected = parseUserFields(query.fields);
+      if ("unknown" in selected) {
+        return status(400, errorBody(unknownFieldError(selected.unknown)));
+      }
+      return selectUserFields(userById(id), selected.fields);
+    })
+    .post(
+      ROUTES.user,
+      ({ params, body }) => {
         const id = parseUserId(params.id);
         if (id === undefined) return status(400, errorBody(ERRORS.badUserId));
-        const selected = parseUserFields(query.fields);
-        if ("unknown" in selected) {
-          return status(400, errorBody(unknownFieldError(selected.unknown)));
-        }
-        return selectUserFields(userById(id), selected.fields);
-      })
-      .post(
-        ROUTES.user,
-        ({ params, body }) => {
-          const id = parseUserId(params.id);
-          if (id === undefined) return status(400, errorBody(ERRORS.badUserId));
-          if (body.id !== id) return status(400, errorBody(invalidFieldError("id")));
-          return updatedUser(body);
-        },
-        {
-          body: userUpdate,
-          parse: parseJsonObject,
-        },
-      )
-      .get(ROUTES.items, ({ query }) => {
-        const count = parseItemCount(query.count);
-        return count === undefined ? status(400, errorBody(ERRORS.badCount)) : buildItems(count);
-      })
-  );
+        if (body.id !== id) return status(400, errorBody(invalidFieldError("id")));
+        return updatedUser(body);
+      },
+      {
+        body: userUpdate,
+        parse: parseJsonObject,
+      },
+    )
+    .get(ROUTES.items, ({ query }) => {
+      const count = parseItemCount(query.count);
+      return count === undefined ? status(400, errorBody(ERRORS.badCount)) : buildItems(count);
+    });
+  const clientAddress =
+    options.clientAddress ?? ((request: Request) => app.server?.requestIP(request)?.address);
+  return app.use(middlewareRoutes(clientAddress));
 }

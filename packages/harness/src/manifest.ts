@@ -10,7 +10,6 @@ export const MIDDLEWARE_PACKAGES = [
   "hono-rate-limiter",
   "@elysiajs/jwt",
   "@elysiajs/cors",
-  "elysia-compress",
   "elysia-rate-limit",
   "express-jwt",
   "cors",
