@@ -34,7 +34,9 @@ Options:
   -a, --apps LIST        comma-separated app names, or "all" (default: all); app names
                          may also be given as arguments
   -s, --scenario LIST    comma-separated scenarios, or "all" (default: api);
-                         --scenarios is the same flag
+                         --scenarios is the same flag. A middleware scenario (auth, cors,
+                         gzip, etag, ratelimit, stack) brings api along when it is not
+                         listed: the production tax is each stage against api
   -d, --duration SEC     measured seconds per sample (default: 1)
   -w, --warmup SEC       unrecorded warm-up of each process, per scenario, 0 for none
                          (default: 2)

@@ -17,6 +17,8 @@ export interface Options {
   /** With --node/--bun/--deno, one per app and version of its runtime ("node-hono@22.23.3"). */
   readonly apps: AppRun[];
   readonly scenarios: Scenario[];
+  /** api was not listed but joined as the middleware stages' baseline. */
+  readonly apiAdded?: true;
   readonly durationSec: number;
   readonly warmupSec: number;
   /** The largest connection count (the only one, usually). */
@@ -196,7 +198,7 @@ export function parseOptions(argv: string[]): Options {
   const runtimeVersions = versionsOf(values, apps);
   return {
     apps,
-    scenarios: names(values.scenarios, findScenario, "scenario"),
+    ...scenariosOf(values.scenarios),
     durationSec: positiveInt(values.duration, "--duration"),
     warmupSec: positiveInt(values.warmup, "--warmup", 0),
     connections: Math.max(...connectionCounts),
@@ -225,6 +227,18 @@ export function parseOptions(argv: string[]): Options {
     runtimeVersions,
     builds: [],
   };
+}
+
+/** The scenario every production-middleware stage is measured against (its tax). */
+export const BASELINE_SCENARIO = "api";
+
+/** The scenarios as listed, with api first when a middleware stage is among them and api is not. */
+export function scenariosOf(list: string | undefined): Pick<Options, "scenarios" | "apiAdded"> {
+  const scenarios = names(list, findScenario, "scenario");
+  const api = findScenario(BASELINE_SCENARIO);
+  const needsApi =
+    scenarios.some((s) => s.middleware) && !scenarios.some((s) => s.name === BASELINE_SCENARIO);
+  return needsApi && api ? { scenarios: [api, ...scenarios], apiAdded: true } : { scenarios };
 }
 
 /** With --precision and no --max-time, rounds stop after this long. */

@@ -755,6 +755,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const parsed = parseOptions(argv);
     usableOutput(parsed.outDir);
+    if (parsed.apiAdded) {
+      log("bench: api added: each middleware stage's cost is measured against it");
+    }
     options = withBuilds(parsed, await installBuilds(parsed));
   } catch (error) {
     log(`bench: ${error instanceof Error ? error.message : String(error)}`);

@@ -32,4 +32,16 @@ describe("parseOptions", () => {
       '--scenarios gives scenario "api" twice',
     );
   });
+
+  test("a middleware stage brings api along, first, as the baseline of its tax", () => {
+    const stages = parse("--apps", "bun-bare", "--scenarios", "auth,gzip");
+    expect(stages.scenarios.map((s) => s.name)).toEqual(["api", "auth", "gzip"]);
+    expect(stages.apiAdded).toBe(true);
+    const listed = parse("--apps", "bun-bare", "--scenarios", "gzip,api");
+    expect(listed.scenarios.map((s) => s.name)).toEqual(["gzip", "api"]);
+    expect(listed.apiAdded).toBeUndefined();
+    const plain = parse("--apps", "bun-bare", "--scenarios", "echo");
+    expect(plain.scenarios.map((s) => s.name)).toEqual(["echo"]);
+    expect(plain.apiAdded).toBeUndefined();
+  });
 });
