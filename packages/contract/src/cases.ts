@@ -1,6 +1,7 @@
 // Every request the contract defines, with the exact answer expected. verify() sends them over
 // the network; app tests send them in-process; the hostile-input check reuses the bad ones.
 
+import { randomBytes } from "node:crypto";
 import {
   buildItems,
   ITEMS_DEFAULT,
@@ -11,7 +12,7 @@ import {
   userById,
 } from "./data.ts";
 import { ECHO_BODY } from "./fixtures.ts";
-import { bearer, MIDDLEWARE_ROUTES, mePayload, TOKENS } from "./middleware.ts";
+import { bearer, MIDDLEWARE_ROUTES, mePayload, signJwt, TOKENS } from "./middleware.ts";
 import {
   ERRORS,
   GREETING,
@@ -215,26 +216,38 @@ function largeCases(): ContractCase[] {
   ];
 }
 
+/** A user no app can know in advance: named anew in each process that checks the contract. */
+const FRESH_USER = {
+  sub: `user-${randomBytes(6).toString("hex")}`,
+  name: `Fresh ${randomBytes(3).toString("hex")}`,
+} as const;
+
 /**
  * GET /api/me: the framework's JWT middleware checks the HS256 signature and `exp`. Every
  * token but the valid one is 401 with the same JSON body, whatever the middleware's own words.
  */
 function authCases(): ContractCase[] {
-  const get = (name: string, authorization: string | undefined, ok = false): ContractCase => ({
+  type User = { readonly sub: string; readonly name: string };
+  const get = (name: string, authorization: string | undefined, user?: User): ContractCase => ({
     name,
-    bad: !ok,
+    bad: user === undefined,
     request: {
       method: "GET",
       path: MIDDLEWARE_ROUTES.me,
       ...(authorization === undefined ? {} : { headers: { authorization } }),
     },
-    expect: ok ? json(mePayload()) : error(401, ERRORS.unauthorized),
+    expect: user ? json(user) : error(401, ERRORS.unauthorized),
   });
   return [
     get(
       "GET /api/me with a valid bearer token answers its sub and name",
       bearer(TOKENS.valid),
-      true,
+      mePayload(),
+    ),
+    get(
+      "GET /api/me with a token for a user named afresh answers that user (no fixed answer)",
+      bearer(signJwt({ ...FRESH_USER, exp: Math.floor(Date.now() / 1000) + 86_400 })),
+      FRESH_USER,
     ),
     get("GET /api/me without Authorization is 401", undefined),
     get("GET /api/me with Basic credentials is 401", "Basic dXNlcjpwYXNzd29yZA=="),

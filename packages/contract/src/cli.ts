@@ -7,6 +7,7 @@ import { hostile, survived } from "./hostile.ts";
 import { APPS, findApp } from "./registry.ts";
 import { DEFAULT_SCENARIO, SCENARIOS } from "./scenarios.ts";
 import { verify } from "./verify.ts";
+import { workerCount } from "./workers.ts";
 
 const USAGE = `usage: bench-contract <command> [args]
 
@@ -20,7 +21,8 @@ const USAGE = `usage: bench-contract <command> [args]
   scenario-help             one line per scenario: name, description, which is the default
   cases                     every contract case as JSON
   verify <name> [url]       check a running app (default url http://127.0.0.1:<port>);
-                            prints each violation, exit 1 if any
+                            prints each violation, exit 1 if any; with BENCH_WORKERS=N,
+                            as an app started with it (N processes, a rate limit each)
   hostile <name> [count]    send <count> (default 10000) bad requests, exit 1 if the app
                             answered 5xx, dropped a request, or stopped serving`;
 
@@ -76,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
     case "verify": {
       const app = appArg(rest[0]);
       const url = rest[1] ?? `http://127.0.0.1:${app.port}`;
-      const violations = await verify(url, app.name);
+      const violations = await verify(url, app.name, { processes: workerCount() });
       for (const v of violations) console.log(`${app.name}: ${v.check}: ${v.detail}`);
       if (violations.length === 0) console.error(`${app.name}: conforms to the contract`);
       return violations.length === 0 ? 0 : 1;

@@ -214,6 +214,65 @@ const GZIP_STEPS: readonly Step[] = [
 ];
 
 /**
+ * The routes that were there before the middleware carry none of it: asked with everything the
+ * middleware answers to, they still answer plainly (no gzip, no ETag, no CORS header).
+ */
+function plainSteps(app: AppSpec): Step[] {
+  const everything: Headers = {
+    origin: CORS.allowedOrigin,
+    "accept-encoding": "gzip",
+    // Not "*": RFC 9110 lets any server answer it 304 (Express does, with no ETag at all).
+    "if-none-match": '"some-tag"',
+  };
+  const none = { etag: null, "access-control-allow-origin": null };
+  return [
+    {
+      check: `plain routes: GET ${ROUTES.api} gets no middleware`,
+      path: ROUTES.api,
+      headers: everything,
+      expect: { status: 200, gzip: false, api: app, headers: none },
+    },
+    {
+      check: `plain routes: GET ${ROUTES.items}?count=${MIDDLEWARE_ITEMS} gets no middleware`,
+      path: `${ROUTES.items}?count=${MIDDLEWARE_ITEMS}`,
+      headers: everything,
+      expect: { status: 200, gzip: false, json: ITEMS_JSON, headers: none },
+    },
+  ];
+}
+
+/**
+ * The ETag follows the body: another count's items have another tag, and this count's tag
+ * does not match them (a constant tag would make the etag scenario hash nothing).
+ */
+async function etagFollowsBody(send: Asker, etag: string): Promise<Violation[]> {
+  const count = MIDDLEWARE_ITEMS - 1;
+  const path = `${MIDDLEWARE_ROUTES.etagItems}?count=${count}`;
+  const check = `etag: GET ${path} has another ETag, and ${PATHS.etag}'s does not match it`;
+  const full: WireExpectation = {
+    status: 200,
+    gzip: false,
+    json: JSON.stringify(buildItems(count)),
+    headers: { etag: ETAG },
+  };
+  const [violations, answer] = await run(send, { check, path, expect: full });
+  const other = answer?.headers.get("etag");
+  if (other === undefined) return violations;
+  if (other === etag) violations.push({ check, detail: `the same ETag ${etag} for both` });
+  return [
+    ...violations,
+    ...(await runAll(send, [
+      {
+        check,
+        path,
+        headers: { "if-none-match": etag },
+        expect: { ...full, headers: { etag: other } },
+      },
+    ])),
+  ];
+}
+
+/**
  * A conditional route: its ETag, then the same ETag as If-None-Match is 304 with no body (and
  * the `kept` headers), and another tag is the full answer again, with the same ETag.
  */
@@ -236,6 +295,7 @@ async function conditional(
   if (etag === undefined) return violations;
   return [
     ...violations,
+    ...(name === "etag" ? await etagFollowsBody(send, etag) : []),
     ...(await runAll(send, [
       {
         check: `${name}: If-None-Match with its ETag is 304, no body, the same ETag`,
@@ -278,13 +338,15 @@ async function stackViolations(send: Asker): Promise<Violation[]> {
 /**
  * RATE_LIMIT.max + 1 requests to /api/limited, then one to /api/test, pipelined on one
  * connection (with workers, one connection is one worker's): the first max are the api payload,
- * the next is 429 with Retry-After, and other routes are not limited.
+ * the next is 429 with Retry-After, and other routes are not limited. Then, on a new
+ * connection (one process only), /api/limited is still 429: the key is the address.
  */
 async function rateLimitViolations(
   host: string,
   port: number,
   app: AppSpec,
   timeoutMs: number,
+  processes: number,
 ): Promise<Violation[]> {
   const check = `ratelimit: ${RATE_LIMIT.max} requests to ${MIDDLEWARE_ROUTES.limited}, then 429`;
   const head = (path: string, last = false) =>
@@ -319,24 +381,39 @@ async function rateLimitViolations(
     if (i === 0 && answer.status === 429) problems.push("the app is not fresh: restart it first");
     for (const detail of problems) violations.push({ check, detail: `answer ${i + 1}: ${detail}` });
   });
-  return violations;
+  // With workers, a new connection may reach another process, with a limit of its own.
+  if (processes > 1) return violations;
+  const [again] = await run(
+    (method, path, headers) => ask(host, port, method, path, headers, timeoutMs),
+    {
+      check: "ratelimit: the limit is the client address's, so a new connection is still limited",
+      path: MIDDLEWARE_ROUTES.limited,
+      expect: limited,
+    },
+  );
+  return [...violations, ...again];
 }
 
-/** Every middleware route's checks; empty when the app conforms. Spends the rate limit. */
+/**
+ * Every middleware route's checks; empty when the app conforms. Spends the rate limit (of one
+ * process, when `processes` serve the port).
+ */
 export async function checkMiddleware(
   host: string,
   port: number,
   app: AppSpec,
   timeoutMs: number,
+  processes = 1,
 ): Promise<Violation[]> {
   const send: Asker = (method, path, headers) => ask(host, port, method, path, headers, timeoutMs);
   const itemsAnswer: WireExpectation = { status: 200, gzip: false, json: ITEMS_JSON };
   return [
+    ...(await runAll(send, plainSteps(app))),
     ...(await runAll(send, corsSteps(app))),
     ...(await runAll(send, GZIP_STEPS)),
     ...(await conditional(send, "etag", PATHS.etag, {}, itemsAnswer)),
     ...(await stackViolations(send)),
-    ...(await rateLimitViolations(host, port, app, timeoutMs)),
+    ...(await rateLimitViolations(host, port, app, timeoutMs, processes)),
   ];
 }
 

@@ -201,6 +201,8 @@ export function checkServingExecutable(app: AppSpec): Violation[] {
 export interface VerifyOptions {
   /** Per-request bound; a request that takes longer is a violation. */
   readonly timeoutMs?: number;
+  /** Server processes behind the port (BENCH_WORKERS): each has its own rate limit. */
+  readonly processes?: number;
 }
 
 /** Runs every contract case against a live server and returns the violations (empty: conforms). */
@@ -220,7 +222,7 @@ export async function verify(
   violations.push(...(await checkHostHeaders(host, port, app, timeoutMs)));
   violations.push(...(await checkHeadMatchesGet(host, port, timeoutMs)));
   violations.push(...(await checkPipelined(host, port, timeoutMs)));
-  violations.push(...(await checkMiddleware(host, port, app, timeoutMs)));
+  violations.push(...(await checkMiddleware(host, port, app, timeoutMs, options.processes)));
   if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) && Number(url.port) === app.port) {
     violations.push(...checkServingExecutable(app));
   }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
 import {
   apiPayload,
+  bearer,
   buildItems,
   CORS,
   checkMiddleware,
@@ -11,7 +12,9 @@ import {
   errorBody,
   MIDDLEWARE_ROUTES,
   mePayload,
+  ROUTES,
   stackPayload,
+  TOKENS,
   type Violation,
   verify,
 } from "../src/index.ts";
@@ -48,12 +51,19 @@ describe("the middleware checks", () => {
   });
 
   test("a JWT check that forgets exp lets the expired token in", async () => {
+    // Reads the token's claims and checks nothing: not the signature, not exp.
+    const claims = (authorization: string) =>
+      JSON.parse(Buffer.from(authorization.split(".")[1] ?? "", "base64url").toString());
     server = referenceServe("bare", 0, {
       [MIDDLEWARE_ROUTES.me]: {
-        GET: (request) =>
-          request.headers.get("authorization")?.startsWith("Bearer ey")
-            ? Response.json(mePayload())
-            : Response.json(errorBody(ERRORS.unauthorized), { status: 401 }),
+        GET: (request) => {
+          const authorization = request.headers.get("authorization") ?? "";
+          if (!authorization.startsWith("Bearer ey")) {
+            return Response.json(errorBody(ERRORS.unauthorized), { status: 401 });
+          }
+          const { sub, name } = claims(authorization);
+          return Response.json({ sub, name });
+        },
       },
     });
     const violations = await verify(`http://127.0.0.1:${server.port}`, "bun-bare", {
@@ -63,6 +73,23 @@ describe("the middleware checks", () => {
       "GET /api/me with an expired token is 401",
       "GET /api/me with a token signed by another secret is 401",
       'GET /api/me with an unsigned ("alg": "none") token is 401',
+    ]);
+  });
+
+  test("an app that knows the one valid token and answers its user verbatim is caught", async () => {
+    server = referenceServe("bare", 0, {
+      [MIDDLEWARE_ROUTES.me]: {
+        GET: (request) =>
+          request.headers.get("authorization") === bearer(TOKENS.valid)
+            ? Response.json(mePayload())
+            : Response.json(errorBody(ERRORS.unauthorized), { status: 401 }),
+      },
+    });
+    const violations = await verify(`http://127.0.0.1:${server.port}`, "bun-bare", {
+      timeoutMs: 2000,
+    });
+    expect(checks(violations)).toEqual([
+      "GET /api/me with a token for a user named afresh answers that user (no fixed answer)",
     ]);
   });
 
@@ -116,11 +143,26 @@ describe("the middleware checks", () => {
     expect(wrong[0]?.detail).toStartWith("body ");
   });
 
+  /** The items of the request's count, with `tag`'s ETag; 304 when `matches` says so. */
+  const etagged =
+    (tag: (count: number) => string, matches: (inm: string | null, etag: string) => boolean) =>
+    (request: Request) => {
+      const count = Number(new URL(request.url).searchParams.get("count"));
+      const etag = tag(count);
+      if (matches(request.headers.get("if-none-match"), etag)) {
+        return new Response(null, { status: 304, headers: { etag } });
+      }
+      const body = JSON.stringify(buildItems(count));
+      return new Response(body, { headers: { "content-type": "application/json", etag } });
+    };
+
   test("an ETag that If-None-Match never matches is reported", async () => {
     const violations = await checked({
       [MIDDLEWARE_ROUTES.etagItems]: {
-        GET: () =>
-          new Response(items, { headers: { "content-type": "application/json", etag: '"v1"' } }),
+        GET: etagged(
+          (n) => `"v${n}"`,
+          () => false,
+        ),
       },
     });
     expect(violations).toEqual([
@@ -132,6 +174,42 @@ describe("the middleware checks", () => {
         check: "etag: If-None-Match with its ETag is 304, no body, the same ETag",
         detail: `a ${items.length}-byte body, expected none`,
       },
+    ]);
+  });
+
+  test("a constant ETag, which would hash nothing, is reported", async () => {
+    const violations = await checked({
+      [MIDDLEWARE_ROUTES.etagItems]: {
+        GET: etagged(
+          () => '"v1"',
+          (inm, etag) => inm === etag,
+        ),
+      },
+    });
+    const check =
+      "etag: GET /api/etag/items?count=99 has another ETag, and /api/etag/items?count=100's does not match it";
+    expect(violations).toEqual([
+      { check, detail: 'the same ETag "v1" for both' },
+      { check, detail: "status 304, expected 200" },
+    ]);
+  });
+
+  test("the routes that were there before get no middleware", async () => {
+    const violations = await checked({
+      [ROUTES.api]: {
+        GET: () =>
+          Response.json(apiPayload("bare"), {
+            headers: { "access-control-allow-origin": CORS.allowedOrigin },
+          }),
+      },
+      [ROUTES.items]: {
+        GET: () => gzipJson(items, { etag: '"i1"', vary: "Accept-Encoding" }),
+      },
+    });
+    expect(violations.map((v) => `${v.check}: ${v.detail}`)).toEqual([
+      `plain routes: GET /api/test gets no middleware: access-control-allow-origin: "${CORS.allowedOrigin}", expected none`,
+      `plain routes: GET /api/items?count=100 gets no middleware: etag: ${JSON.stringify('"i1"')}, expected none`,
+      "plain routes: GET /api/items?count=100 gets no middleware: content-encoding gzip, expected none",
     ]);
   });
 
@@ -152,6 +230,30 @@ describe("the middleware checks", () => {
     });
     expect(silent.map((v) => v.detail)).toEqual([
       "answer 11: no retry-after header, expected /^[1-9]\\d*$/",
+      "no retry-after header, expected /^[1-9]\\d*$/",
+    ]);
+  });
+
+  test("a limiter keyed by connection, not by address, is reported", async () => {
+    const hits = new Map<number, number>();
+    const violations = await checked({
+      [MIDDLEWARE_ROUTES.limited]: {
+        GET: (request, bun) => {
+          const port = bun.requestIP(request)?.port ?? 0;
+          const n = (hits.get(port) ?? 0) + 1;
+          hits.set(port, n);
+          return n <= 10
+            ? Response.json(apiPayload("bare"))
+            : Response.json(errorBody(ERRORS.tooManyRequests), {
+                status: 429,
+                headers: { "retry-after": "60" },
+              });
+        },
+      },
+    });
+    expect(violations.map((v) => `${v.check}: ${v.detail}`)).toEqual([
+      "ratelimit: the limit is the client address's, so a new connection is still limited: status 200, expected 429",
+      "ratelimit: the limit is the client address's, so a new connection is still limited: no retry-after header, expected /^[1-9]\\d*$/",
     ]);
   });
 
