@@ -79,6 +79,7 @@ export {
 } from "./registry.ts";
 export { detectRuntime, isDeno, type RuntimeIdentity } from "./runtime.ts";
 export {
+  allowedOtherAnswers,
   DEFAULT_SCENARIO,
   expectedStatus,
   findScenario,

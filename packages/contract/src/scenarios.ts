@@ -4,7 +4,7 @@
 
 import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
 import { ECHO_BODY } from "./fixtures.ts";
-import { bearer, CORS, MIDDLEWARE_ROUTES, TOKENS } from "./middleware.ts";
+import { bearer, CORS, MIDDLEWARE_ROUTES, RATE_LIMIT, TOKENS } from "./middleware.ts";
 import { MIDDLEWARE_PATHS, STACK_HEADERS } from "./middleware-checks.ts";
 import { ROUTES, userPath } from "./spec.ts";
 
@@ -23,6 +23,15 @@ export interface Scenario {
   readonly conditional?: true;
   /** A production-middleware stage: reported against the same app's `api` scenario. */
   readonly middleware?: true;
+  /**
+   * Answers of another status that are right too, up to `perWindow` per server process and
+   * window begun: a rate limiter lets a client's first requests of each window through.
+   */
+  readonly allowance?: {
+    readonly status: number;
+    readonly perWindow: number;
+    readonly windowSec: number;
+  };
 }
 
 export const SCENARIOS = [
@@ -112,6 +121,7 @@ export const SCENARIOS = [
     path: MIDDLEWARE_ROUTES.limited,
     status: 429,
     middleware: true,
+    allowance: { status: 200, perWindow: RATE_LIMIT.max, windowSec: RATE_LIMIT.windowSec },
   },
   {
     name: "stack",
@@ -134,4 +144,20 @@ export function findScenario(name: string): Scenario | undefined {
 /** The status a scenario's answers must have. */
 export function expectedStatus(scenario: Scenario): number {
   return scenario.status ?? 200;
+}
+
+/**
+ * How many answers of the allowance's status a load run of `durationSec` against
+ * `processes` server processes may rightly get: each process's limiter may begin a window
+ * (and let `perWindow` through) at most once per window length, plus the one it is in.
+ */
+export function allowedOtherAnswers(
+  scenario: Scenario,
+  durationSec: number,
+  processes = 1,
+): { readonly status: number; readonly upTo: number } | undefined {
+  const a = scenario.allowance;
+  if (!a) return undefined;
+  const windows = Math.floor(durationSec / a.windowSec) + 1;
+  return { status: a.status, upTo: a.perWindow * processes * windows };
 }

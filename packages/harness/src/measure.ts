@@ -219,7 +219,8 @@ export async function runLoad(
   else {
     try {
       const parsed = PARSERS[tool.name](cmd.resultOn === "stdout" ? out.stdout : out.stderr);
-      result = againstExpected(windowed(tool, parsed, requestedSec), cmd.expectedStatus);
+      const measured = windowed(tool, parsed, requestedSec);
+      result = againstExpected(measured, cmd.expectedStatus, cmd.allowance);
     } catch (error) {
       const detail = error instanceof ParseError ? error.message : String(error);
       problem = `${tool.name} exited ${out.exit}; its output could not be read: ${detail} ${out.stderr.slice(-300)}`;

@@ -139,6 +139,7 @@ class Run {
       ...(bodyFile ? { bodyFile } : {}),
       ...(this.pinning.enabled ? { cpus: this.pinning.loadCpus } : {}),
       cores: this.pinning.loadCores,
+      processes: target.workerCount,
     });
     const pinning = serverPinning(this.pinning, target.workerCount);
     const sampled = {
@@ -257,7 +258,7 @@ class Run {
     workerCount: number,
   ): Promise<Target | undefined> {
     const url = `http://127.0.0.1:${app.port}`;
-    const violations = await verify(url, registryName(app.name));
+    const violations = await verify(url, registryName(app.name), { processes: workerCount });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
     let identity: { runtime: string; version: string } | undefined;
     if (violations.length === 0) {

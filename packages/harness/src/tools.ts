@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { expectedStatus, type Scenario } from "@bench/contract";
+import { allowedOtherAnswers, expectedStatus, type Scenario } from "@bench/contract";
 import type { ToolName } from "./parse.ts";
 
 const HARNESS_DIR = join(import.meta.dir, "..");
@@ -70,6 +70,8 @@ export interface LoadPlan {
    * wrk and autocannon measure from when a request was sent, which hides queueing).
    */
   readonly rate?: number;
+  /** Server processes behind the port (--workers); 1 when absent. */
+  readonly processes?: number;
 }
 
 export interface ToolCommand {
@@ -83,6 +85,8 @@ export interface ToolCommand {
   readonly connections: number;
   /** The status every answer must have (the scenario's); any other is a failed request. */
   readonly expectedStatus: number;
+  /** Answers of another status that are right too, up to a count (a rate limit's 200s). */
+  readonly allowance?: { readonly status: number; readonly upTo: number };
 }
 
 /**
@@ -227,5 +231,14 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
       break;
   }
   if (plan.cpus !== undefined) argv = ["taskset", "-c", plan.cpus, ...argv];
-  return { argv, env, resultOn, threads, connections, expectedStatus: expectedStatus(scenario) };
+  const allowance = allowedOtherAnswers(scenario, durationSec, plan.processes);
+  return {
+    argv,
+    env,
+    resultOn,
+    threads,
+    connections,
+    expectedStatus: expectedStatus(scenario),
+    ...(allowance ? { allowance } : {}),
+  };
 }

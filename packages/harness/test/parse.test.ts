@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ParseError, parseAutocannon, parseOha, parseWrk } from "../src/parse.ts";
+import { allowedOtherAnswers, findScenario } from "@bench/contract";
+import { againstExpected, ParseError, parseAutocannon, parseOha, parseWrk } from "../src/parse.ts";
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, "fixtures", name), "utf8");
 
@@ -162,5 +163,31 @@ describe("autocannon", () => {
     const r = parseAutocannon(fixture("autocannon-404.json"));
     expect(r.non2xx).toBe(115726);
     expect(r.statuses).toEqual({ "404": 115726 });
+  });
+});
+
+describe("answers judged against the scenario's status", () => {
+  const flood = { ...parseOha(fixture("oha-get.json")), requests: 1000 };
+  const answered = (statuses: Record<string, number>) => ({ ...flood, statuses });
+
+  test("a 429 flood: every other status fails, but a window's first 200s are right", () => {
+    const ratelimit = findScenario("ratelimit");
+    if (!ratelimit) throw new Error("no ratelimit scenario");
+    const one = allowedOtherAnswers(ratelimit, 1);
+    expect(one).toEqual({ status: 200, upTo: 10 });
+    expect(allowedOtherAnswers(ratelimit, 1, 3)?.upTo).toBe(30);
+    expect(allowedOtherAnswers(ratelimit, 61)?.upTo).toBe(20);
+    expect(allowedOtherAnswers({ ...ratelimit, allowance: undefined }, 1)).toBeUndefined();
+    const reset = answered({ "429": 990, "200": 10 });
+    expect(againstExpected(reset, 429, one).non2xx).toBe(0);
+    expect(againstExpected(reset, 429).non2xx).toBe(10);
+    const leaky = answered({ "429": 950, "200": 40, "500": 10 });
+    expect(againstExpected(leaky, 429, one).non2xx).toBe(40); // 30 200s beyond, and the 500s
+    expect(againstExpected(leaky, 429, one).expectedStatus).toBe(429);
+  });
+
+  test("a scenario that expects 200 keeps the tool's own count", () => {
+    const r = answered({ "200": 990, "404": 10 });
+    expect(againstExpected({ ...r, non2xx: 10 }, 200, { status: 404, upTo: 100 }).non2xx).toBe(10);
   });
 });
