@@ -20,6 +20,11 @@ export const MIDDLEWARE_PACKAGES = [
   "@fastify/compress",
   "@fastify/etag",
   "@fastify/rate-limit",
+  // What does the JWT work under them: @elysiajs/jwt on jose, @fastify/jwt on fast-jwt,
+  // express-jwt on jsonwebtoken (hono/jwt and the bare apps use the runtime's WebCrypto).
+  "jose",
+  "fast-jwt",
+  "jsonwebtoken",
 ] as const;
 
 /**

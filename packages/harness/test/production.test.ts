@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { productionViews, stageText } from "../src/report/production.ts";
-import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+import { cleanChecks, syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 /** Five processes per app and scenario, req/s `mean` with a ±1% wobble that repeats per round. */
 const trials = (app: string, scenario: string, mean: number) =>
@@ -57,6 +57,26 @@ describe("production tax", () => {
     expect(bare?.[4]).toMatch(/^≈100% \(could detect ≥ \d+\.\d%\)$/);
     expect(hono?.slice(1)).toEqual(["80,000", "80%", "50%", "—"]);
     expect(stageText(undefined)).toBe("—");
+  });
+
+  test("* marks an api or a stage whose samples were not the server's best", () => {
+    const bound = run().trials.map((t) =>
+      t.app === "bun-hono" && t.scenario === "api" && t.round === 2
+        ? { ...t, checks: cleanChecks(57.6, 64, { loadGeneratorBound: true }) }
+        : t,
+    );
+    const rows = productionViews(analyze({ ...run(), trials: bound }))[0]?.rows;
+    const hono = rows?.find((r) => r[0] === "bun-hono");
+    const bare = rows?.find((r) => r[0] === "bun-bare");
+    expect(hono?.[1]).toBe("80,000*");
+    expect(bare?.slice(1, 4)).toEqual(["100,000", "—", "60%"]);
+    const contended = run().trials.map((t) =>
+      t.app === "bun-bare" && t.scenario === "auth" && t.round === 1
+        ? { ...t, checks: cleanChecks(57.6, 64, { contended: true }) }
+        : t,
+    );
+    const marked = productionViews(analyze({ ...run(), trials: contended }))[0]?.rows;
+    expect(marked?.find((r) => r[0] === "bun-bare")?.slice(1, 4)).toEqual(["100,000", "—", "60%*"]);
   });
 
   test("a run without middleware stages has no production table", () => {

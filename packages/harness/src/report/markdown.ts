@@ -246,6 +246,46 @@ function scenarioSection(scenario: string, group: GroupAnalysis, level: string):
   return out.join("\n");
 }
 
+/** A table whose first column is left-aligned and every other right-aligned. */
+const numericTable = (header: string[], rows: string[][]) =>
+  table(
+    header,
+    header.map((_, i) => (i ? "r" : "l")),
+    rows,
+  );
+
+function productionLines(analysis: Analysis, h: string): string[] {
+  const views = productionViews(analysis);
+  if (views.length === 0) return [];
+  const out = ["", `${h}# Production tax`, "", PRODUCTION_INTRO];
+  for (const v of views) {
+    if (views.length > 1) out.push("", `${h}## ${v.api}`);
+    out.push("", numericTable(v.header, v.rows));
+  }
+  return out;
+}
+
+function scalingLines(analysis: Analysis, h: string): string[] {
+  const views = scalingViews(analysis);
+  if (views.length === 0) return [];
+  const out = ["", `${h}# Scaling with workers`, "", SCALING_INTRO];
+  for (const v of views) out.push("", `${h}## ${v.scenario}`, "", numericTable(v.header, v.rows));
+  return out;
+}
+
+function profileLines(results: Results, h: string): string[] {
+  const views = profileViews(results);
+  if (views.length === 0) return [];
+  const out = ["", `${h}# Profiles`, "", PROFILES_INTRO];
+  for (const view of views) {
+    const link = view.file ? `[${view.file}](${view.file}). ` : "";
+    out.push("", `${h}## ${view.title}`, "", `${link}${view.text}`);
+    if (view.rows.length > 0)
+      out.push("", table(view.header, ["r", "l", "l", "r", "r"], view.rows));
+  }
+  return out;
+}
+
 /**
  * The whole report. `level` is the heading level of the title (1 for a file of its own, deeper
  * when embedded); scenarios sit one level below.
@@ -264,19 +304,7 @@ export function markdownReport(analysis: Analysis, level = 1): string {
     const noise = noiseText(group);
     if (noise) out.push("", noise);
   }
-  const production = productionViews(analysis);
-  if (production.length > 0) out.push("", `${h}# Production tax`, "", PRODUCTION_INTRO);
-  for (const v of production) {
-    if (production.length > 1) out.push("", `${h}## ${v.api}`);
-    out.push(
-      "",
-      table(
-        v.header,
-        v.header.map((_, i) => (i ? "r" : "l")),
-        v.rows,
-      ),
-    );
-  }
+  out.push(...productionLines(analysis, h));
   const charts = mermaidCharts(analysis);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
   const curves = curveViews(analysis);
@@ -302,20 +330,7 @@ export function markdownReport(analysis: Analysis, level = 1): string {
     out.push("", `${h}# Workers`, "", WORKERS_INTRO, "");
     out.push(table(WORKERS_HEADER, ["l", "l", "r", "r", "r", "r", "r"], workers.map(workersCells)));
   }
-  const scaling = scalingViews(analysis);
-  if (scaling.length > 0) out.push("", `${h}# Scaling with workers`, "", SCALING_INTRO);
-  for (const v of scaling) {
-    out.push(
-      "",
-      `${h}## ${v.scenario}`,
-      "",
-      table(
-        v.header,
-        v.header.map((_, i) => (i ? "r" : "l")),
-        v.rows,
-      ),
-    );
-  }
+  out.push(...scalingLines(analysis, h));
   const versions = versionViews(analysis);
   if (versions.length > 0) out.push("", `${h}# Runtime versions`, "", VERSIONS_INTRO);
   for (const v of versions) {
@@ -331,13 +346,6 @@ export function markdownReport(analysis: Analysis, level = 1): string {
       table(CALIBRATION_HEADER, ["l", "r", "r", "r", "r", "l", "r", "r"], calibrationCells(v)),
     );
   }
-  const profiles = profileViews(results);
-  if (profiles.length > 0) out.push("", `${h}# Profiles`, "", PROFILES_INTRO);
-  for (const view of profiles) {
-    const link = view.file ? `[${view.file}](${view.file}). ` : "";
-    out.push("", `${h}## ${view.title}`, "", `${link}${view.text}`);
-    if (view.rows.length > 0)
-      out.push("", table(view.header, ["r", "l", "l", "r", "r"], view.rows));
-  }
+  out.push(...profileLines(results, h));
   return `${out.join("\n")}\n`;
 }

@@ -3,10 +3,11 @@
 // the analysis's (production.ts): ≈ marks a stage not significantly slower or faster than api,
 // with the smallest difference the run could have detected.
 
-import type { Analysis } from "../analysis.ts";
+import type { Analysis, SummaryRow } from "../analysis.ts";
 import type { StageCost } from "../production.ts";
 import { mddText, relativeText } from "../summary.ts";
 import { fmt } from "./format.ts";
+import { starred } from "./mermaid.ts";
 
 export const PRODUCTION_INTRO =
   "Each middleware stage's mean req/s as a percentage of the same app's `api` scenario (the same " +
@@ -14,7 +15,11 @@ export const PRODUCTION_INTRO =
   "means; every stage of every app is one family, held to 5% by Holm), with the smallest " +
   "difference the run could have detected. The framework tax column is api against the " +
   "runtime's bare app. The `ratelimit` stage measures the 429 a limiter answers under a flood, " +
-  "and `etag` the 304 of a matching If-None-Match.";
+  "and `etag` the 304 of a matching If-None-Match. * marks a mean with samples that were not " +
+  "the server's best (load-generator bound, unsaturated, contended or machine-full; the " +
+  "scenario's table says which): a share of such an api, or such a stage, is off by as much.";
+
+const mark = (row: SummaryRow | undefined) => (row && starred(row) ? "*" : "");
 
 export interface ProductionView {
   /** The api group the stages are set against ("api", or "api (c=10)"). */
@@ -24,9 +29,9 @@ export interface ProductionView {
 }
 
 /** "64%", or a tie: "≈98% (could detect ≥ 5.1%)". */
-export function stageText(cost: StageCost | undefined): string {
+export function stageText(cost: StageCost | undefined, stageRow?: SummaryRow): string {
   if (!cost) return "—";
-  const text = relativeText(cost.pctOfApi, cost.vsApi);
+  const text = `${relativeText(cost.pctOfApi, cost.vsApi)}${mark(stageRow)}`;
   return cost.vsApi.significant || cost.vsApi.mdd === undefined
     ? text
     : `${text} (could detect ${mddText(cost.vsApi.mdd)})`;
@@ -39,9 +44,15 @@ export function productionViews(analysis: Analysis): ProductionView[] {
     const api = `api${cost.group.slice(cost.stage.length)}`;
     byApi.set(api, [...(byApi.get(api) ?? []), cost]);
   }
+  const rowOf = (group: string, app: string) =>
+    analysis.groups.get(group)?.rows.find((r) => r.app === app);
   return [...byApi].map(([api, costs]) => {
     const stages = [...new Set(costs.map((c) => c.stage))];
     const rows = analysis.groups.get(api)?.rows ?? [];
+    const cell = (app: string, stage: string) => {
+      const cost = costs.find((c) => c.app === app && c.stage === stage);
+      return stageText(cost, cost && rowOf(cost.group, app));
+    };
     return {
       api,
       header: ["app", "api req/s", "framework tax (of bare)", ...stages],
@@ -49,11 +60,9 @@ export function productionViews(analysis: Analysis): ProductionView[] {
         .filter((row) => costs.some((c) => c.app === row.app))
         .map((row) => [
           row.app,
-          fmt(row.rps.mean),
+          `${fmt(row.rps.mean)}${mark(row)}`,
           row.pctOfBaseline === undefined ? "—" : relativeText(row.pctOfBaseline, row.vsBaseline),
-          ...stages.map((stage) =>
-            stageText(costs.find((c) => c.app === row.app && c.stage === stage)),
-          ),
+          ...stages.map((stage) => cell(row.app, stage)),
         ]),
     };
   });
