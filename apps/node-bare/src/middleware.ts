@@ -1,6 +1,6 @@
 // The production-middleware routes on node:http with no framework: what a careful engineer writes
-// by hand with Node's own facilities, the floor node-hono's and node-elysia's middleware is
-// measured against. The header work (JWT, Accept-Encoding, If-None-Match) and the rate limiter
+// by hand with Node's own facilities, the lean baseline for the Node framework apps' middleware
+// (hono, elysia, express, fastify). The header work (JWT, Accept-Encoding, If-None-Match) and the rate limiter
 // are packages/fetch-bare's, the very code bun-bare and deno-bare run; what is Node's own here is
 // the answering, node:zlib and node:crypto. Each route does its own concern inline: no chain.
 
