@@ -21,7 +21,7 @@ export interface StageCost {
 }
 
 /** The api group with the same connection and worker tags as a stage's group. */
-const apiKeyOf = (key: string, stage: string) => `api${key.slice(stage.length)}`;
+export const apiKeyOf = (key: string, stage: string) => `api${key.slice(stage.length)}`;
 
 /** Every measured (app, stage) with the same app's api measured too, in the run's order. */
 export function productionTax(

@@ -4,7 +4,7 @@
 // with the smallest difference the run could have detected.
 
 import type { Analysis, SummaryRow } from "../analysis.ts";
-import type { StageCost } from "../production.ts";
+import { apiKeyOf, type StageCost } from "../production.ts";
 import { mddText, relativeText } from "../summary.ts";
 import { fmt } from "./format.ts";
 import { starred } from "./mermaid.ts";
@@ -41,7 +41,7 @@ export function stageText(cost: StageCost | undefined, stageRow?: SummaryRow): s
 export function productionViews(analysis: Analysis): ProductionView[] {
   const byApi = new Map<string, StageCost[]>();
   for (const cost of analysis.production) {
-    const api = `api${cost.group.slice(cost.stage.length)}`;
+    const api = apiKeyOf(cost.group, cost.stage);
     byApi.set(api, [...(byApi.get(api) ?? []), cost]);
   }
   const rowOf = (group: string, app: string) =>
