@@ -20,7 +20,7 @@ import {
 } from "./estimate.ts";
 import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
-import { registryName, versionedName, versionOfName } from "./runtimes.ts";
+import { registryName, versionedName, versionOfName } from "./runtime-versions.ts";
 import type { Results, Trial } from "./schema.ts";
 import { type Interval, median, type Verdict as Quality, type Spread, verdict } from "./stats.ts";
 

@@ -7,7 +7,7 @@
 
 import { type Analysis, analyze } from "./analysis.ts";
 import { mulberry32 } from "./random.ts";
-import type { AppRun } from "./runtimes.ts";
+import type { AppRun } from "./runtime-versions.ts";
 import type { Results } from "./schema.ts";
 import { median } from "./stats.ts";
 

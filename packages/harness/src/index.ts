@@ -8,5 +8,5 @@ export {
   type StopReport,
   startApp,
 } from "./launch.ts";
-export { runLoad } from "./measure.ts";
+export { runLoad } from "./load.ts";
 export { toolCommand, toolVersion } from "./tools.ts";

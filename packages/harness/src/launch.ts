@@ -4,20 +4,15 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import {
-  type AppSpec,
-  commandLineOf,
-  descendantsOf,
-  GREETING,
-  parentOf,
-  pidsListeningOn,
-  ROUTES,
-} from "@bench/contract";
+import { type AppSpec, descendantsOf } from "@bench/contract";
 import { allListening, WORKERS_ENV } from "@bench/contract/workers";
-import { type AppRun, buildEnv, registryName } from "./runtimes.ts";
+import { execAt, portHolder, waitForReady } from "./readiness.ts";
+import { type AppRun, buildEnv, registryName } from "./runtime-versions.ts";
+
+// Where callers have always found them; they live in readiness.ts, which starts nothing.
+export { listenerOf, portHolder, READY_POLL_MS, serverProcesses } from "./readiness.ts";
 
 /** The repository root: apps live in <root>/apps/<name>. */
 export const REPO_ROOT = resolve(import.meta.dir, "../../..");
@@ -57,23 +52,6 @@ export interface RunningApp {
   /** The last few KB of what the app printed, for error messages. */
   output(): string;
   stop(graceMs?: number): Promise<StopReport>;
-}
-
-/** Who holds the port, as precisely as can be told; undefined when it is free. */
-export async function portHolder(port: number): Promise<string | undefined> {
-  const pids = pidsListeningOn(port);
-  if (pids.length > 0) {
-    return pids.map((pid) => `pid ${pid} (${commandLineOf(pid) ?? "unknown command"})`).join(", ");
-  }
-  const open = await new Promise<boolean>((done) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once("error", () => done(false));
-  });
-  return open ? "an unknown process" : undefined;
 }
 
 /** Running, not merely a zombie waiting for its parent to collect its exit status. */
@@ -205,10 +183,10 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const timeoutMs = options.readyTimeoutMs ?? 15_000;
   // With workers, the first answer may come from the first worker up: wait for them all.
   const allUp = () => workers === 1 || log.includes(allListening(workers));
-  const ready = await waitForReady(app, running, timeoutMs, allUp);
+  const ready = await waitForReady(app.port, () => running.hasExited(), timeoutMs, allUp);
   knownTree = descendantsOf(pid);
-  const execAt = startedAt(stampDir, spawned, ready?.at);
-  if (ready?.correct) readyMs = ready.at - execAt;
+  const exec = startedAt(stampDir, spawned, ready?.at);
+  if (ready?.correct) readyMs = ready.at - exec;
   if (!ready) {
     const why = running.hasExited()
       ? `exited (${exitedWith}) before serving`
@@ -241,79 +219,19 @@ function spawnApp(app: AppRun, cwd: string, options: StartOptions, workers: numb
   return { child, command, stampDir, spawned };
 }
 
-/**
- * When the runtime was exec'd, on performance.now()'s clock: the wall-clock stamp the start
- * script wrote just before its exec (so neither `bun run`, the wrapper nor its version check
- * counts), taken relative to the wall clock read at spawn (a clock step during a long run then
- * moves nothing), within [spawn, ready]; the spawn when there is no stamp (a start script of
- * its own, a bash without $EPOCHREALTIME). Bash prints it with the locale's decimal point.
- */
+/** When the runtime was exec'd (readiness.ts's execAt), from the stamp the start script wrote. */
 function startedAt(
   stampDir: string,
   spawned: { at: number; wall: number },
   readyAt: number | undefined,
 ): number {
+  let stamp: string | undefined;
   try {
-    const text = readFileSync(join(stampDir, "stamp"), "utf8").trim().replace(",", ".");
-    const at = spawned.at + (Number(text) * 1000 - spawned.wall);
-    if (!Number.isFinite(at) || text === "") return spawned.at;
-    return Math.min(Math.max(at, spawned.at), readyAt ?? at);
+    stamp = readFileSync(join(stampDir, "stamp"), "utf8");
   } catch {
-    return spawned.at;
+    stamp = undefined; // no stamp: the start script is not start-app.sh
   } finally {
     rmSync(stampDir, { recursive: true, force: true });
   }
-}
-
-/** The process listening on the app's port (the first of several); else the one launched. */
-export function listenerOf(app: AppSpec, launched: number): number {
-  return pidsListeningOn(app.port)[0] ?? launched;
-}
-
-/**
- * The server's processes: the one listening on the port, or with workers, the cluster's
- * primary and its workers. Node's primary holds the listening socket itself; on Bun every
- * worker listens (reusePort) and the primary is their parent. A string: why it is not right.
- */
-export function serverProcesses(
-  app: AppSpec,
-  launched: number,
-  count: number,
-): { root: number; workers: number[] } | string {
-  const listener = listenerOf(app, launched);
-  if (count === 1) return { root: listener, workers: [] };
-  const root = descendantsOf(listener).length > 0 ? listener : (parentOf(listener) ?? listener);
-  const workers = descendantsOf(root);
-  return workers.length === count
-    ? { root, workers }
-    : `asked for ${count} workers, found ${workers.length} under pid ${root}`;
-}
-
-/** Often enough to resolve a few ms of start-up; a refused connection costs next to nothing. */
-export const READY_POLL_MS = 2;
-
-/** The first answer of any kind, when it came, and whether it was the right one. */
-async function waitForReady(
-  app: AppSpec,
-  running: RunningApp,
-  timeoutMs: number,
-  allUp: () => boolean,
-): Promise<{ at: number; correct: boolean } | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  const url = `http://127.0.0.1:${app.port}${ROUTES.root}`;
-  while (Date.now() < deadline && !running.hasExited()) {
-    if (!allUp()) {
-      await sleep(READY_POLL_MS);
-      continue;
-    }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      const body = await response.text();
-      const at = performance.now();
-      return { at, correct: response.status === 200 && body === GREETING };
-    } catch {
-      await sleep(READY_POLL_MS);
-    }
-  }
-  return undefined;
+  return execAt(stamp, spawned, readyAt);
 }

@@ -10,7 +10,7 @@ import { CALIBRATION_APP } from "./calibration.ts";
 import { REPO_ROOT } from "./launch.ts";
 import type { ToolName } from "./parse.ts";
 import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "./rates.ts";
-import { type AppRun, type RuntimeBuild, VERSION_SPEC, versionedName } from "./runtimes.ts";
+import { type AppRun, type RuntimeBuild, VERSION_SPEC, versionedName } from "./runtime-versions.ts";
 import { type ToolInfo, toolVersion } from "./tools.ts";
 
 export interface Options {

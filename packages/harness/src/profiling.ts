@@ -10,7 +10,7 @@ import { LaunchError, REPO_ROOT, type RunningApp, startApp } from "./launch.ts";
 import type { LoadRun } from "./measure.ts";
 import { ProfileError, readCpuProfile, summarizeProfile } from "./profile.ts";
 import type { ProfileRecord } from "./schema.ts";
-import type { AfterRounds } from "./startup.ts";
+import type { AfterRounds } from "./startup-run.ts";
 
 /** Runtimes whose profiler start-app.sh knows how to turn on (--cpu-prof, DevTools format). */
 export const PROFILERS: Readonly<Record<string, string>> = {

@@ -11,7 +11,7 @@ import type { Options } from "./options.ts";
 import type { Pinning } from "./plan.ts";
 import { summaryExtras } from "./report/extras.ts";
 import { writeReports } from "./report/files.ts";
-import type { RuntimeBuild } from "./runtimes.ts";
+import type { RuntimeBuild } from "./runtime-versions.ts";
 import {
   type AppRecord,
   type ProfileRecord,

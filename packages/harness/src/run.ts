@@ -1,9 +1,9 @@
 // The measuring half of ./benchmark.sh, which checks the flags and the environment and then
 // hands over here. For each round, for each app (order reversed every other round): start it,
 // verify it, then per scenario warm up and measure one trial; stop it, leaving nothing behind.
-// The concerns live in their own modules: plan.ts (pinning, order), measure.ts (one run of
-// the load generator with /proc sampling), judge.ts (validity and flags), record.ts
-// (results.json and the summary). This file only puts them in sequence.
+// The concerns live in their own modules: plan.ts (pinning, order), load.ts (one run of
+// the load generator with /proc sampling; measure.ts its arithmetic), judge.ts (validity and
+// flags), record.ts (results.json and the summary). This file only puts them in sequence.
 
 import type { ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
@@ -31,7 +31,8 @@ import {
   serverProcesses,
   startApp,
 } from "./launch.ts";
-import { type LoadRun, runLoad } from "./measure.ts";
+import { runLoad } from "./load.ts";
+import type { LoadRun } from "./measure.ts";
 import { type RateContext, runRates, runSearch } from "./open-loop.ts";
 import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
@@ -39,16 +40,11 @@ import { formatSec, precisionStatus, progressText, roundFits } from "./precision
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { RATE_TOLERANCE } from "./rates.ts";
 import { newResults, Recorder } from "./record.ts";
-import {
-  type AppRun,
-  prepareRuntimes,
-  type RuntimeBuild,
-  registryName,
-  runtimeCache,
-} from "./runtimes.ts";
+import { type AppRun, type RuntimeBuild, registryName } from "./runtime-versions.ts";
+import { prepareRuntimes, runtimeCache } from "./runtimes.ts";
 import type { Trial } from "./schema.ts";
 import { scenarioAsSent } from "./sent.ts";
-import { type AfterRounds, extraStarts, measureStartup } from "./startup.ts";
+import { type AfterRounds, extraStarts, measureStartup } from "./startup-run.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
 import { stopAll as stopAllWatched } from "./watched.ts";
 

@@ -18,7 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
 import { isAlive } from "../src/procstats.ts";
-import { installRuntime, RuntimeError } from "../src/runtimes.ts";
+import { RuntimeError } from "../src/runtime-versions.ts";
+import { installRuntime } from "../src/runtimes.ts";
 import { runWatched } from "../src/watched.ts";
 import { startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 

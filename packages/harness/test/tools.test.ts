@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
 import { LITTLE_TOLERANCE } from "../src/judge.ts";
-import { runLoad } from "../src/measure.ts";
+import { runLoad } from "../src/load.ts";
 import { AUTOCANNON, physicalCores, toolCommand, wrkThreads } from "../src/tools.ts";
 
 const echo = findScenario("echo");
