@@ -1,0 +1,105 @@
+// What mutation testing covers: every module that computes a number, a verdict, a plan or a
+// verification, each in a group with the unit tests that can notice a change in it. A group is
+// one StrykerJS run; each mutant runs only its group's tests (bun test --bail), which is what
+// keeps the whole run inside CI's budget: the end-to-end tests that start apps are not here.
+
+export interface MutationGroup {
+  readonly name: string;
+  /** The workspace package the group's files live in: Stryker runs there. */
+  readonly package: "harness" | "contract";
+  /** Source files (relative to the package) whose mutants this group tests. */
+  readonly mutate: readonly string[];
+  /** The unit test files (relative to the package) run against each mutant. */
+  readonly tests: readonly string[];
+}
+
+export const GROUPS: readonly MutationGroup[] = [
+  {
+    name: "stats",
+    package: "harness",
+    mutate: ["src/stats.ts", "src/estimate.ts"],
+    tests: ["test/stats.test.ts", "test/estimate.test.ts"],
+  },
+  {
+    name: "judge",
+    package: "harness",
+    mutate: ["src/judge.ts", "src/parse.ts"],
+    tests: ["test/judge.test.ts", "test/parse.test.ts", "test/parse-errors.test.ts"],
+  },
+  {
+    name: "analysis",
+    package: "harness",
+    mutate: ["src/analysis.ts", "src/summary.ts", "src/report/compare.ts"],
+    tests: ["test/analysis.test.ts", "test/summary.test.ts", "test/compare.test.ts"],
+  },
+  {
+    name: "rates",
+    package: "harness",
+    mutate: ["src/rates.ts", "src/open-loop.ts", "src/search.ts"],
+    tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop-unit.test.ts"],
+  },
+  {
+    name: "plan",
+    package: "harness",
+    mutate: ["src/plan.ts", "src/groups.ts", "src/measure.ts", "src/startup.ts"],
+    tests: [
+      "test/plan.test.ts",
+      "test/groups.test.ts",
+      "test/measure.test.ts",
+      "test/startup-unit.test.ts",
+    ],
+  },
+  {
+    name: "launch",
+    package: "harness",
+    // The decisions only: runtimes.ts (npm, installs) and launch.ts (spawning, stopping) are
+    // process control that the end-to-end tests (install, start, versions, workers) cover.
+    mutate: ["src/runtime-versions.ts", "src/readiness.ts"],
+    tests: ["test/runtimes-unit.test.ts", "test/launch-unit.test.ts"],
+  },
+  {
+    name: "reports",
+    package: "harness",
+    mutate: [
+      "src/report/workers.ts",
+      "src/report/versions.ts",
+      "src/report/production.ts",
+      "src/report/curve.ts",
+      "src/report/rates.ts",
+      "src/report/search.ts",
+      "src/report/startup.ts",
+      "src/report/calibration.ts",
+      "src/report/profiles.ts",
+    ],
+    tests: ["test/report-tables.test.ts", "test/production.test.ts", "test/curve.test.ts"],
+  },
+  {
+    name: "report-text",
+    package: "harness",
+    // html-assets.ts (style sheet, colours, Chart.js, page script) is static: the headless
+    // Chromium test in report.test.ts checks what it draws.
+    mutate: [
+      "src/report/markdown.ts",
+      "src/report/html.ts",
+      "src/report/format.ts",
+      "src/report/mermaid.ts",
+      "src/report/readme.ts",
+      "src/report/extras.ts",
+    ],
+    tests: ["test/report-text.test.ts", "test/production.test.ts", "test/curve.test.ts"],
+  },
+  {
+    name: "contract",
+    package: "contract",
+    mutate: ["src/verify.ts", "src/hostile.ts", "src/cases.ts", "src/validate.ts", "src/body.ts"],
+    // verify.test.ts and hostile.test.ts wait out timeouts and spawn the CLI; lenient.test.ts
+    // breaks every rule of verify(), checkCases() and hostile() with fast stand-ins instead.
+    tests: ["test/body-validate.test.ts", "test/lenient.test.ts", "test/contract.test.ts"],
+  },
+  {
+    name: "tooling",
+    package: "harness",
+    mutate: ["mutation/score.ts", "mutation/survivors.ts"],
+    tests: ["test/mutation.test.ts"],
+  },
+];

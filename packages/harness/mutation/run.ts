@@ -1,0 +1,144 @@
+// scripts/mutation.sh: runs StrykerJS once per group (groups.ts), then scores every module against
+// the bar. Usage: mutation.sh [--survivors] [group ...]. --survivors rewrites
+// the sections of docs/mutation-survivors.md for the modules this run scored, carrying the reasons
+// already written there.
+// Exit status: 0 every module at or above the bar, 1 one below it or a Stryker run failed,
+// 2 usage or environment error.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { GROUPS, type MutationGroup } from "./groups.ts";
+import { belowBar, type ModuleScore, type StrykerReport, scoresOf, scoreTable } from "./score.ts";
+import {
+  reasonsFrom,
+  type Survivor,
+  survivorsOf,
+  survivorTables,
+  unreviewed,
+} from "./survivors.ts";
+
+/** Every module's mutation score must reach this, in percent. */
+export const BAR = 90;
+/** A mutant's tests get this much longer than the unmutated run before it counts as a hang. */
+const TIMEOUT_MS = 5000;
+
+const ROOT = resolve(import.meta.dir, "../../..");
+const OUT = join(ROOT, "test-artifacts/mutation");
+const PAGE = join(ROOT, "docs/mutation-survivors.md");
+const NODE = join(ROOT, "packages/harness/node_modules/.bin/node");
+const STRYKER = join(ROOT, "node_modules/@stryker-mutator/core/bin/stryker.js");
+
+function usage(message: string): never {
+  console.error(`mutation.sh: ${message}`);
+  console.error(
+    `usage: mutation.sh [--survivors] [group ...]; groups: ${GROUPS.map((g) => g.name).join(", ")}`,
+  );
+  process.exit(2);
+}
+
+function configOf(group: MutationGroup): string {
+  const config = {
+    testRunner: "command",
+    commandRunner: { command: `BENCH_MUTATION=1 bun test --bail ${group.tests.join(" ")}` },
+    mutate: group.mutate,
+    coverageAnalysis: "off",
+    // MUTATION_CONCURRENCY: fewer test processes at once, for a machine that is busy already
+    concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
+    timeoutMS: TIMEOUT_MS,
+    reporters: ["json", "progress-append-only"],
+    jsonReporter: { fileName: join(OUT, `${group.name}.json`) },
+    thresholds: { high: BAR, low: BAR, break: null },
+    tempDirName: join(ROOT, ".stryker-tmp"),
+    cleanTempDir: "always",
+  };
+  const file = join(tmpdir(), `stryker-${group.name}-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+/** One Stryker run; resolves to its exit status. Its log goes to test-artifacts/mutation. */
+function runGroup(group: MutationGroup): Promise<number> {
+  const cwd = join(ROOT, "packages", group.package);
+  const log = join(OUT, `${group.name}.log`);
+  const child = spawn(NODE, [STRYKER, "run", configOf(group)], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString();
+    lines.push(text);
+    for (const line of text.split("\n")) {
+      if (/Mutation testing \d+%|ERROR|Instrumented/.test(line))
+        console.log(`  ${group.name}: ${line.trim()}`);
+    }
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  return new Promise((done) => {
+    child.on("close", (code) => {
+      writeFileSync(log, lines.join(""));
+      done(code ?? 1);
+    });
+  });
+}
+
+function readReport(group: MutationGroup): { scores: ModuleScore[]; survivors: Survivor[] } {
+  const report = JSON.parse(readFileSync(join(OUT, `${group.name}.json`), "utf8")) as StrykerReport;
+  const dir = `packages/${group.package}`;
+  return { scores: scoresOf(report, dir), survivors: survivorsOf(report, dir) };
+}
+
+/** Rewrites the sections of the modules this run scored; the others stay as they were. */
+function writePage(scored: readonly ModuleScore[], survivors: readonly Survivor[]): number {
+  const old = existsSync(PAGE) ? readFileSync(PAGE, "utf8") : "# Surviving mutants\n";
+  const reasons = reasonsFrom(old);
+  const [intro, ...sections] = old.split(/\n(?=## )/);
+  const rerun = new Set(scored.map((s) => s.module));
+  const kept = sections.filter((s) => !rerun.has(/^## (\S+)/.exec(s)?.[1] ?? ""));
+  const fresh = survivorTables(survivors, reasons)
+    .split(/\n(?=## )/)
+    .filter(Boolean);
+  const all = [...kept.map((s) => s.trim()), ...fresh.map((s) => s.trim())].sort();
+  writeFileSync(PAGE, `${(intro ?? "").trimEnd()}\n\n${all.join("\n\n")}\n`);
+  return unreviewed(survivors, reasons);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const survivorsPage = argv.includes("--survivors");
+  const names = argv.filter((a) => a !== "--survivors");
+  for (const a of names) {
+    if (a.startsWith("-")) usage(`unknown option ${a}`);
+    if (!GROUPS.some((g) => g.name === a)) usage(`no group named ${a}`);
+  }
+  if (!existsSync(NODE) || !existsSync(STRYKER))
+    usage(`${NODE} or Stryker is missing (bun install)`);
+  const groups = names.length === 0 ? GROUPS : GROUPS.filter((g) => names.includes(g.name));
+  mkdirSync(OUT, { recursive: true });
+  let failed = false;
+  for (const group of groups) {
+    const started = Date.now();
+    console.log(`mutation: ${group.name}: ${group.mutate.join(" ")}`);
+    const status = await runGroup(group);
+    const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+    console.log(`mutation: ${group.name}: Stryker exited ${status} after ${minutes} min`);
+    if (status !== 0) failed = true;
+  }
+  const read = groups.filter((g) => existsSync(join(OUT, `${g.name}.json`))).map(readReport);
+  const scores = read.flatMap((r) => r.scores);
+  console.log(scoreTable(scores, BAR));
+  const below = belowBar(scores, BAR);
+  if (below.length > 0) console.log(`mutation: ${below.length} module(s) below ${BAR}%`);
+  if (survivorsPage) {
+    const open = writePage(
+      scores,
+      read.flatMap((r) => r.survivors),
+    );
+    console.log(`mutation: ${PAGE}: ${open} survivor(s) not yet reviewed`);
+  }
+  return failed || below.length > 0 || read.length < groups.length ? 1 : 0;
+}
+
+process.exit(await main(process.argv.slice(2)));
