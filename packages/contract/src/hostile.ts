@@ -32,7 +32,8 @@ type Attack =
   | { readonly kind: "http"; readonly testCase: ContractCase; readonly heavy: boolean }
   | { readonly kind: "raw" };
 
-const EXTRA_ATTACKS: readonly ContractCase[] = [
+/** Bad requests beyond the contract's cases; what a conforming app answers them, as a case. */
+export const EXTRA_ATTACKS: readonly ContractCase[] = [
   {
     name: "binary garbage as JSON",
     bad: true,

@@ -29,6 +29,7 @@ export {
 export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
 export {
   abandonBodies,
+  EXTRA_ATTACKS,
   type HostileOptions,
   type HostileReport,
   hostile,
@@ -112,6 +113,8 @@ export {
   checkServingExecutable,
   checkStreamingLimit,
   type Fetcher,
+  onRegistryPort,
+  type ProcessProbe,
   userUpdateProblems,
   type VerifyOptions,
   type Violation,

@@ -179,14 +179,23 @@ export function checkStreamingLimit(
   });
 }
 
+/** What checkServingExecutable reads of the system (/proc on Linux); tests pass their own. */
+export interface ProcessProbe {
+  readonly pidsListeningOn: (port: number) => number[];
+  readonly executableOf: (pid: number) => string | undefined;
+}
+
 /** Independent of what the app says: the executable of the process listening on its port. */
-export function checkServingExecutable(app: AppSpec): Violation[] {
+export function checkServingExecutable(
+  app: AppSpec,
+  probe: ProcessProbe = { pidsListeningOn, executableOf },
+): Violation[] {
   const check = "runtime identity: the process on the port runs the right executable";
-  const pids = pidsListeningOn(app.port);
+  const pids = probe.pidsListeningOn(app.port);
   if (pids.length === 0) return []; // not visible (not Linux, or another user's process)
   const violations: Violation[] = [];
   for (const pid of pids) {
-    const exe = executableOf(pid);
+    const exe = probe.executableOf(pid);
     if (exe === undefined) continue;
     if (!basename(exe).startsWith(app.runtime)) {
       violations.push({
@@ -196,6 +205,16 @@ export function checkServingExecutable(app: AppSpec): Violation[] {
     }
   }
   return violations;
+}
+
+/**
+ * Whether `url` is this machine's registry port of `app`: only then is the process listening
+ * there the server under test (a test server on another port says nothing about that one).
+ */
+export function onRegistryPort(url: URL, app: AppSpec): boolean {
+  return (
+    ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) && Number(url.port) === app.port
+  );
 }
 
 export interface VerifyOptions {
@@ -223,8 +242,6 @@ export async function verify(
   violations.push(...(await checkHeadMatchesGet(host, port, timeoutMs)));
   violations.push(...(await checkPipelined(host, port, timeoutMs)));
   violations.push(...(await checkMiddleware(host, port, app, timeoutMs, options.processes)));
-  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) && Number(url.port) === app.port) {
-    violations.push(...checkServingExecutable(app));
-  }
+  if (onRegistryPort(url, app)) violations.push(...checkServingExecutable(app));
   return violations;
 }

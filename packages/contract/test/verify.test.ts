@@ -115,7 +115,7 @@ describe("verify", () => {
     );
     const malformed = violations.filter((v) => v.check === "malformed JSON is 400");
     expect(malformed.map((v) => v.detail)).toContain("status 500, expected 400");
-  });
+  }, 20_000); // its handler reads the whole body: the streaming check waits out its 2 s
 
   test("an app that is not there is reported, not thrown", async () => {
     const violations = await verify("http://127.0.0.1:1", "bun-bare", { timeoutMs: 2000 });
