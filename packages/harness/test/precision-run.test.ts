@@ -84,7 +84,9 @@ describe("--calibrate", () => {
     // In proportion to the shares: +10% is five times +2% (up to rounding).
     expect(Math.abs((works[4] as number) - 5 * (works[2] as number))).toBeLessThanOrEqual(3);
     expect(works[4]).toBeGreaterThan(0);
-    // Every row was verified and measured: the extra work did not break the contract.
+    // Every row was verified and measured: the extra work did not break the contract (all five
+    // of them: `every` must not pass on none).
+    expect(results.apps).toHaveLength(5);
     expect(results.apps.every((a) => a.status === "ok")).toBe(true);
     expect(results.trials.length).toBe(5 * 3);
     expect(r.stdout).toContain("== calibration: api: too few rounds for subsampled rates");

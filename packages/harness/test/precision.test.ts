@@ -212,6 +212,8 @@ describe("calibration", () => {
     expect(subsampleRates(r, 6, 10)).toBeUndefined();
     const [view] = calibrationViews(analyze(r), 10);
     expect(view?.subsample).toBeUndefined();
+    // One row per share of extra work (+0%, +2%, +5%, +10%): `every` must not pass on none.
+    expect(view?.rows).toHaveLength(4);
     expect(view?.rows.every((x) => x.rate === undefined)).toBe(true);
   });
 
