@@ -57,7 +57,7 @@ export const connectionsText = (settings: Results["manifest"]["settings"]): stri
     ? settings.connectionCounts.join(", ")
     : String(settings.connections);
 
-/** "1 process per app", or with --workers: "2 workers per app", "1, 2, 4 workers per app". */
+/** "1 process per app", or with --workers: "2 worker(s) per app", "1, 2, 4 worker(s) per app". */
 export const workersText = (settings: Results["manifest"]["settings"]): string => {
   const counts = settings.workerCounts ?? [settings.workers ?? 1];
   return counts.length === 1 && counts[0] === 1

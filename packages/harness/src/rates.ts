@@ -224,12 +224,12 @@ export function rateLevels(
 export function levelFigures(
   level: readonly RateTrial[],
 ): Omit<RateLevel, "requested" | "loadGeneratorBound" | "machineFull" | "withinBudget"> {
-  const measured = level.filter((t) => t.result !== null);
-  const p99s = measured.map((t) => t.result?.latencyMs.p99 ?? Number.NaN);
+  const measured = level.flatMap((t) => (t.result ? [t.result.latencyMs] : []));
+  const p99s = measured.map((l) => l.p99);
   return {
     offeredRps: median(level.map((t) => t.offeredRps)),
     achievedRps: median(level.map((t) => t.achievedRps)),
-    p50Ms: median(measured.map((t) => t.result?.latencyMs.p50 ?? Number.NaN)),
+    p50Ms: median(measured.map((l) => l.p50)),
     p99Ms: median(p99s),
     p99RangeMs: { low: Math.min(...p99s), high: Math.max(...p99s) },
     trials: level.length,

@@ -64,7 +64,9 @@ export function intervalOf(levels: readonly SearchLevel[]): Interval {
   const firstMiss = levels.find((l) => l.verdict !== "within");
   const kept = levels.filter((l) => l.verdict === "within");
   const within = kept.filter((l) => firstMiss === undefined || l.rate < firstMiss.rate).at(-1);
-  const above = levels.find((l) => l.verdict !== "within" && l.rate > (within?.rate ?? 0));
+  // Every level below the first miss kept the budget, so the first miss is also the lowest
+  // level above `within` that did not.
+  const above = firstMiss;
   const nonMonotonic = kept.some((l) => firstMiss !== undefined && l.rate > firstMiss.rate);
   return {
     ...(within ? { within } : {}),

@@ -43,28 +43,29 @@ function logGamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
+/**
+ * Numerical Recipes' FPMIN: a denominator of the continued fraction that falls below 1e-300
+ * is replaced by 1e-300, so the next division cannot be by zero. (For the shapes a t-test
+ * uses, a = df/2 and b = 1/2, none comes closer to 0 than about 2e-3.)
+ */
+const awayFromZero = (v: number): number => (Math.abs(v) < 1e-300 ? 1e-300 : v);
+
 /** Continued fraction for the incomplete beta function (Numerical Recipes' betacf). */
 function betaContinuedFraction(a: number, b: number, x: number): number {
-  const tiny = 1e-300;
   let c = 1;
-  let d = 1 - ((a + b) * x) / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
+  let d = awayFromZero(1 - ((a + b) * x) / (a + 1));
   d = 1 / d;
   let h = d;
   for (let m = 1; m <= 300; m++) {
     const m2 = 2 * m;
     let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
+    d = awayFromZero(1 + aa * d);
+    c = awayFromZero(1 + aa / c);
     d = 1 / d;
     h *= d * c;
     aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
+    d = awayFromZero(1 + aa * d);
+    c = awayFromZero(1 + aa / c);
     d = 1 / d;
     const delta = d * c;
     h *= delta;

@@ -304,6 +304,8 @@ describe("verdicts", () => {
     const row = byApp(compare([["a", [800, 1000, 1200], [880, 1100, 1320]]]), "a");
     expect(row.rpsChange).toBeCloseTo(0.1, 10);
     expect(row.verdict).toBe("inconclusive");
+    // Not significant: the note claims no direction.
+    expect(row.note).toMatch(/^not shown within ±5\.0% \(detectable ≥ \d+\.\d%\)$/);
   });
 
   test("no change beyond the threshold only where a change that large was detectable", () => {
@@ -386,6 +388,7 @@ describe("the new run must have measured every app", () => {
   test("an app the new run does not have: MISSING, exit 1", () => {
     const rows = compareRuns(run(two), run([two[0] as PairSpec]));
     expect(byApp(rows, "bun-hono").verdict).toBe("missing");
+    expect(byApp(rows, "bun-hono").note).toBe("in the base run, not in the new one");
     expect(cli(run(two), run([two[0] as PairSpec])).code).toBe(1);
   });
 
@@ -393,6 +396,54 @@ describe("the new run must have measured every app", () => {
     const rows = compareRuns(run([two[0] as PairSpec]), run(two));
     expect(byApp(rows, "bun-hono").verdict).toBe("not comparable");
     expect(cli(run([two[0] as PairSpec]), run(two)).code).toBe(0);
+  });
+});
+
+describe("edges of the verdicts", () => {
+  test("a change of exactly the threshold counts, with or without a test", () => {
+    // 75 / 100 − 1 and 125 / 100 − 1 are ±0.25 exactly in binary floating point; so are the
+    // changes of the means 75 and 125 against 100 (sums 225, 375 and 300 of whole numbers).
+    const rows = compare(
+      [
+        ["down-1", [100], [75]],
+        ["up-1", [100], [125]],
+        ["down-3", [99, 100, 101], [74, 75, 76]],
+        ["up-3", [99, 100, 101], [124, 125, 126]],
+      ],
+      0.25,
+    );
+    expect(rows.map((r) => [r.app, r.rpsChange, r.verdict])).toEqual([
+      ["down-1", -0.25, "regression"],
+      ["up-1", 0.25, "improvement"],
+      ["down-3", -0.25, "regression"],
+      ["up-3", 0.25, "improvement"],
+    ]);
+  });
+
+  test("a significant rise short of the threshold says it was faster, significantly", () => {
+    // The mirror of the 4.8% drop below: +4.8%, ten processes a side, sd 2.6%.
+    const spread = [-36, -31, -24, -16, -6, 6, 16, 24, 31, 36];
+    const base = spread.map((d) => 1000 + d);
+    const row = byApp(compare([["a", base, base.map((v) => v * 1.048)]]), "a");
+    expect(row.verdict).toBe("inconclusive");
+    expect(row.note).toMatch(
+      /^faster, significantly, but not shown within ±5\.0% \(detectable ≥ 3\.\d%\)$/,
+    );
+  });
+
+  test("the last line counts every app failed, not measured or missing", () => {
+    const base = run(["a", "b", "c"].map((app) => ({ app, rps: BASE3 })));
+    const next = run([
+      { app: "a", rps: BASE3 },
+      { app: "b", rps: BASE3, valid: false },
+    ]);
+    next.apps = next.apps.map((a) => (a.name === "a" ? { ...a, status: "failed" as const } : a));
+    const rows = compareRuns(base, next);
+    expect(rows.map((r) => r.verdict)).toEqual(["failed", "not measured", "missing"]);
+    const last = formatComparison(rows, DEFAULT_COMPARE).split("\n").at(-1);
+    expect(last).toBe(
+      "no regression detected; 3 app(s) failed, not measured or missing in the new run",
+    );
   });
 });
 
@@ -469,6 +520,11 @@ describe("runs that were not measured alike", () => {
       "CPU model",
       (m) => Object.assign(m.machine, { cpuModel: "Intel Xeon 8375C" }),
       "machine: AMD EPYC 7763, 2 cores vs Intel Xeon 8375C, 2 cores",
+    ],
+    [
+      "samples per process",
+      (m) => Object.assign(m.settings, { samples: 3 }),
+      "samples per process: 1 vs 3",
     ],
     [
       "cores",

@@ -195,6 +195,8 @@ describe("a family of comparisons (Holm)", () => {
     expect(ba.test?.t).toBeCloseTo(-(ab.test?.t ?? 0), 12);
     expect(ba.significant).toBe(ab.significant);
     expect(ba.mdd).toBeCloseTo((ab.mdd ?? 0) * (102 / 82), 12);
+    // The same difference's se, relative to the other mean: × 102 / 82.
+    expect(ba.test?.se).toBeCloseTo((ab.test?.se ?? 0) * (102 / 82), 12);
   });
 
   test("a wide interval read from the other side stays an interval around its change", () => {
@@ -394,6 +396,10 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     const half = (t?.ci.high ?? 0) - (t?.change ?? 0);
     expect(half).toBeCloseTo((t?.change ?? 0) - (t?.ci.low ?? 0), 12);
     expect(half).toBeGreaterThan(0.15); // it includes no change, as p > 0.05 says
+    // df ≈ 2.94 lies between 2 and 3, so t(0.975, df) lies between the table's 3.1824 (df 3)
+    // and 4.3027 (df 2): the half-width is that times se / mean = 0.06455.
+    expect(half).toBeGreaterThan(3.1824 * (se / 100));
+    expect(half).toBeLessThan(4.3027 * (se / 100));
   });
 
   test("no spread on either side: a difference is certain, none is impossible", () => {
@@ -422,5 +428,46 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     expect(v01?.mdd).toBeCloseTo(detectable(v01?.test as never, ALPHA / 3), 12);
     expect(family.get("0,3")?.significant).toBe(false);
     expect(verdictOf(family, 2, 0)).toEqual({ significant: false });
+    // Every pair has a verdict, and nothing else is in the family: 4 · 3 / 2 = 6.
+    expect(family.size).toBe(6);
+    // A pair the family does not hold (an index beyond it), from either side: a tie.
+    expect(verdictOf(family, 0, 9)).toEqual({ significant: false });
+    expect(verdictOf(family, 9, 0)).toEqual({ significant: false });
+  });
+
+  test("the estimate carries its variance components (two processes of two samples)", () => {
+    // As by hand above: within √2 / 15, between 7 / 15, two samples per process.
+    const e = estimate(
+      p([
+        [9, 11],
+        [19, 21],
+      ]),
+    );
+    expect(e.components?.within).toBeCloseTo(Math.sqrt(2) / 15, 12);
+    expect(e.components?.between).toBeCloseTo(7 / 15, 12);
+    expect(e.components?.perProcess).toBe(2);
+  });
+
+  test("the detectable change: one-sided at alpha is two-sided at 2 alpha, times the se", () => {
+    // df = 20, se 0.02. t table: t(0.975) = 2.0860, t(0.95) = 1.7247, t(0.80) = 0.8600.
+    const t = { change: 0, t: 0, df: 20, p: 1, se: 0.02, ci: { low: 0, high: 0 } };
+    expect(detectable(t, 0.05)).toBeCloseTo((2.086 + 0.86) * 0.02, 4);
+    expect(detectable(t, 0.05, 2)).toBeCloseTo((2.086 + 0.86) * 0.02, 4);
+    expect(detectable(t, 0.05, 1)).toBeCloseTo((1.7247 + 0.86) * 0.02, 4);
+  });
+
+  test("the round component by hand: two apps, three complete rounds", () => {
+    // Log means app 1: 0, 0.2, 0.4; app 2: 1, 1.4, 1.2. Grand 0.7, app means 0.2 and 1.2,
+    // round means 0.5, 0.8, 0.8: SS rounds = 2 · (0.04 + 0.01 + 0.01) = 0.12, MS = 0.12 / 2;
+    // residuals 0, −0.1, 0.1 and 0, 0.1, −0.1: SS = 0.04, MS = 0.04 / (1 · 2) = 0.02.
+    // Component: √((0.06 − 0.02) / 2) = √0.02.
+    const app = (logs: number[]) => new Map(logs.map((y, r) => [r + 1, Math.exp(y)]));
+    const byApp = [app([0, 0.2, 0.4]), app([1, 1.4, 1.2])];
+    expect(roundComponent(byApp)).toBeCloseTo(Math.sqrt(0.02), 10);
+    // A round only one app has (or one with a zero mean) is not complete: it does not count.
+    const extra = [new Map([...(byApp[0] ?? []), [4, 5]]), new Map([...(byApp[1] ?? []), [5, 7]])];
+    expect(roundComponent(extra)).toBeCloseTo(Math.sqrt(0.02), 10);
+    const zero = [new Map([...(byApp[0] ?? []), [4, 5]]), new Map([...(byApp[1] ?? []), [4, 0]])];
+    expect(roundComponent(zero)).toBeCloseTo(Math.sqrt(0.02), 10);
   });
 });

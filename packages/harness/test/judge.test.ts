@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   AUTOCANNON_MIN_MEAN_MS,
+  contentionNote,
   ERROR_THRESHOLD,
   generatorCapacity,
   judge,
@@ -11,6 +12,7 @@ import {
   LITTLE_TOLERANCE,
   LOAD_BUSY,
   type Measurement,
+  machineFull,
   OPEN_LOAD_BUSY,
   SERVER_BUSY,
 } from "../src/judge.ts";
@@ -131,6 +133,13 @@ describe("failed requests", () => {
     ).checks;
     expect(c.invalidReasons).toEqual([
       "12 failed requests (4 non-2xx, 3 socket errors, 5 timeouts) = 0.012% > 0.01%",
+    ]);
+  });
+
+  test("a scenario that expects another status names it instead of non-2xx", () => {
+    const c = judge(measured({ result: result({ non2xx: 12, expectedStatus: 201 }) })).checks;
+    expect(c.invalidReasons).toEqual([
+      "12 failed requests (12 not 201, 0 socket errors, 0 timeouts) = 0.012% > 0.01%",
     ]);
   });
 
@@ -379,6 +388,8 @@ describe("who limited the run", () => {
     });
     expect(generatorCapacity(m)).toBe(8);
     expect(judge(m).checks.loadGeneratorBound).toBe(true);
+    // 400% is half of those 8 cores: 400 < 90% × 8 cores, no limit.
+    expect(judge({ ...m, loadCpuPercent: 400 }).checks.loadGeneratorBound).toBe(false);
   });
 
   test("CPU above the cores a process may use is a broken measurement", () => {
@@ -455,5 +466,26 @@ describe("an open-loop (fixed-rate) trial", () => {
     });
     // no CPU window: no claim
     expect(at(95, { cpuWindowSec: 0 })).toBe(false);
+  });
+});
+
+describe("edges of the CPU notes", () => {
+  test("an unmeasured CPU window never makes the machine full, whatever the figures say", () => {
+    const shared = { pinned: false, loadCores: 2, serverCores: 2, serverCpuPercent: 100 };
+    // 100% + 95% of 2 cores is above 90% of them: full when measured, not when not.
+    expect(machineFull(measured({ ...shared, loadCpuPercent: 95 }))).toBe(true);
+    expect(machineFull(measured({ ...shared, loadCpuPercent: 95, cpuWindowSec: 0 }))).toBe(false);
+  });
+
+  test("both reasons of contention, one after the other", () => {
+    // Core 95% busy, the server 60% of it: 35 points of something else; steal 25.5%.
+    expect(
+      contentionNote(
+        measured({ serverCoreIdlePercent: 5, serverCpuPercent: 60, stealPercent: 25.5 }),
+      ),
+    ).toBe(
+      "contended: the server's core was 95% busy while the server used 60% of it, CPU steal 25.5%: " +
+        "something else had the CPU (not the server's best)",
+    );
   });
 });

@@ -1,7 +1,7 @@
 // One measurement's arithmetic: where the load window lies, CPU over it, and req/s over the
 // time the load was applied.
 import { describe, expect, test } from "bun:test";
-import { loadWindow, ratesOver, type Sample, windowed } from "../src/measure.ts";
+import { loadWindow, ratesOver, type Sample, windowed, workerUse } from "../src/measure.ts";
 import { CLK_TCK } from "../src/procstats.ts";
 import { syntheticResult } from "./support/synthetic.ts";
 
@@ -19,6 +19,11 @@ describe("the load window", () => {
     // 2 s asked, oha's clock ran 5 s (waiting up to the request timeout for one response)
     const w = loadWindow(0, 5200, 5, 2);
     expect(w).toEqual({ startMs: 400, endMs: 2000 });
+  });
+  test("a measured time longer than the tool's life starts at the spawn", () => {
+    // spawned at 1,000, exited at 2,000, claims 2 s: the window is 1,000–2,000 (its whole life,
+    // not 0–2,000), trimmed 100 ms (a tenth of 1 s) at each end
+    expect(loadWindow(1000, 2000, 2, 2)).toEqual({ startMs: 1100, endMs: 1900 });
   });
 });
 
@@ -57,6 +62,85 @@ describe("CPU over the window", () => {
 
   test("fewer than two samples in the window: not measured", () => {
     expect(ratesOver(samples, { startMs: 1010, endMs: 1090 }, 2)).toBeUndefined();
+    // one sample (at 1,000 ms) spans no time
+    expect(ratesOver(samples, { startMs: 950, endMs: 1050 }, 2)).toBeUndefined();
+  });
+
+  test("samples on the window's edges count", () => {
+    // samples at 700 and 800 only: 0.1 s measured
+    expect(ratesOver(samples, { startMs: 700, endMs: 800 }, 2)?.windowSec).toBeCloseTo(0.1, 9);
+  });
+
+  test("a server set of two CPUs: idle over both", () => {
+    // the two CPUs idle 0.08 CPU-seconds per second between them: 4% of each
+    const two = samples.map((s) => ({ ...s, serverIdleTicks: s.serverIdleTicks * 2 }));
+    const r = ratesOver(two, { startMs: 700, endMs: 2300 }, 2, 2);
+    expect(r?.serverCoreIdlePercent).toBeCloseTo(4, 6);
+  });
+
+  test("counters that go backwards read 0%, not a negative share", () => {
+    const back: Sample[] = [
+      { t: 0, serverTicks: 50, toolTicks: 50, stealTicks: 50, serverIdleTicks: 50 },
+      { t: 1000, serverTicks: 0, toolTicks: 0, stealTicks: 0, serverIdleTicks: 0 },
+    ];
+    expect(ratesOver(back, { startMs: 0, endMs: 1000 }, 4, 1)).toEqual({
+      serverCpuPercent: 0,
+      loadCpuPercent: 0,
+      stealPercent: 0,
+      serverCoreIdlePercent: 0,
+      windowSec: 1,
+    });
+  });
+});
+
+describe("each worker's CPU over the window", () => {
+  const ticks = (seconds: number) => seconds * CLK_TCK;
+  // Worker 11 at 50% of a core, worker 12 at 100%, sampled every 500 ms from 0 to 3,000.
+  const samples: Sample[] = [0, 500, 1000, 1500, 2000, 2500, 3000].map((t) => ({
+    t,
+    serverTicks: 0,
+    toolTicks: 0,
+    stealTicks: 0,
+    serverIdleTicks: 0,
+    workerTicks: [ticks((t / 1000) * 0.5), ticks(t / 1000)],
+  }));
+  const held = new Map([[11, 7]]);
+  const alive = (pid: number) => pid === 11;
+
+  test("CPU per worker over the window, connections held, and whether it lives", () => {
+    const use = workerUse(samples, { startMs: 500, endMs: 2500 }, [11, 12], held, alive);
+    expect(use.map((w) => [w.pid, w.connections, w.alive])).toEqual([
+      [11, 7, true],
+      [12, 0, false],
+    ]);
+    expect(use[0]?.cpuPercent).toBeCloseTo(50, 6);
+    expect(use[1]?.cpuPercent).toBeCloseTo(100, 6);
+  });
+
+  test("the window's edges: 500 and 1,000 ms make half a second", () => {
+    // a worker that burnt all its CPU between 500 and 1,000 ms and nothing after
+    const burst = samples.map((s) => ({
+      ...s,
+      workerTicks: [ticks(Math.min(Math.max(s.t - 500, 0), 500) / 1000)],
+    }));
+    const [w] = workerUse(burst, { startMs: 500, endMs: 1000 }, [11], held, alive);
+    expect(w?.cpuPercent).toBeCloseTo(100, 6);
+  });
+
+  test("no time in the window, or no counts: 0%, never NaN", () => {
+    const none = workerUse(samples, { startMs: 600, endMs: 900 }, [11, 12], held, alive);
+    expect(none.map((w) => w.cpuPercent)).toEqual([0, 0]);
+    const one = workerUse(samples, { startMs: 900, endMs: 1100 }, [11], held, alive);
+    expect(one.map((w) => w.cpuPercent)).toEqual([0]);
+    const uncounted = samples.map(({ workerTicks: _, ...s }) => s);
+    const blind = workerUse(uncounted, { startMs: 0, endMs: 3000 }, [11], held, alive);
+    expect(blind.map((w) => w.cpuPercent)).toEqual([0]);
+  });
+
+  test("a worker whose counter fell (it was replaced) reads 0%", () => {
+    const fell = samples.map((s) => ({ ...s, workerTicks: [ticks(3 - s.t / 1000)] }));
+    const [w] = workerUse(fell, { startMs: 0, endMs: 3000 }, [11], held, alive);
+    expect(w?.cpuPercent).toBe(0);
   });
 });
 
@@ -70,6 +154,12 @@ describe("req/s over the time the load was applied", () => {
     expect(w.rps).toBe(10_000);
     expect(w.bytesPerSec).toBe(600);
     expect(w.durationSec).toBe(12);
+  });
+
+  test("no measured time: the result as the tool gave it", () => {
+    const none = { ...r, durationSec: 0 };
+    expect(windowed({ name: "oha", path: "oha", version: "1" }, none, 2)).toBe(none);
+    expect(windowed({ name: "wrk", path: "wrk", version: "4" }, none, 2)).toBe(none);
   });
 
   test("wrk and autocannon stop at the deadline: their own time is the denominator", () => {

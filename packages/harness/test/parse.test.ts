@@ -132,6 +132,16 @@ describe("wrk", () => {
     expect(parseWrk(line({ latency_us: tooFew, errors })).timeouts).toBe(68);
   });
 
+  test("statuses counted by the script (BENCH_COUNT_STATUSES) are taken as they are", () => {
+    // The script prints "statuses":null when it did not count: wrk's own split then.
+    expect(parseWrk(line({ statuses: null })).statuses).toEqual({ "2xx/3xx": 38068 });
+    // 38,068 requests: 38,000 answered 201, 68 answered 429.
+    const counted = { "201": 38000, "429": 68 };
+    expect(parseWrk(line({ statuses: counted })).statuses).toEqual(counted);
+    expect(() => parseWrk(line({ statuses: [] }))).toThrow(/wrk statuses/);
+    expect(() => parseWrk(line({ statuses: { "201": "many" } }))).toThrow(/wrk status 201 is/);
+  });
+
   test("a histogram the script could not read is a ParseError naming why", () => {
     const problem = "wrk's latency histogram does not have the expected layout";
     expect(() => parseWrk(line({ latency_problem: problem, latency_us: null }))).toThrow(

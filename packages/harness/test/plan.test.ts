@@ -1,6 +1,6 @@
 // The plan of a run: pinning and the interleaved order, without starting anything.
 import { describe, expect, test } from "bun:test";
-import { cpuList, pinningPlan, roundOrder } from "../src/plan.ts";
+import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "../src/plan.ts";
 
 describe("round order", () => {
   const apps = ["a", "b", "c", "d"].map((name) => ({ name }));
@@ -80,6 +80,146 @@ describe("CPU lists", () => {
     expect(cpuList("0")).toEqual([0]);
     expect(cpuList("1-3")).toEqual([1, 2, 3]);
     expect(cpuList("0,2-3,7")).toEqual([0, 2, 3, 7]);
+    expect(cpuList("12-15")).toEqual([12, 13, 14, 15]);
     expect(cpuList(undefined)).toEqual([]);
+    // an empty set is no CPU, not CPU 0
+    expect(cpuList("")).toEqual([]);
+  });
+});
+
+// Every pinning a machine of 1 to 64 cores can get, for 1 to cores + 1 workers: the invariants
+// a run relies on, checked against sets built by counting (0..cores-1), not by the plan's code.
+describe("pinning, every machine size and worker count", () => {
+  const upTo = (n: number) => Array.from({ length: n }, (_, i) => i);
+  const plans: { cores: number; workers: number; plan: Pinning }[] = [];
+  for (let cores = 1; cores <= 64; cores++) {
+    for (let workers = 1; workers <= cores + 1; workers++) {
+      plans.push({ cores, workers, plan: pinningPlan(true, cores, true, workers) });
+    }
+  }
+
+  test("pinned exactly when the generator keeps at least one CPU of its own", () => {
+    for (const { cores, workers, plan } of plans) {
+      expect({ cores, workers, enabled: plan.enabled }).toEqual({
+        cores,
+        workers,
+        enabled: cores >= 2 && workers < cores,
+      });
+    }
+  });
+
+  test("server and generator never share a CPU, and together use every CPU once", () => {
+    const wrong: unknown[] = [];
+    for (const { cores, workers, plan } of plans.filter((p) => p.plan.enabled)) {
+      const server = cpuList(plan.serverCpus);
+      const load = cpuList(plan.loadCpus);
+      const loadSet = new Set(load);
+      const facts = {
+        shared: server.filter((cpu) => loadSet.has(cpu)),
+        outside: [...server, ...load].filter((cpu) => cpu < 0 || cpu >= cores),
+        // the server on the first CPUs (0..workers-1), the generator on all the others
+        server: server.join(),
+        all: [...server, ...load].join(),
+        serverCores: plan.serverCores - server.length,
+        loadCores: plan.loadCores - load.length,
+        note: plan.note,
+      };
+      const expected = {
+        shared: [],
+        outside: [],
+        server: upTo(workers).join(),
+        all: upTo(cores).join(),
+        serverCores: 0,
+        loadCores: 0,
+        note: undefined,
+      };
+      if (!Bun.deepEquals(facts, expected)) wrong.push({ cores, workers, facts });
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test("unpinned: no CPU set, every core counted for both, and a reason", () => {
+    for (const { cores, plan } of plans.filter((p) => !p.plan.enabled)) {
+      expect(plan.serverCpus).toBeUndefined();
+      expect(plan.loadCpus).toBeUndefined();
+      expect([plan.serverCores, plan.loadCores]).toEqual([cores, cores]);
+      expect(plan.note).toBeTruthy();
+    }
+  });
+
+  test("each server of a --workers list stays off the generator's CPUs", () => {
+    // a run of --workers 1,2,...,W is planned for W workers; every smaller server reuses it
+    const wrong: unknown[] = [];
+    for (const { cores, workers: most, plan } of plans.filter((p) => p.plan.enabled)) {
+      const load = new Set(cpuList(plan.loadCpus));
+      for (let workers = 1; workers <= most; workers++) {
+        const p = serverPinning(plan, workers);
+        const server = cpuList(p.serverCpus);
+        const ok =
+          server.length === workers &&
+          server.every((cpu, i) => cpu === i && !load.has(cpu)) &&
+          p.loadCpus === plan.loadCpus &&
+          p.serverCores === workers &&
+          p.loadCores === cores - most &&
+          p.enabled;
+        if (!ok) wrong.push({ cores, most, workers, plan: p });
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("pinning, exact plans", () => {
+  test("eight cores, three workers: 0-2 and 3-7", () => {
+    expect(pinningPlan(true, 8, true, 3)).toEqual({
+      enabled: true,
+      serverCpus: "0-2",
+      loadCpus: "3-7",
+      serverCores: 3,
+      loadCores: 5,
+    });
+  });
+
+  test("three cores, two workers: the generator's one CPU is written alone", () => {
+    expect(pinningPlan(true, 3, true, 2)).toMatchObject({ serverCpus: "0-1", loadCpus: "2" });
+  });
+
+  test("the reasons for not pinning, word for word", () => {
+    // without a flag, a single core and no taskset: the three reasons a run can print
+    expect(pinningPlan(false, 8, true).note).toBe("--no-pin");
+    expect(pinningPlan(true, 1, true)).toEqual({
+      enabled: false,
+      note: "1 core",
+      serverCores: 1,
+      loadCores: 1,
+    });
+    expect(pinningPlan(true, 4, false)).toEqual({
+      enabled: false,
+      note: "taskset not installed (util-linux)",
+      serverCores: 4,
+      loadCores: 4,
+    });
+    // --no-pin wins over a missing taskset, and a single core over both
+    expect(pinningPlan(false, 4, false).note).toBe("--no-pin");
+    expect(pinningPlan(true, 1, false).note).toBe("1 core");
+  });
+
+  test("one worker by default", () => {
+    expect(pinningPlan(true, 4, true)).toEqual(pinningPlan(true, 4, true, 1));
+  });
+
+  test("a smaller server of the same run: its own CPUs, the generator's unchanged", () => {
+    const plan = pinningPlan(true, 8, true, 4);
+    expect(serverPinning(plan, 1)).toEqual({
+      enabled: true,
+      serverCpus: "0",
+      loadCpus: "4-7",
+      serverCores: 1,
+      loadCores: 4,
+    });
+    expect(serverPinning(plan, 2)).toMatchObject({ serverCpus: "0-1", serverCores: 2 });
+    // an unpinned plan stays as it is, whatever the worker count
+    const shared = pinningPlan(false, 8, true);
+    expect(serverPinning(shared, 4)).toBe(shared);
   });
 });

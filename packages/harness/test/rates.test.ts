@@ -8,6 +8,7 @@ import { judgeOpenLoop, type Measurement } from "../src/judge.ts";
 import { parseOha } from "../src/parse.ts";
 import {
   capacityAtBudget,
+  levelFigures,
   offeredRate,
   parseRates,
   RATE_TOLERANCE,
@@ -249,5 +250,115 @@ describe("oha in rate mode", () => {
     expect(rateVerdict(30_000, r.requests / 3, false).overCapacity).toBe(true);
     expect(r.latencyMs.p50).toBeCloseTo(1323.636555, 3);
     expect(r.latencyMs.max).toBeCloseTo(2219.778394, 3);
+  });
+});
+
+describe("the rate list at its edges", () => {
+  test("blank entries between commas are ignored", () => {
+    expect(parseRates(" 5000 ,, 50% ,")).toEqual([
+      { text: "5000", absolute: 5000 },
+      { text: "50%", fraction: 0.5 },
+    ]);
+  });
+
+  test("1000% is the largest share; shares with several decimals are shares", () => {
+    expect(parseRates("1000%")).toEqual([{ text: "1000%", fraction: 10 }]);
+    // 12.25 / 100 = 0.1225
+    expect(parseRates("12.25%")).toEqual([{ text: "12.25%", fraction: 0.1225 }]);
+  });
+
+  test.each(["x50%", "50%x", "x5000", "5000x", "0x10", "1e3"])(
+    "refuses %j: the whole entry is digits, or digits and a %",
+    (list) => {
+      expect(() => parseRates(list)).toThrow(RateError);
+    },
+  );
+
+  test("each refusal says what was wrong", () => {
+    expect(() => parseRates("0%")).toThrow("--rates: 0% must be above 0% and at most 1000%");
+    expect(() => parseRates("5k")).toThrow(
+      '--rates: "5k" is neither a rate in req/s (5000) nor a share (50%)',
+    );
+    expect(() => parseRates(" , ")).toThrow("--rates names no rate");
+  });
+});
+
+describe("levels and capacity at their edges", () => {
+  const t = rateTrial;
+
+  test("only this scenario's listed rates with a result; levels by offered rate, not by order", () => {
+    const levels = rateLevels(
+      [
+        t("3000", 3000, 2),
+        t("1000", 1000, 2),
+        t("1000", 1000, 2, { scenario: "json" }), // another scenario
+        t("search", 2000, 2), // a search's trial: report/search.ts
+        t("2000", 2000, 2, { result: null }), // valid but nothing measured
+      ],
+      "bun-bare",
+      "api",
+      10,
+    );
+    expect(levels.map((l) => [l.requested, l.trials])).toEqual([
+      ["1000", 1],
+      ["3000", 1],
+    ]);
+  });
+
+  test("a trial that filled the machine makes its level unjudged and full", () => {
+    const levels = rateLevels(
+      [t("1000", 1000, 2), t("1000", 1000, 2, { machineFull: true }), t("2000", 2000, 2)],
+      "bun-bare",
+      "api",
+      10,
+    );
+    expect(levels.map((l) => [l.loadGeneratorBound, l.machineFull])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+  });
+
+  test("levelFigures: latencies over the trials with a result, rates over all, unsent summed", () => {
+    const figures = levelFigures([
+      t("1000", 1000, 2, { achievedRps: 990, schedule: { scheduled: 10, sent: 7, unsent: 3 } }),
+      t("1000", 1000, 6, { achievedRps: 980, schedule: { scheduled: 10, sent: 6, unsent: 4 } }),
+      t("1000", 1000, 0, { achievedRps: 0, result: null }),
+    ]);
+    // p99 2 and 6 ms → median 4, p50 = p99 / 4 → 0.5 and 1.5 → median 1; achieved 990, 980, 0 → 980.
+    expect(figures).toEqual({
+      offeredRps: 1000,
+      achievedRps: 980,
+      p50Ms: 1,
+      p99Ms: 4,
+      p99RangeMs: { low: 2, high: 6 },
+      trials: 3,
+      overCapacity: false,
+      unsent: 7,
+    });
+  });
+
+  const level = (requested: string, offeredRps: number, withinBudget: boolean): RateLevel => ({
+    requested,
+    offeredRps,
+    achievedRps: offeredRps,
+    p50Ms: 1,
+    p99Ms: 1,
+    p99RangeMs: { low: 1, high: 1 },
+    trials: 1,
+    overCapacity: false,
+    loadGeneratorBound: false,
+    withinBudget,
+    unsent: 0,
+  });
+
+  test("a missed level at the very rate that met (50% = 5000) neither caps nor flips it", () => {
+    expect(capacityAtBudget([level("50%", 5000, true), level("5000", 5000, false)])).toStrictEqual({
+      withinRps: 5000,
+      nonMonotonic: false,
+    });
+  });
+
+  test("nothing measured: no bounds at all, not even undefined ones", () => {
+    expect(capacityAtBudget([])).toStrictEqual({ nonMonotonic: false });
   });
 });

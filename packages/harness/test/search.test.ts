@@ -259,3 +259,104 @@ describe("the search in the report", () => {
     });
   });
 });
+
+describe("the budget rule at its edges", () => {
+  const t = (p99: number, p999: number, more: Partial<RateTrial> = {}) =>
+    syntheticRateTrial("search", 20_000, latency(p99, p999), more);
+  // 10 of 100,000 unsent: 10 + 0.1% of 99,990 ≈ 110 ≤ 1,000 allowed.
+  const few = { scheduled: 100_000, sent: 99_990, unsent: 10 };
+
+  test("p99.9 exactly at the budget, and unsent + 0.1% exactly at 1%, keep it", () => {
+    expect(keptBudget(latency(1, 10), few, 99_990, 10)).toBe(true);
+    // 91 unsent + 0.001 × 9,000 answered = 100 = 0.01 × 10,000 scheduled.
+    const edge = { scheduled: 10_000, sent: 9_909, unsent: 91 };
+    expect(keptBudget(latency(1, 1), edge, 9_000, 10)).toBe(true);
+  });
+
+  test("why, for each way of keeping or missing it", () => {
+    // Within with some unsent: the count is part of why.
+    expect(budgetVerdict(t(1, 9, { schedule: few }), 10)).toEqual({
+      verdict: "within",
+      why: "p99 1.00 ms, 10 unsent",
+    });
+    // Nothing unsent, p99 over, no floor: the p99 alone.
+    expect(budgetVerdict(t(30, 30), 10)).toEqual({ verdict: "over", why: "p99 30.00 ms" });
+    // A few unsent and p99 over too: the p99, not the p99.9 story.
+    expect(budgetVerdict(t(15, 20, { schedule: few }), 10)).toEqual({
+      verdict: "over",
+      why: "p99 15.00 ms",
+    });
+    // p99 exactly at the budget counts as within it; p99.9 over with unsent: cannot be shown.
+    expect(budgetVerdict(t(10, 15, { schedule: few }), 10).why).toBe(
+      "p99 10.00 ms within but p99.9 15.00 ms over, with 10 unsent: 99% within cannot be shown",
+    );
+    expect(budgetVerdict(t(2, 2, { loadGeneratorBound: true }), 10)).toEqual({
+      verdict: "not judged",
+      why: "load generator saturated",
+    });
+    const invalid = t(2, 2, { valid: false, invalidReasons: ["a", "b"] });
+    expect(budgetVerdict(invalid, 10)).toEqual({ verdict: "over", why: "invalid: a; b" });
+    // A valid trial without a result says nothing kept: over.
+    expect(budgetVerdict(t(2, 2, { result: null }), 10).verdict).toBe("over");
+  });
+
+  test("a generator floor that explains the miss exactly is enough: 30 − 20 = 10 ms", () => {
+    expect(budgetVerdict(t(30, 30, { floorP99Ms: 20 }), 10).verdict).toBe("not judged");
+  });
+});
+
+describe("the search at its edges", () => {
+  test("one unjudged trial makes its level unjudged, whatever the others", () => {
+    const points: SearchPoint[] = [
+      { rate: 5, verdict: "within" },
+      { rate: 5, verdict: "within" },
+      { rate: 5, verdict: "not judged" },
+    ];
+    expect(searchLevels(points)).toEqual([{ rate: 5, trials: 3, verdict: "not judged" }]);
+  });
+
+  test("an ordinary interval is monotonic; two misses and no kept level too", () => {
+    const ordinary = intervalOf(
+      searchLevels([
+        { rate: 500, verdict: "within" },
+        { rate: 1000, verdict: "over" },
+      ]),
+    );
+    expect(ordinary).toMatchObject({ within: { rate: 500 }, above: { rate: 1000 } });
+    expect(ordinary.nonMonotonic).toBe(false);
+    const none = intervalOf(
+      searchLevels([
+        { rate: 1000, verdict: "over" },
+        { rate: 2000, verdict: "over" },
+      ]),
+    );
+    expect(none).toStrictEqual({
+      above: { rate: 1000, trials: 1, verdict: "over" },
+      nonMonotonic: false,
+    });
+  });
+
+  test("at 1 req/s the midpoint rounds onto an end: both ends confirmed instead", () => {
+    // 1 within, 2 over; (1 + 2) / 2 = 1.5 → 2, measured already: 1 twice more, then 2 twice more.
+    expect(search(1, threshold(1)).map((p) => p.rate)).toEqual([1, 2, 1, 1, 2, 2]);
+    // An unjudged upper end is not repeated.
+    const unjudged = (rate: number) => (rate <= 1 ? "within" : "not judged");
+    expect(search(1, unjudged).map((p) => p.rate)).toEqual([1, 2, 1, 1]);
+  });
+
+  test("an interval exactly 5% wide is narrow enough: no midpoint", () => {
+    const points: SearchPoint[] = [
+      ...Array(3).fill({ rate: 1000, verdict: "within" }),
+      ...Array(3).fill({ rate: 1050, verdict: "over" }),
+    ];
+    expect(nextRate(1000, points)).toBeUndefined();
+  });
+
+  test("a search's points leave out other scenarios", () => {
+    const trials = [
+      syntheticRateTrial("search", 1000, latency(2)),
+      syntheticRateTrial("search", 2000, latency(2), { scenario: "json" }),
+    ];
+    expect(searchPoints(trials, "bun-bare", "api", 10).map((p) => p.rate)).toEqual([1000]);
+  });
+});

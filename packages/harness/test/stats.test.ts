@@ -3,9 +3,12 @@
 import { describe, expect, test } from "bun:test";
 import {
   confidenceInterval,
+  detectableInSe,
+  holm,
   incompleteBeta,
   median,
   spread,
+  tCdf,
   tCritical,
   tTwoSidedP,
   verdict,
@@ -100,6 +103,13 @@ describe("Welch's test at its edges", () => {
     expect(welch([5, 5], [5, 5])).toEqual({ t: 0, df: 2, p: 1 });
   });
 
+  test("equal variances on both sides still make a finite t", () => {
+    // a: 1, 3 (var 2, n 2); b: 2, 4 (the same): se² = 2/2 + 2/2 = 2, t = 1 / √2, df = 2.
+    const r = welch([1, 3], [2, 4]);
+    expect(r?.t).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(r?.df).toBeCloseTo(2, 12);
+  });
+
   test("Welch–Satterthwaite degrees of freedom for unequal variances and sizes", () => {
     // a: mean 2, var 1, n 3; b: mean 5, var 20/3, n 4 → se² = 1/3 + 5/3 = 2
     const r = welch([1, 2, 3], [2, 4, 6, 8]);
@@ -121,7 +131,9 @@ describe("spread, verdict, interval, median", () => {
     expect(spread([2, 4]).cov).toBeCloseTo(Math.SQRT2 / 3, 12);
   });
 
-  test("the verdict's edges: 5% and 10% are still the better word", () => {
+  test("the verdict's edges: 3%, 5% and 10% are still the better word", () => {
+    expect(verdict(0.0299)).toBe("excellent");
+    expect(verdict(0.03)).toBe("acceptable");
     expect(verdict(0.0499)).toBe("acceptable");
     expect(verdict(0.05)).toBe("noisy");
     expect(verdict(0.1)).toBe("noisy");
@@ -141,5 +153,44 @@ describe("spread, verdict, interval, median", () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([10, 1])).toBe(5.5);
     expect(median([])).toBeNaN();
+  });
+});
+
+describe("Student's t: the distribution function and the detectable difference", () => {
+  test("tCdf: df = 1 is the Cauchy law, P(T ≤ t) = 1/2 + atan(t)/π", () => {
+    expect(tCdf(1, 1)).toBeCloseTo(0.75, 7);
+    expect(tCdf(-1, 1)).toBeCloseTo(0.25, 7);
+    expect(tCdf(0, 5)).toBeCloseTo(0.5, 12);
+    // t table, df = 10: the 97.5% quantile is 2.2281
+    expect(tCdf(2.2281, 10)).toBeCloseTo(0.975, 4);
+    // No statistic: no side is favoured.
+    expect(tCdf(Number.NaN, 5)).toBe(0.5);
+  });
+
+  test("detectableInSe: the two-sided critical value plus the power quantile (t table)", () => {
+    // df = 10: t(0.975) = 2.2281, t(0.80) = 0.8791 (t table)
+    expect(detectableInSe(0.05, 0.8, 10)).toBeCloseTo(2.2281 + 0.8791, 3);
+    // df = 20: t(0.95) = 1.7247 (two-sided alpha 0.10), t(0.90) = 1.3253
+    expect(detectableInSe(0.1, 0.9, 20)).toBeCloseTo(1.7247 + 1.3253, 3);
+  });
+});
+
+describe("Holm's step-down", () => {
+  test("the k-th smallest p is held to alpha / (m − k + 1), in any input order", () => {
+    // m = 3: thresholds 0.05/3 ≈ 0.0167, 0.025, 0.05. 0.01 passes, 0.02 passes, 0.04 passes.
+    expect(holm([0.04, 0.01, 0.02], 0.05)).toEqual([true, true, true]);
+    // 0.03 fails the second step (0.025), so 0.04 is not even tried.
+    expect(holm([0.04, 0.01, 0.03], 0.05)).toEqual([false, true, false]);
+    // The smallest p decides first, wherever it stands: 0.02 > 0.05/3 stops everything.
+    expect(holm([0.03, 0.02, 0.04], 0.05)).toEqual([false, false, false]);
+    // An order that sorting must fix: 0.3 first would stop at once.
+    expect(holm([0.3, 0.001], 0.05)).toEqual([false, true]);
+    expect(holm([0.001], 0.05)).toEqual([true]);
+  });
+
+  test("a p exactly at its level is not significant (p < level, as a test at alpha is)", () => {
+    // 0.05 / 2 is 0.025 exactly in binary floating point (halving is exact).
+    expect(holm([0.025, 0.5], 0.05)).toEqual([false, false]);
+    expect(holm([0.0249, 0.05], 0.05)).toEqual([true, false]);
   });
 });

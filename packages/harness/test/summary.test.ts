@@ -5,8 +5,13 @@ import { schemaErrors } from "../src/schema.ts";
 import { spread, verdict } from "../src/stats.ts";
 import {
   baselineName,
+  designText,
   formatSummary,
+  mddText,
+  p99Text,
   pinningText,
+  precisionText,
+  rankLongText,
   rankRows,
   summarize,
   taxText,
@@ -576,5 +581,112 @@ describe("samples within processes", () => {
     expect(group?.between("bun-bare", "bun-bare")).toEqual({ significant: false });
     expect(group?.between("bun-bare", "deno-bare")).toEqual({ significant: false });
     expect(group?.comparisons).toBe(1);
+  });
+});
+
+describe("the text helpers the reports share", () => {
+  test("mddText: a share as a percentage; nothing for no test, NaN or an infinite MDD", () => {
+    expect(mddText(0.071)).toBe("≥ 7.1%");
+    expect(mddText(undefined)).toBe("—");
+    expect(mddText(Number.NaN)).toBe("—");
+    expect(mddText(Number.POSITIVE_INFINITY)).toBe("—");
+  });
+
+  test("rankLongText: only a tie with a detectable difference says what it could detect", () => {
+    expect(rankLongText({ position: 1, tie: true, mdd: 0.071 })).toBe("≈1 (could detect ≥ 7.1%)");
+    expect(rankLongText({ position: 1, tie: true })).toBe("≈1");
+    expect(rankLongText({ position: 3, tie: false, mdd: 0.05 })).toBe("3");
+    expect(rankLongText(undefined)).toBe("—");
+  });
+
+  test("designText: singular and plural samples and processes", () => {
+    const settings = syntheticRun(["bun-bare"], ["api"], []).manifest.settings;
+    expect(designText({ ...settings, samples: 1, trials: 1 })).toBe(
+      "1 × 5 s sample per process, 1 process (rounds) per app (+2 s warm-up each)",
+    );
+    expect(designText({ ...settings, samples: 4, trials: 20, durationSec: 2 })).toBe(
+      "4 × 2 s samples per process, 20 processes (rounds) per app (+2 s warm-up each)",
+    );
+  });
+
+  test("p99Text: the range from two valid samples on, none for one", () => {
+    const run = syntheticRun(
+      ["bun-bare", "node-bare"],
+      ["api"],
+      [
+        syntheticTrial("bun-bare", "api", 1, 64, 100, 4),
+        syntheticTrial("bun-bare", "api", 2, 64, 100, 6),
+        syntheticTrial("node-bare", "api", 1, 64, 50, 9),
+      ],
+    );
+    const rows = summarize(run).get("api") ?? [];
+    // bun-bare: p99s 4 and 6, median 5; node-bare: one sample.
+    expect(rows.map((r) => p99Text(r))).toEqual(["5.00 (4.00–6.00)", "9.00"]);
+  });
+
+  test("taxText of a row without a baseline comparison: a tie, untestable", () => {
+    const row = summarize(
+      syntheticRun(["bun-bare"], ["api"], [syntheticTrial("bun-bare", "api", 1, 64, 100, 4)]),
+    ).get("api")?.[0];
+    if (!row) throw new Error("no row");
+    expect(taxText(row)).toEqual({ ofBare: "—", cost: "≈ tie", p: "— (untestable)" });
+  });
+
+  test("precisionText: nothing without a target or an outcome; reached, or not and the widest", () => {
+    const r = syntheticRun(["bun-bare"], ["api"], []);
+    expect(precisionText(r)).toBeUndefined();
+    r.manifest.settings.precision = { target: 0.03, maxTimeSec: 600 };
+    expect(precisionText(r)).toBeUndefined();
+    // 590 s is 9 min 50 s; 600 s 10 min; 61 s 1 min 1 s.
+    r.precision = { reached: true, rounds: 12, elapsedSec: 61 };
+    expect(precisionText(r)).toBe(
+      "PRECISION ±3.0% reached by every mean and comparison: 12 round(s), 1m01s of 10m00s",
+    );
+    r.precision = { reached: false, rounds: 4, elapsedSec: 590 };
+    expect(precisionText(r)).toBe(
+      "PRECISION ±3.0% NOT reached in 4 round(s), 9m50s of 10m00s (the tables' ± column shows each)",
+    );
+    r.precision = { ...r.precision, widest: { what: "bun-bare (api)", halfWidth: 0.0923 } };
+    const text =
+      "PRECISION ±3.0% NOT reached in 4 round(s), 9m50s of 10m00s; widest bun-bare (api) ±9.2%";
+    expect(precisionText(r)).toBe(`${text} (the tables' ± column shows each)`);
+    // The summary prints it under the setup lines.
+    expect(formatSummary(analyze(r)).split("\n")[2]).toBe(
+      `${text} (the tables' ± column shows each)`,
+    );
+  });
+
+  test("the noise line: each app's within / between CoV, and the rounds' share", () => {
+    // Both apps: process means 100, 105, 95 (× 2 for node-bare), samples ±3 around them.
+    // Within: SS = 6 · 9 on 6 − 3 = 3 df, √18 / 100 = 4.2%. Between: MSB = 2 · (25 + 25) / 2 =
+    // 50, n0 = 2: √((50 − 18) / 2) = 4 → 4.0%. Rounds: both apps move together by
+    // ln(1, 1.05, 0.95), no residual: the sd of those logs, 0.0500 → 5.0%.
+    const pairs = [
+      [97, 103],
+      [102, 108],
+      [92, 98],
+    ];
+    const trials = ["bun-bare", "node-bare"].flatMap((app, a) =>
+      pairs.flatMap((values, k) =>
+        values.map((rps, s) => ({
+          ...syntheticTrial(app, "api", k + 1, 64, rps * (a + 1), 4),
+          sample: s + 1,
+        })),
+      ),
+    );
+    const text = formatSummary(analyze(syntheticRun(["bun-bare", "node-bare"], ["api"], trials)));
+    expect(text).toContain(
+      "\n  noise (CoV of one sample within a process / between processes): " +
+        "node-bare 4.2% / 4.0%, bun-bare 4.2% / 4.0%; between rounds 5.0%\n",
+    );
+    // Two rounds only: no rounds' share, the line ends after the apps. Means 100 and 105
+    // (grand 102.5): within √(4 · 9 / 2) = √18 → 4.1%; between: MSB = 2 · 2 · 2.5² = 25,
+    // √((25 − 18) / 2) = √3.5 = 1.87 → 1.8%.
+    const early = trials.filter((t) => t.round < 3);
+    const two = formatSummary(analyze(syntheticRun(["bun-bare", "node-bare"], ["api"], early)));
+    expect(two).toContain(
+      "\n  noise (CoV of one sample within a process / between processes): " +
+        "node-bare 4.1% / 1.8%, bun-bare 4.1% / 1.8%\n",
+    );
   });
 });

@@ -44,9 +44,10 @@ import {
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
-function table(header: readonly string[], align: readonly ("l" | "r")[], rows: string[][]): string {
+/** A table; `align` has a letter per column, l (left) or r (right), as in "lrr". */
+function table(header: readonly string[], align: string, rows: string[][]): string {
   const line = (cells: readonly string[]) => `| ${cells.map(cell).join(" | ")} |`;
-  const rule = `| ${align.map((a) => (a === "r" ? "--:" : ":--")).join(" | ")} |`;
+  const rule = `| ${[...align].map((a) => (a === "r" ? "--:" : ":--")).join(" | ")} |`;
   return [line(header), rule, ...rows.map(line)].join("\n");
 }
 
@@ -78,7 +79,7 @@ export const SCENARIO_HEADER = [
   "processes",
   "valid samples",
 ];
-const SCENARIO_ALIGN = ["l", "l", "l", "r", "r", "l", "r", "r", "r", "r", "r", "r", "r"] as const;
+const SCENARIO_ALIGN = "lllrrlrrrrrrr";
 
 export function scenarioRow(r: SummaryRow): string[] {
   return [
@@ -225,7 +226,7 @@ function scenarioSection(scenario: string, group: GroupAnalysis, level: string):
     out.push(
       table(
         matrix.header,
-        matrix.header.map((_, i) => (i === 0 ? "l" : "r")),
+        matrix.header.map((_, i) => (i === 0 ? "l" : "r")).join(""),
         matrix.rows,
       ),
     );
@@ -241,18 +242,14 @@ function scenarioSection(scenario: string, group: GroupAnalysis, level: string):
       const t = taxText(r);
       return [r.app, t.ofBare, t.cost, t.p];
     });
-    out.push(table(["app", "% of bare", "cost", "Welch p"], ["l", "r", "l", "r"], cells));
+    out.push(table(["app", "% of bare", "cost", "Welch p"], "lrlr", cells));
   }
   return out.join("\n");
 }
 
 /** A table whose first column is left-aligned and every other right-aligned. */
 const numericTable = (header: string[], rows: string[][]) =>
-  table(
-    header,
-    header.map((_, i) => (i ? "r" : "l")),
-    rows,
-  );
+  table(header, header.map((_, i) => (i ? "r" : "l")).join(""), rows);
 
 function productionLines(analysis: Analysis, h: string): string[] {
   const views = productionViews(analysis);
@@ -280,8 +277,7 @@ function profileLines(results: Results, h: string): string[] {
   for (const view of views) {
     const link = view.file ? `[${view.file}](${view.file}). ` : "";
     out.push("", `${h}## ${view.title}`, "", `${link}${view.text}`);
-    if (view.rows.length > 0)
-      out.push("", table(view.header, ["r", "l", "l", "r", "r"], view.rows));
+    if (view.rows.length > 0) out.push("", table(view.header, "rllrr", view.rows));
   }
   return out;
 }
@@ -294,7 +290,7 @@ export function markdownReport(analysis: Analysis, level = 1): string {
   const { results } = analysis;
   const h = "#".repeat(level);
   const out = [`${h} Benchmark results`, ""];
-  out.push(table(["", ""], ["l", "l"], headerLines(results)));
+  out.push(table(["", ""], "ll", headerLines(results)));
   if (results.status === "interrupted") {
     out.push("", "**Interrupted**: only the trials that finished are included.");
   }
@@ -311,30 +307,30 @@ export function markdownReport(analysis: Analysis, level = 1): string {
   if (curves.length > 0) out.push("", `${h}# Throughput curve`, "", CURVE_INTRO);
   for (const v of curves) {
     const align = v.header.map((_, i) => (i === 0 || i >= v.header.length - 2 ? "l" : "r"));
-    out.push("", `${h}## ${v.scenario}`, "", table(v.header, align as ("l" | "r")[], v.rows));
+    out.push("", `${h}## ${v.scenario}`, "", table(v.header, align.join(""), v.rows));
   }
   const rates = rateViews(results);
   if (rates.length > 0) out.push("", `${h}# Latency at offered load`, "", ratesIntro(results));
   for (const v of rates) {
     out.push("", `${h}## ${v.scenario}`, "");
-    out.push(table(RATES_HEADER, ["l", "r", "r", "r", "r", "r", "l"], v.rows), "");
-    out.push(table(CAPACITY_HEADER, ["l", "r", "l"], v.capacity));
+    out.push(table(RATES_HEADER, "lrrrrrl", v.rows), "");
+    out.push(table(CAPACITY_HEADER, "lrl", v.capacity));
   }
   const starts = startupTable(results);
   if (starts.length > 0) {
     out.push("", `${h}# Start-up`, "", STARTUP_INTRO, "");
-    out.push(table(STARTUP_HEADER, ["l", "r", "r", "r", "r"], starts.map(startupCells)));
+    out.push(table(STARTUP_HEADER, "lrrrr", starts.map(startupCells)));
   }
   const workers = workersRows(results);
   if (workers.length > 0) {
     out.push("", `${h}# Workers`, "", WORKERS_INTRO, "");
-    out.push(table(WORKERS_HEADER, ["l", "l", "r", "r", "r", "r", "r"], workers.map(workersCells)));
+    out.push(table(WORKERS_HEADER, "llrrrrr", workers.map(workersCells)));
   }
   out.push(...scalingLines(analysis, h));
   const versions = versionViews(analysis);
   if (versions.length > 0) out.push("", `${h}# Runtime versions`, "", VERSIONS_INTRO);
   for (const v of versions) {
-    const align = v.header.map((_, i) => (i ? "r" : "l"));
+    const align = v.header.map((_, i) => (i ? "r" : "l")).join("");
     out.push("", `${h}## ${v.group} · ${v.runtime}`, "", table(v.header, align, v.rows));
     out.push("", versionMermaid(v));
   }
@@ -342,9 +338,7 @@ export function markdownReport(analysis: Analysis, level = 1): string {
   if (calibration.length > 0) out.push("", `${h}# Calibration`, "", CALIBRATION_INTRO);
   for (const v of calibration) {
     out.push("", `${calibrationCaption(v)}:`, "");
-    out.push(
-      table(CALIBRATION_HEADER, ["l", "r", "r", "r", "r", "l", "r", "r"], calibrationCells(v)),
-    );
+    out.push(table(CALIBRATION_HEADER, "lrrrrlrr", calibrationCells(v)));
   }
   out.push(...profileLines(results, h));
   return `${out.join("\n")}\n`;

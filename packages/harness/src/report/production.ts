@@ -9,6 +9,7 @@ import { mddText, relativeText } from "../summary.ts";
 import { fmt } from "./format.ts";
 import { starred } from "./mermaid.ts";
 
+// Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const PRODUCTION_INTRO =
   "Each middleware stage's mean req/s as a percentage of the same app's `api` scenario (the same " +
   "processes measured both). ≈: not significantly different from api (Welch's t-test on process " +
@@ -18,6 +19,7 @@ export const PRODUCTION_INTRO =
   "and `etag` the 304 of a matching If-None-Match. * marks a mean with samples that were not " +
   "the server's best (load-generator bound, unsaturated, contended or machine-full; the " +
   "scenario's table says which): a share of such an api, or such a stage, is off by as much.";
+// Stryker restore StringLiteral
 
 const mark = (row: SummaryRow | undefined) => (row && starred(row) ? "*" : "");
 

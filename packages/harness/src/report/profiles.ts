@@ -5,12 +5,14 @@
 import type { Results } from "../schema.ts";
 import { fmt, pct } from "./format.ts";
 
+// Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const PROFILES_INTRO =
   "One extra trial per app and scenario ran with the runtime's CPU profiler on (--profile), in " +
   "a fresh process, after the measured rounds. A profiler slows a server, so these trials are " +
   "not in any figure above. Each profile opens in Chrome DevTools (Performance → Load profile), " +
   "speedscope or VS Code. The tables list the functions with the most self samples (the function " +
   "itself was running), as a share of the samples in which the runtime was not idle.";
+// Stryker restore StringLiteral
 
 /** Below this share of the time seen, the sampler missed most of the work: say so. */
 const LOW_COVERAGE = 0.5;

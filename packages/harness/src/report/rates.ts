@@ -20,9 +20,11 @@ export const CAPACITY_HEADER = ["app", "capacity at the p99 budget", "how it was
 export function ratesIntro(results: Results): string {
   const budget = results.manifest.settings.sloP99Ms ?? Number.NaN;
   return (
+    // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
     "Open-loop trials (--rates): after each closed-loop trial, the same warm server was sent a " +
     "constant offered rate by oha (-q, --latency-correction), latency counted from when each " +
     "request was due, so waiting in a queue counts. A share (50%) is of the app's closed-loop " +
+    // Stryker restore StringLiteral
     `req/s in that same trial. A rate achieved more than ${fmt(RATE_TOLERANCE * 100)}% short of ` +
     "its offer is over capacity: its latencies are those of a queue that only grows. Medians " +
     `over the valid trials, p99 with its lowest–highest over them; budget: p99 within ${fmt(budget, 1)} ms (--slo-p99): every trial kept up with the rate ` +

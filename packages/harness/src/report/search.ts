@@ -7,6 +7,7 @@ import type { RateTrial, Results, Search } from "../schema.ts";
 import { intervalOf, SEARCH, type SearchLevel, searchLevels, searchPoints } from "../search.ts";
 import { fmt } from "./format.ts";
 
+// Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const BUDGET_RULE =
   "A trial keeps the budget when at least 99% of the requests it scheduled are known to have " +
   "been answered within it: requests due but never sent (oha drops its queue at the deadline; " +
@@ -23,6 +24,7 @@ export const SEARCH_INTRO =
   "alone is charged to the server only if its p99 exceeds the budget by more than the p99 the " +
   "same generator measured at that rate against a server that does nothing. Levels where the " +
   "generator was saturated or the machine full are not judged, and nothing above them is tried.";
+// Stryker restore StringLiteral
 
 type Point = ReturnType<typeof searchPoints>[number];
 
