@@ -25,17 +25,11 @@ import { markdownReport } from "../src/report/markdown.ts";
 import { END, START } from "../src/report/readme.ts";
 import type { Results } from "../src/schema.ts";
 import { formatSummary } from "../src/summary.ts";
+import { RATED, SYNTHETIC } from "./support/report-synthetic.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
-import {
-  syntheticRateTrial,
-  syntheticRun,
-  syntheticTrial,
-  syntheticVersionsRun,
-} from "./support/synthetic.ts";
+import { syntheticRun, syntheticTrial, syntheticVersionsRun } from "./support/synthetic.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
-
-import { SYNTHETIC } from "./support/report-synthetic.ts";
 
 describe("one analysis, rendered by every view", () => {
   test("the reports, the summary and its extras render the analysis they are given", () => {
@@ -207,28 +201,7 @@ describe("HTML report in headless Chromium", () => {
     "the latency-at-offered-load chart draws p50 and p99 against the offered rate per app",
     () => {
       if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
-      const lat = (p50: number, p99: number) => ({
-        mean: p50,
-        p50,
-        p90: p99,
-        p99,
-        p999: p99,
-        max: p99,
-      });
-      const rated: Results = {
-        ...SYNTHETIC,
-        manifest: {
-          ...SYNTHETIC.manifest,
-          settings: { ...SYNTHETIC.manifest.settings, rates: ["50%", "90%"], sloP99Ms: 10 },
-        },
-        rateTrials: [
-          syntheticRateTrial("50%", 20_000, lat(0.5, 4)),
-          syntheticRateTrial("90%", 36_000, lat(2, 40)),
-          syntheticRateTrial("50%", 15_000, lat(0.8, 6), { app: "node-hono" }),
-          syntheticRateTrial("90%", 27_000, lat(30, 300), { app: "node-hono", overCapacity: true }),
-        ],
-      };
-      const md = markdownReport(analyze(rated));
+      const md = markdownReport(analyze(RATED));
       expect(md).toContain(
         "| bun-bare | 20,000 req/s (below 36,000) | the highest measured rate that met the budget; the next one measured missed it |",
       );
@@ -237,7 +210,7 @@ describe("HTML report in headless Chromium", () => {
       );
       const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
       const html = join(dir, "report.html");
-      writeFileSync(html, htmlReport(analyze(rated)));
+      writeFileSync(html, htmlReport(analyze(RATED)));
       const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
       const chart = drawn.find((c) => c.id === "rates-api");
       expect(chart?.painted).toBeGreaterThan(2000);
