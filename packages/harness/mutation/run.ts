@@ -6,7 +6,7 @@
 // 2 usage or environment error.
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { GROUPS, type MutationGroup } from "./groups.ts";
@@ -58,11 +58,17 @@ function configOf(group: MutationGroup): string {
   return file;
 }
 
-/** One Stryker run; resolves to its exit status. Its log goes to test-artifacts/mutation. */
+/**
+ * One Stryker run; resolves to its exit status. Its log and JSON report go to
+ * test-artifacts/mutation; an earlier run's report is removed first, so a run that fails
+ * before writing one is never scored with stale results.
+ */
 function runGroup(group: MutationGroup): Promise<number> {
   const cwd = join(ROOT, "packages", group.package);
   const log = join(OUT, `${group.name}.log`);
-  const child = spawn(NODE, [STRYKER, "run", configOf(group)], {
+  rmSync(join(OUT, `${group.name}.json`), { force: true });
+  const config = configOf(group);
+  const child = spawn(NODE, [STRYKER, "run", config], {
     cwd,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -80,6 +86,7 @@ function runGroup(group: MutationGroup): Promise<number> {
   return new Promise((done) => {
     child.on("close", (code) => {
       writeFileSync(log, lines.join(""));
+      rmSync(config, { force: true });
       done(code ?? 1);
     });
   });
