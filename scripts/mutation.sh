@@ -5,6 +5,7 @@
 # (bun test, through Stryker's command runner); a mutant no test notices is a gap in the tests or
 # a change nothing can observe (docs/mutation-survivors.md says which).
 # Usage: mutation.sh [--survivors] [group ...]
+# MUTATION_CONCURRENCY=N: N test processes at once (default 2), fewer on a machine busy already.
 # Exit status: 0 every module at least at the bar (90%), 1 one below it or Stryker failed,
 # 2 usage or environment error. Not part of every `npm test`: CI runs it.
 
