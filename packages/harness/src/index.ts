@@ -1,7 +1,6 @@
 export {
   isRunning,
   LaunchError,
-  portHolder,
   REPO_ROOT,
   type RunningApp,
   type StartOptions,
@@ -9,4 +8,5 @@ export {
   startApp,
 } from "./launch.ts";
 export { runLoad } from "./load.ts";
+export { portHolder } from "./readiness.ts";
 export { toolCommand, toolVersion } from "./tools.ts";

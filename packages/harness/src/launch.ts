@@ -11,9 +11,6 @@ import { allListening, WORKERS_ENV } from "@bench/contract/workers";
 import { execAt, portHolder, waitForReady } from "./readiness.ts";
 import { type AppRun, buildEnv, registryName } from "./runtime-versions.ts";
 
-// Where callers have always found them; they live in readiness.ts, which starts nothing.
-export { listenerOf, portHolder, READY_POLL_MS, serverProcesses } from "./readiness.ts";
-
 /** The repository root: apps live in <root>/apps/<name>. */
 export const REPO_ROOT = resolve(import.meta.dir, "../../..");
 
@@ -229,7 +226,7 @@ function startedAt(
   try {
     stamp = readFileSync(join(stampDir, "stamp"), "utf8");
   } catch {
-    stamp = undefined; // no stamp: the start script is not start-app.sh
+    // no stamp: the start script is not start-app.sh
   } finally {
     rmSync(stampDir, { recursive: true, force: true });
   }

@@ -23,14 +23,7 @@ import { calibrationBase, calibrationRows, costPerRequestNs, type Sizing } from 
 import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { type Floor, startFloor } from "./floor.ts";
 import { judge, MIN_WINDOW_SHARE } from "./judge.ts";
-import {
-  LaunchError,
-  listenerOf,
-  REPO_ROOT,
-  type RunningApp,
-  serverProcesses,
-  startApp,
-} from "./launch.ts";
+import { LaunchError, REPO_ROOT, type RunningApp, startApp } from "./launch.ts";
 import { runLoad } from "./load.ts";
 import type { LoadRun } from "./measure.ts";
 import { type RateContext, runRates, runSearch } from "./open-loop.ts";
@@ -39,6 +32,7 @@ import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from ".
 import { formatSec, precisionStatus, progressText, roundFits } from "./precision.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { RATE_TOLERANCE } from "./rates.ts";
+import { listenerOf, serverProcesses } from "./readiness.ts";
 import { newResults, Recorder } from "./record.ts";
 import { type AppRun, type RuntimeBuild, registryName } from "./runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "./runtimes.ts";

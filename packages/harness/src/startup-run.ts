@@ -3,9 +3,10 @@
 // the figures.
 
 import { type AppSpec, descendantsOf } from "@bench/contract";
-import { LaunchError, type RunningApp, serverProcesses, startApp } from "./launch.ts";
+import { LaunchError, type RunningApp, startApp } from "./launch.ts";
 import { roundOrder } from "./plan.ts";
 import { rssBytes } from "./procstats.ts";
+import { serverProcesses } from "./readiness.ts";
 import type { Startup } from "./schema.ts";
 import { IDLE_PAUSE_MS } from "./startup.ts";
 
