@@ -105,6 +105,19 @@ Options:
                          them, the versions the lockfile pins
       --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
                          (for testing the harness with stand-in apps)
+      --server-host [USER@]HOST[:PORT]
+                         run the apps on that machine, reached over SSH (key login, no
+                         password prompt), and the load generator here. The project must
+                         be checked out there at this checkout's commit (--server-dir);
+                         Bun and the dependencies are installed there as here. The apps
+                         listen on the address SSH reached (127.0.0.1 otherwise), so the
+                         firewall there must let this machine reach ports 3000-3014. CPU,
+                         memory, steal, pinning and start-up are measured there, over one
+                         SSH connection; the manifest records both machines and the round
+                         trip between them. Not with --calibrate, --rates search,
+                         --node/--bun/--deno, --apps-root or --workers auto
+      --server-dir DIR   the checkout on the server host (default: this checkout's path)
+      --ssh-config FILE  ssh's -F: the config file to use (keys, known hosts, jump hosts)
   -h, --help             this text
 
 Reports (every run writes report.md and report.html next to its results.json):
@@ -269,6 +282,24 @@ check_output() {
   [[ -w "$dir" ]] || die_env "cannot write to the --output folder $dir; choose another --output"
 }
 
+# --server-host and its companions, before anything starts: the form of the address, ssh
+# installed, the config file there. Whether the host answers and has the project at this
+# commit, and the flags a remote run does not take, the harness checks (one line if not).
+check_server() {
+  local host=$1 dir=$2 config=$3 workers=$4
+  if [[ -z "$host" ]]; then
+    [[ -z "$dir" ]] || die_usage "--server-dir goes with --server-host"
+    [[ -z "$config" ]] || die_usage "--ssh-config goes with --server-host"
+    return 0
+  fi
+  [[ "$host" =~ ^([A-Za-z0-9._][A-Za-z0-9._-]*@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$ ]] ||
+    die_usage "--server-host takes [user@]host[:port], got '$host'"
+  [[ -z "$dir" || "$dir" == /* ]] || die_usage "--server-dir takes an absolute path, got '$dir'"
+  [[ -z "$config" || -f "$config" ]] || die_usage "--ssh-config $config does not exist"
+  [[ "$workers" != auto ]] || die_usage "--workers auto counts this machine's CPUs: give --server-host a number of workers"
+  command -v ssh >/dev/null || die_env "--server-host needs ssh: install it (apt-get install openssh-client, or your system's OpenSSH)"
+}
+
 # Sanity bounds, before anything starts. Workers: more than 4 per CPU only measure the
 # scheduler (--workers 999 forked 186 Bun processes, about 4 GB, before failing).
 # Connections: each needs a descriptor in the load generator and one in the server, and a local
@@ -307,6 +338,7 @@ main() {
   local samples="" precision="" max_time="" calibrate=0
   local workers=1 node_versions="" bun_versions="" deno_versions=""
   local report_cmd=() threshold="" allow_mismatch=0
+  local server_host="" server_dir="" ssh_config=""
 
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -333,6 +365,9 @@ main() {
       --node) need_value "$@"; node_versions=$2; shift 2 ;;
       --bun) need_value "$@"; bun_versions=$2; shift 2 ;;
       --deno) need_value "$@"; deno_versions=$2; shift 2 ;;
+      --server-host) need_value "$@"; server_host=$2; shift 2 ;;
+      --server-dir) need_value "$@"; server_dir=$2; shift 2 ;;
+      --ssh-config) need_value "$@"; ssh_config=$(abspath "$2"); shift 2 ;;
       --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
       --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
       --compare)
@@ -439,6 +474,7 @@ main() {
   if [[ -n "$apps_root" && ! -d "$apps_root/apps" ]]; then
     die_usage "--apps-root $apps_root has no apps/ folder"
   fi
+  check_server "$server_host" "$server_dir" "$ssh_config" "$workers"
   check_bounds "$workers" "$connections"
 
   cd "$ROOT"
@@ -489,6 +525,9 @@ main() {
   [[ -z "$node_versions" ]] || run+=(--node "$node_versions")
   [[ -z "$bun_versions" ]] || run+=(--bun "$bun_versions")
   [[ -z "$deno_versions" ]] || run+=(--deno "$deno_versions")
+  [[ -z "$server_host" ]] || run+=(--server-host "$server_host")
+  [[ -z "$server_dir" ]] || run+=(--server-dir "$server_dir")
+  [[ -z "$ssh_config" ]] || run+=(--ssh-config "$ssh_config")
   # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
   # finished trials and exits 130; there is nothing left in this shell to clean up.
   exec "${run[@]}" -- "${original_args[@]}"

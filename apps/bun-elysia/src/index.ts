@@ -3,9 +3,9 @@ import { serveWorkers } from "@bench/contract/workers";
 import { app } from "./app.ts";
 
 const { name, port } = getApp("bun-elysia");
-serveWorkers(name, ({ reusePort }, listening) => {
-  app.listen({ port, hostname: "127.0.0.1", reusePort }, () => {
-    console.log(`${name} listening on http://127.0.0.1:${port}`);
+serveWorkers(name, ({ reusePort, host }, listening) => {
+  app.listen({ port, hostname: host, reusePort }, () => {
+    console.log(`${name} listening on http://${host}:${port}`);
     listening();
   });
 });

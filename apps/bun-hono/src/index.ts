@@ -14,9 +14,9 @@ const headServer = (server: Server<undefined>, received: Request) =>
 
 const app = honoApp(getConnInfo);
 const { name, port } = getApp("bun-hono");
-serveWorkers(name, ({ reusePort }, listening) => {
+serveWorkers(name, ({ reusePort, host }, listening) => {
   // The server is fetch's second argument, as Hono's Bun guide passes it: getConnInfo reads it.
-  Bun.serve({ port, hostname: "127.0.0.1", reusePort, fetch: fetchWithHead(app, headServer) });
-  console.log(`${name} listening on http://127.0.0.1:${port}`);
+  Bun.serve({ port, hostname: host, reusePort, fetch: fetchWithHead(app, headServer) });
+  console.log(`${name} listening on http://${host}:${port}`);
   listening();
 });

@@ -3,10 +3,10 @@ import { serveWorkers } from "@bench/contract/workers";
 import { handler, onError } from "./app.ts";
 
 const { name, port } = getApp("deno-bare");
-serveWorkers(name, ({ reusePort }, listening) => {
+serveWorkers(name, ({ reusePort, host }, listening) => {
   const onListen = () => {
-    console.log(`${name} listening on http://127.0.0.1:${port}`);
+    console.log(`${name} listening on http://${host}:${port}`);
     listening();
   };
-  Deno.serve({ port, hostname: "127.0.0.1", reusePort, onListen, onError }, handler);
+  Deno.serve({ port, hostname: host, reusePort, onListen, onError }, handler);
 });

@@ -8,10 +8,10 @@ const app = honoApp(getConnInfo);
 const { name, port } = getApp("deno-hono");
 // Hono's Deno guide: Deno.serve(app.fetch), here with the address every app listens on. The
 // handler's second argument (the connection's info) reaches hono/deno's getConnInfo as env.
-serveWorkers(name, ({ reusePort }, listening) => {
+serveWorkers(name, ({ reusePort, host }, listening) => {
   const onListen = () => {
-    console.log(`${name} listening on http://127.0.0.1:${port}`);
+    console.log(`${name} listening on http://${host}:${port}`);
     listening();
   };
-  Deno.serve({ port, hostname: "127.0.0.1", reusePort, onListen }, fetchWithHead(app));
+  Deno.serve({ port, hostname: host, reusePort, onListen }, fetchWithHead(app));
 });

@@ -10,9 +10,9 @@ const { name, port } = getApp("node-elysia");
 // node-elysia took 1 s to exit with an idle keep-alive connection open.
 const SRVX_OPTIONS = { gracefulShutdown: false };
 
-serveWorkers(name, (_options, listening) => {
-  app.listen({ port, hostname: "127.0.0.1", ...SRVX_OPTIONS }, () => {
-    console.log(`${name} listening on http://127.0.0.1:${port}`);
+serveWorkers(name, ({ host }, listening) => {
+  app.listen({ port, hostname: host, ...SRVX_OPTIONS }, () => {
+    console.log(`${name} listening on http://${host}:${port}`);
     listening();
   });
 });

@@ -7,9 +7,9 @@ import { honoApp } from "./app.ts";
 const app = honoApp(getConnInfo);
 const { name, port } = getApp("node-hono");
 // node:cluster's primary accepts and hands out the connections, so no reusePort here.
-serveWorkers(name, (_options, listening) => {
-  serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => {
-    console.log(`${name} listening on http://127.0.0.1:${port}`);
+serveWorkers(name, ({ host }, listening) => {
+  serve({ fetch: app.fetch, port, hostname: host }, () => {
+    console.log(`${name} listening on http://${host}:${port}`);
     listening();
   });
 });

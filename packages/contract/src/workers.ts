@@ -20,6 +20,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
+import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import { isDeno } from "./runtime.ts";
 
@@ -41,27 +42,42 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
   return count;
 }
 
+/**
+ * The address the apps listen on: 127.0.0.1, unless the harness names another for a run across
+ * two hosts (./benchmark.sh --server-host), and only then.
+ */
+export const LISTEN_ENV = "BENCH_LISTEN";
+
+/** BENCH_LISTEN as an address to listen on; 127.0.0.1 when unset. Not an IP address: an error. */
+export function listenHost(env: NodeJS.ProcessEnv = process.env): string {
+  const raw = env[LISTEN_ENV];
+  if (raw === undefined || raw === "") return "127.0.0.1";
+  if (isIP(raw) === 0) throw new Error(`${LISTEN_ENV} must be an IP address, got "${raw}"`);
+  return raw;
+}
+
 /** Set in the processes a Deno primary starts: they serve, the primary does not. */
 export const DENO_WORKER_ENV = "BENCH_DENO_WORKER";
 /** The `deno run` flags (one per line) of those processes: start-app.sh knows the permissions. */
 export const DENO_FLAGS_ENV = "BENCH_DENO_FLAGS";
 
-type Serve = (options: { reusePort: boolean }, listening: () => void) => void;
+type Serve = (options: { reusePort: boolean; host: string }, listening: () => void) => void;
 
 /**
  * Calls `serve` in this process (one worker) or in each of BENCH_WORKERS worker processes.
- * `serve` starts the server, with `reusePort` set when the runtime needs it, and calls
+ * `serve` starts the server on `host` (listenHost()), with `reusePort` set when the runtime needs it, and calls
  * `listening` once its socket is open.
  */
 export function serveWorkers(name: string, serve: Serve): void {
   const count = workerCount();
+  const host = listenHost();
   const reportListening = () => process.send?.({ listening: process.pid });
-  if (count === 1) serve({ reusePort: false }, () => {});
+  if (count === 1) serve({ reusePort: false, host }, () => {});
   else if (isDeno()) {
     if (process.env[DENO_WORKER_ENV]) denoWorker(serve, reportListening);
     else primary(name, count, () => forkDeno(count));
   } else if (cluster.isPrimary) primary(name, count, forkCluster);
-  else serve({ reusePort: process.versions.bun !== undefined }, reportListening);
+  else serve({ reusePort: process.versions.bun !== undefined, host }, reportListening);
 }
 
 /** The worker's process: node:cluster's Worker re-emits its messages and exit. */
@@ -76,7 +92,11 @@ function forkDeno(count: number): ChildProcess {
   const flags = (process.env[DENO_FLAGS_ENV] ?? "").split("\n").filter((flag) => flag !== "");
   const script = fileURLToPath(Deno.mainModule);
   return spawn(Deno.execPath(), ["run", ...flags, script], {
-    env: { [WORKERS_ENV]: String(count), [DENO_WORKER_ENV]: "1" },
+    env: {
+      [WORKERS_ENV]: String(count),
+      [DENO_WORKER_ENV]: "1",
+      ...(process.env[LISTEN_ENV] ? { [LISTEN_ENV]: process.env[LISTEN_ENV] } : {}),
+    },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
 }
@@ -88,7 +108,7 @@ function forkDeno(count: number): ChildProcess {
  */
 function denoWorker(serve: Serve, listening: () => void): void {
   process.on("disconnect", () => process.exit(0));
-  serve({ reusePort: true }, listening);
+  serve({ reusePort: true, host: listenHost() }, listening);
 }
 
 function primary(name: string, count: number, fork: () => ChildProcess): void {

@@ -291,9 +291,9 @@ export function createApp(): express.Express {
  */
 export function serveApp(name: string, app: express.Express): void {
   const { port } = getApp(name);
-  serveWorkers(name, ({ reusePort }, listening) => {
-    createServer(app).listen({ port, host: "127.0.0.1", reusePort }, () => {
-      console.log(`${name} listening on http://127.0.0.1:${port}`);
+  serveWorkers(name, ({ reusePort, host }, listening) => {
+    createServer(app).listen({ port, host, reusePort }, () => {
+      console.log(`${name} listening on http://${host}:${port}`);
       listening();
     });
   });

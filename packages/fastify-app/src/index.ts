@@ -123,12 +123,12 @@ export function createApp(): FastifyInstance {
  */
 export function serveApp(name: string, app: FastifyInstance): void {
   const { port } = getApp(name);
-  serveWorkers(name, ({ reusePort }, listening) => {
+  serveWorkers(name, ({ reusePort, host }, listening) => {
     // Fastify hands these to node:http's listen(); its type leaves reusePort out.
-    const options = { port, host: "127.0.0.1", reusePort };
+    const options = { port, host, reusePort };
     app.listen(options, (error) => {
       if (error) throw error;
-      console.log(`${name} listening on http://127.0.0.1:${port}`);
+      console.log(`${name} listening on http://${host}:${port}`);
       listening();
     });
   });

@@ -68,6 +68,8 @@ export interface SummaryRow {
   /** Valid samples whose server core was busy with something other than the server. */
   readonly contendedTrials: number;
   readonly machineFullTrials: number;
+  /** Valid samples of a run across two hosts whose pace the network may have set. */
+  readonly networkTrials: number;
   /** Valid samples whose in-flight requests were far below the connections (Little's law). */
   readonly idleTrials: number;
   /** Every sample taken, valid or not. */
@@ -147,6 +149,7 @@ interface FlagCounts {
   readonly unsaturatedTrials: number;
   readonly contendedTrials: number;
   readonly machineFullTrials: number;
+  readonly networkTrials: number;
   readonly idleTrials: number;
 }
 
@@ -196,6 +199,11 @@ function flagsFor(
     "the server and the load generator shared the cores and filled them (not the server's " +
       "best, nor a load-generator limit)",
   );
+  counted(
+    "NETWORK-BOUND",
+    counts.networkTrials,
+    "the network between the hosts may have set the pace (see the notes)",
+  );
   // On a valid sample, a failed Little's law check can only mean in-flight far below the
   // connections: above the upper bound the sample would be invalid.
   counted(
@@ -239,6 +247,7 @@ function rowFor(results: Results, app: string, group: Group): BaseRow {
     unsaturatedTrials: valid.filter((t) => t.checks.unsaturated).length,
     contendedTrials: valid.filter((t) => t.checks.contended === true).length,
     machineFullTrials: valid.filter((t) => t.checks.machineFull === true).length,
+    networkTrials: valid.filter((t) => t.checks.networkBound === true).length,
     idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
   };
   return {

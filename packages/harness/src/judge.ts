@@ -83,6 +83,36 @@ export interface Measurement {
   readonly serverCoreIdlePercent?: number;
   /** The window the CPU figures cover; 0 when it held too few samples to measure. */
   readonly cpuWindowSec: number;
+  /** A run across two hosts: the round trip between them and the link's speed (where known). */
+  readonly network?: { readonly rttMs: number; readonly linkMbps?: number };
+}
+
+/** The link counts as full from this share of its speed on. */
+export const LINK_FULL = 0.8;
+/** The round trip sets the pace when it is at least this share of the mean latency. */
+export const RTT_SHARE = 0.5;
+
+/**
+ * Across two hosts the network is a bound of its own: bytes/s near the link's speed, or (at
+ * low concurrency) the round trip most of each request's time. Undefined: not network-bound.
+ */
+export function networkNote(m: Measurement): string | undefined {
+  const r = m.result;
+  if (!m.network || !r) return undefined;
+  const { rttMs, linkMbps } = m.network;
+  const mbps = (r.bytesPerSec * 8) / 1e6;
+  if (linkMbps !== undefined && mbps >= LINK_FULL * linkMbps) {
+    return `network-bound: ${mbps.toFixed(0)} Mbit/s of the ${linkMbps} Mbit/s link`;
+  }
+  const mean = r.latencyMs.mean;
+  if (mean > 0 && rttMs >= RTT_SHARE * mean) {
+    const share = ((rttMs / mean) * 100).toFixed(0);
+    return (
+      `network-bound: the ${rttMs.toFixed(3)} ms round trip between the hosts is ${share}% ` +
+      `of the mean latency (${mean.toFixed(3)} ms): more connections would hide it`
+    );
+  }
+  return undefined;
 }
 
 /**
@@ -250,6 +280,8 @@ export function judge(m: Measurement): Judgement {
     notes.push(idleNote(m, little.inFlight, loadBusy));
   const contention = measured ? contentionNote(m) : undefined;
   if (contention) notes.push(contention);
+  const network = networkNote(m);
+  if (network) notes.push(network);
   return {
     capacityCores: capacity,
     checks: {
@@ -260,6 +292,7 @@ export function judge(m: Measurement): Judgement {
       unsaturated: !loadBusy && !serverBusy && !full,
       contended: contention !== undefined,
       machineFull: full,
+      ...(m.network ? { networkBound: network !== undefined } : {}),
       littlesLaw: little,
       notes,
     },

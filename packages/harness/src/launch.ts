@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type AppSpec, descendantsOf } from "@bench/contract";
-import { allListening, WORKERS_ENV } from "@bench/contract/workers";
+import { allListening, LISTEN_ENV, WORKERS_ENV } from "@bench/contract/workers";
 import { execAt, portHolder, waitForReady } from "./readiness.ts";
 import { type AppRun, buildEnv, registryName } from "./runtime-versions.ts";
 
@@ -24,6 +24,8 @@ export interface StartOptions {
   readonly root?: string;
   /** Processes serving the port (BENCH_WORKERS); ready only once every one listens. */
   readonly workers?: number;
+  /** The address to listen on (BENCH_LISTEN) when not 127.0.0.1: a run across two hosts. */
+  readonly listen?: string;
 }
 
 export interface StopReport {
@@ -108,7 +110,8 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   if (!existsSync(join(cwd, "package.json"))) {
     throw new LaunchError(`${app.name}: no app at ${cwd}`);
   }
-  const holder = await portHolder(app.port);
+  const host = options.listen ?? "127.0.0.1";
+  const holder = await portHolder(app.port, undefined, host);
   if (holder) {
     throw new LaunchError(`${app.name}: port ${app.port} is already in use by ${holder}`);
   }
@@ -180,7 +183,8 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const timeoutMs = options.readyTimeoutMs ?? 15_000;
   // With workers, the first answer may come from the first worker up: wait for them all.
   const allUp = () => workers === 1 || log.includes(allListening(workers));
-  const ready = await waitForReady(app.port, () => running.hasExited(), timeoutMs, allUp);
+  const exitedNow = () => running.hasExited();
+  const ready = await waitForReady(app.port, exitedNow, timeoutMs, allUp, undefined, host);
   knownTree = descendantsOf(pid);
   const exec = startedAt(stampDir, spawned, ready?.at);
   if (ready?.correct) readyMs = ready.at - exec;
@@ -210,6 +214,7 @@ function spawnApp(app: AppRun, cwd: string, options: StartOptions, workers: numb
       ...buildEnv(app),
       ...options.env,
       [WORKERS_ENV]: String(workers),
+      ...(options.listen ? { [LISTEN_ENV]: options.listen } : {}),
       BENCH_EXEC_STAMP: join(stampDir, "stamp"),
     },
   });

@@ -3,7 +3,7 @@
 // load window.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { connectionsHeld } from "@bench/contract";
+import type { ServerHost, ServerSample } from "./host.ts";
 import {
   type LoadRun,
   loadWindow,
@@ -13,7 +13,7 @@ import {
   workerUse,
 } from "./measure.ts";
 import { againstExpected, type LoadResult, PARSERS, ParseError } from "./parse.ts";
-import { cpuTicks, isAlive, machineTicks, rssBytes, treeCpuTicks } from "./procstats.ts";
+import { cpuTicks } from "./procstats.ts";
 import type { ToolCommand, ToolInfo } from "./tools.ts";
 
 /** How often the server and the tool are sampled. */
@@ -63,57 +63,91 @@ export interface Sampled {
   readonly workers?: { readonly pids: readonly number[]; readonly port: number };
   /** CPUs of the server's own set (pinned); empty when it shares the machine. */
   readonly serverCpus: readonly number[];
+  /** Cores of the server's machine (steal is shared out over them). */
   readonly machineCores: number;
+  /** The server's machine: this one, or the other host of a run across two. */
+  readonly host: Pick<ServerHost, "sample" | "held">;
 }
+
+/** The server's figures, sampled every SAMPLE_MS (one sample at a time) until stop() is called. */
+function sampler(sampled: Sampled, toolPid: () => number | undefined, heldAtMs: number) {
+  const { host, serverTree, serverCpus, workers } = sampled;
+  const samples: Sample[] = [];
+  const query = { tree: serverTree, workers: workers?.pids ?? [], cpus: serverCpus };
+  const started = performance.now();
+  let last: ServerSample | undefined;
+  let held: Map<number, number> | undefined;
+  let peakRss = 0;
+  let running = true;
+  const once = async () => {
+    const pid = toolPid();
+    const toolTicks = pid ? cpuTicks(pid) : 0;
+    // A tool that is gone reads 0: such a sample would fake a negative rate; skip it.
+    if (toolTicks === 0 && samples.length > 0) return;
+    const sentAt = performance.now();
+    const server = await host.sample(query);
+    last = server;
+    // Read on the server host halfway between asking and hearing back.
+    const t = (sentAt + performance.now()) / 2;
+    samples.push({
+      t,
+      serverTicks: server.treeTicks,
+      toolTicks,
+      stealTicks: server.steal,
+      serverIdleTicks: server.idle,
+      ...(workers ? { workerTicks: server.workerTicks } : {}),
+    });
+    // Halfway through, the connections are open and spread: who holds them is who serves.
+    if (workers && !held && performance.now() - started >= heldAtMs) {
+      held = await host.held(workers.port, workers.pids);
+    }
+    peakRss = Math.max(peakRss, server.rssBytes);
+  };
+  const loop = (async () => {
+    while (running) {
+      const next = performance.now() + SAMPLE_MS;
+      await once().catch(() => {});
+      await sleep(Math.max(0, next - performance.now()));
+    }
+  })();
+  return {
+    samples,
+    async stop() {
+      running = false;
+      await loop;
+      // After the load: the memory it left, and which workers survived it.
+      const end = await host.sample(query).catch(() => last);
+      return {
+        peakRss: Math.max(peakRss, end?.rssBytes ?? 0),
+        held: held ?? new Map<number, number>(),
+        end,
+      };
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Runs `cmd` once; `onChild` sees the tool's process (to stop it on Ctrl-C). */
 export async function runLoad(
   tool: ToolInfo,
   cmd: ToolCommand,
   requestedSec: number,
-  { serverTree, serverCpus, machineCores, workers }: Sampled,
+  sampled: Sampled,
   onChild: (child: ChildProcess | undefined) => void = () => {},
 ): Promise<LoadRun> {
-  const samples: Sample[] = [];
-  let peakRss = 0;
-  let held: Map<number, number> | undefined;
   // The tool stops itself at the deadline; this bound only catches a hung tool.
   const hardLimitMs = (requestedSec + 30) * 1000;
   const spawnedMs = performance.now();
   const { child, output } = spawnTool(cmd, hardLimitMs);
   onChild(child);
-  const sample = () => {
-    const toolTicks = child.pid && child.exitCode === null ? cpuTicks(child.pid) : 0;
-    // A tool that is gone reads 0: such a sample would fake a negative rate; skip it.
-    if (toolTicks === 0 && samples.length > 0) return;
-    const machine = machineTicks(serverCpus);
-    samples.push({
-      t: performance.now(),
-      serverTicks: treeCpuTicks(serverTree),
-      toolTicks,
-      stealTicks: machine.steal,
-      serverIdleTicks: machine.idle,
-      ...(workers ? { workerTicks: workers.pids.map(cpuTicks) } : {}),
-    });
-    // Halfway through, the connections are open and spread: who holds them is who serves.
-    if (workers && !held && performance.now() - spawnedMs >= (requestedSec * 1000) / 2) {
-      held = connectionsHeld(workers.port, workers.pids);
-    }
-    peakRss = Math.max(
-      peakRss,
-      serverTree.reduce((sum, pid) => sum + rssBytes(pid), 0),
-    );
-  };
-  sample();
-  const timer = setInterval(sample, SAMPLE_MS);
+  const toolPid = () => (child.pid && child.exitCode === null ? child.pid : undefined);
+  const sampling = sampler(sampled, toolPid, (requestedSec * 1000) / 2);
   const out = await output;
-  clearInterval(timer);
   const exitedMs = performance.now();
+  const { samples } = sampling;
+  const { peakRss, held, end } = await sampling.stop();
   onChild(undefined);
-  peakRss = Math.max(
-    peakRss,
-    serverTree.reduce((sum, pid) => sum + rssBytes(pid), 0),
-  );
   let result: LoadResult | null = null;
   let problem: string | undefined;
   if (out.hung)
@@ -130,6 +164,7 @@ export async function runLoad(
   }
   const durationSec = result?.durationSec ?? requestedSec;
   const window = loadWindow(spawnedMs, exitedMs, durationSec, requestedSec);
+  const { machineCores, serverCpus, workers } = sampled;
   const rates = ratesOver(samples, window, machineCores, serverCpus.length) ?? {
     serverCpuPercent: 0,
     loadCpuPercent: 0,
@@ -144,8 +179,11 @@ export async function runLoad(
     peakRssBytes: peakRss,
     ...(workers
       ? {
-          workers: workerUse(samples, window, workers.pids, held ?? new Map(), isAlive),
-          primaryRssBytes: rssBytes(serverTree[0] ?? 0),
+          workers: workerUse(samples, window, workers.pids, held, (pid) => {
+            const i = workers.pids.indexOf(pid);
+            return end?.alive[i] ?? false;
+          }),
+          primaryRssBytes: end?.primaryRssBytes ?? 0,
         }
       : {}),
   };

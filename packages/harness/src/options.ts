@@ -10,6 +10,7 @@ import { CALIBRATION_APP } from "./calibration.ts";
 import { REPO_ROOT } from "./launch.ts";
 import type { ToolName } from "./parse.ts";
 import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "./rates.ts";
+import { parseServerHost, type RemoteSpec } from "./remote.ts";
 import { type AppRun, type RuntimeBuild, VERSION_SPEC, versionedName } from "./runtime-versions.ts";
 import { type ToolInfo, toolVersion } from "./tools.ts";
 
@@ -62,6 +63,8 @@ export interface Options {
   readonly runtimeVersions: Partial<Record<Runtime, string[]>>;
   /** Those versions once installed (withBuilds); empty without the flags. */
   readonly builds: RuntimeBuild[];
+  /** --server-host: the apps run on that machine, reached over SSH; the load generator here. */
+  readonly server?: RemoteSpec;
 }
 
 export class UsageError extends Error {}
@@ -153,6 +156,9 @@ export function parseOptions(argv: string[]): Options {
       node: { type: "string" },
       bun: { type: "string" },
       deno: { type: "string" },
+      "server-host": { type: "string" },
+      "server-dir": { type: "string" },
+      "ssh-config": { type: "string" },
     },
   });
   const toolName = values.tool as ToolName;
@@ -196,6 +202,8 @@ export function parseOptions(argv: string[]): Options {
     throw new UsageError(`--calibrate measures ${CALIBRATION_APP} against itself: give no apps`);
   }
   const runtimeVersions = versionsOf(values, apps);
+  const server = serverOf(values);
+  if (server) remoteLimits(values);
   return {
     apps,
     ...scenariosOf(values.scenarios),
@@ -226,7 +234,49 @@ export function parseOptions(argv: string[]): Options {
     argv: positionals,
     runtimeVersions,
     builds: [],
+    ...(server ? { server } : {}),
   };
+}
+
+/** --server-host, --server-dir and --ssh-config as a RemoteSpec; undefined without the first. */
+export function serverOf(values: {
+  "server-host"?: string | undefined;
+  "server-dir"?: string | undefined;
+  "ssh-config"?: string | undefined;
+}): RemoteSpec | undefined {
+  const text = values["server-host"];
+  if (text === undefined) {
+    if (values["server-dir"] !== undefined)
+      throw new UsageError("--server-dir goes with --server-host");
+    if (values["ssh-config"] !== undefined)
+      throw new UsageError("--ssh-config goes with --server-host");
+    return undefined;
+  }
+  const parsed = parseServerHost(text);
+  if (typeof parsed === "string") throw new UsageError(parsed);
+  const config = values["ssh-config"];
+  if (config !== undefined && !existsSync(config)) {
+    throw new UsageError(`--ssh-config ${config} does not exist`);
+  }
+  const dir = values["server-dir"] ?? REPO_ROOT;
+  if (!dir.startsWith("/"))
+    throw new UsageError(`--server-dir takes an absolute path, got '${dir}'`);
+  return { ...parsed, dir, ...(config !== undefined ? { sshConfig: resolve(config) } : {}) };
+}
+
+/**
+ * What a run across two hosts does not do yet, refused before anything starts: each needs a
+ * part of this machine on the server's (a runtime cache, a do-nothing server, the spin loop).
+ */
+function remoteLimits(values: Record<string, unknown>): void {
+  const refused: [string, boolean][] = [
+    ["--node/--bun/--deno", ["node", "bun", "deno"].some((r) => values[r] !== undefined)],
+    ["--calibrate", values.calibrate === true],
+    ["--rates search", values.rates === "search"],
+    ["--apps-root", values["apps-root"] !== undefined],
+  ];
+  const found = refused.find(([, given]) => given);
+  if (found) throw new UsageError(`${found[0]} does not go with --server-host yet`);
 }
 
 /** The scenario every production-middleware stage is measured against (its tax). */

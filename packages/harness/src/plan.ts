@@ -12,6 +12,8 @@ export interface Pinning {
   readonly serverCores: number;
   /** Cores the load generator may use: its CPU set, or the machine (shared with the server). */
   readonly loadCores: number;
+  /** Server and load generator on two machines (--server-host): they share no core. */
+  readonly separate?: boolean;
 }
 
 /**
@@ -46,6 +48,39 @@ export function pinningPlan(
     loadCpus: range(workers, cores - 1),
     serverCores: workers,
     loadCores: cores - workers,
+  };
+}
+
+/**
+ * A run across two hosts: the server on the first CPUs of its own machine (CPU 0 for one, 0..N-1
+ * for N workers) when taskset exists there and it has as many, the load generator on every core
+ * of this one; they share none, whatever the server's plan.
+ */
+export function remotePlan(
+  pin: boolean,
+  serverMachineCores: number,
+  hasTaskset: boolean,
+  workers: number,
+  loadMachineCores: number,
+): Pinning {
+  const unpinned = (note: string): Pinning => ({
+    enabled: false,
+    note,
+    serverCores: serverMachineCores,
+    loadCores: loadMachineCores,
+    separate: true,
+  });
+  if (!pin) return unpinned("--no-pin");
+  if (!hasTaskset) return unpinned("taskset not installed on the server host (util-linux)");
+  if (workers > serverMachineCores) {
+    return unpinned(`${workers} workers on the server host's ${serverMachineCores} cores`);
+  }
+  return {
+    enabled: true,
+    serverCpus: workers === 1 ? "0" : `0-${workers - 1}`,
+    serverCores: workers,
+    loadCores: loadMachineCores,
+    separate: true,
   };
 }
 

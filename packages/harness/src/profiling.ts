@@ -3,10 +3,10 @@
 // server, so these figures never enter the results). The profile covers the process's life:
 // start, warm-up and the trial; the trial dominates it.
 
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AppSpec, Scenario } from "@bench/contract";
-import { LaunchError, REPO_ROOT, type RunningApp, startApp } from "./launch.ts";
+import { LaunchError, REPO_ROOT, type RunningApp } from "./launch.ts";
 import type { LoadRun } from "./measure.ts";
 import { ProfileError, readCpuProfile, summarizeProfile } from "./profile.ts";
 import type { ProfileRecord } from "./schema.ts";
@@ -25,8 +25,13 @@ export interface ProfileContext extends AfterRounds {
   readonly warmupSec: number;
   readonly durationSec: number;
   readonly scenarios: readonly Scenario[];
-  load(app: AppSpec, serverPid: number, scenario: Scenario, seconds: number): Promise<LoadRun>;
-  serverPid(app: AppSpec, running: RunningApp): number;
+  load(
+    app: AppSpec,
+    serverTree: readonly number[],
+    scenario: Scenario,
+    seconds: number,
+  ): Promise<LoadRun>;
+  serverTree(app: AppSpec, running: RunningApp): Promise<readonly number[]>;
   record(profile: ProfileRecord): void;
 }
 
@@ -42,18 +47,18 @@ async function profiledLoad(
 ): Promise<{ run: LoadRun } | { unavailable: string }> {
   let running: RunningApp;
   try {
-    running = await startApp(app, {
-      root: ctx.appsRoot,
-      env: { BENCH_PROFILE: path },
-      ...(ctx.serverCpus !== undefined ? { cpus: ctx.serverCpus } : {}),
+    // On another host, the profile is written there and copied back once the app has stopped.
+    running = await ctx.host.start(app, {
+      ...ctx.startOptions,
+      env: { BENCH_PROFILE: ctx.host.scratchPath(path) },
     });
   } catch (error) {
     return { unavailable: error instanceof LaunchError ? error.message : String(error) };
   }
   try {
-    const pid = ctx.serverPid(app, running);
-    if (ctx.warmupSec > 0) await ctx.load(app, pid, scenario, ctx.warmupSec);
-    return { run: await ctx.load(app, pid, scenario, ctx.durationSec) };
+    const tree = await ctx.serverTree(app, running);
+    if (ctx.warmupSec > 0) await ctx.load(app, tree, scenario, ctx.warmupSec);
+    return { run: await ctx.load(app, tree, scenario, ctx.durationSec) };
   } finally {
     // Writing the profile happens at exit and can take a few seconds for a long trial.
     await running.stop(30_000);
@@ -81,7 +86,7 @@ export async function profileTrial(
   if ("unavailable" in loaded) return { ...base, unavailable: loaded.unavailable };
   const r = loaded.run.result;
   const figures = r ? { rps: r.rps, p99Ms: r.latencyMs.p99 } : {};
-  if (!existsSync(path)) {
+  if (!(await ctx.host.collect(path))) {
     return { ...base, ...figures, unavailable: `${app.runtime} wrote no profile at ${file}` };
   }
   try {

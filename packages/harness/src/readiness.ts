@@ -30,10 +30,10 @@ export const PROC: ProcessTable = {
   commandLine: commandLineOf,
 };
 
-/** Whether something accepts TCP connections on 127.0.0.1:port (the connection is closed at once). */
-function accepts(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on host:port (the connection is closed at once). */
+function accepts(port: number, host: string): Promise<boolean> {
   return new Promise<boolean>((done) => {
-    const socket = connect({ host: "127.0.0.1", port });
+    const socket = connect({ host, port });
     socket.once("connect", () => {
       socket.destroy();
       done(true);
@@ -46,6 +46,7 @@ function accepts(port: number): Promise<boolean> {
 export async function portHolder(
   port: number,
   proc: ProcessTable = PROC,
+  host = "127.0.0.1",
 ): Promise<string | undefined> {
   const pids = proc.listeners(port);
   if (pids.length > 0) {
@@ -54,7 +55,7 @@ export async function portHolder(
       .join(", ");
   }
   // A listener /proc does not show (another user's process, another network namespace).
-  return (await accepts(port)) ? "an unknown process" : undefined;
+  return (await accepts(port, host)) ? "an unknown process" : undefined;
 }
 
 /** The process listening on the app's port (the first of several); else the one launched. */
@@ -95,9 +96,10 @@ export interface FirstAnswer {
 }
 
 /**
- * Polls GET / on 127.0.0.1:port until the first answer of any kind, the app's exit, or the
- * timeout (undefined for both). While allUp() is false (workers still starting) nothing is
- * asked: the first answer could come from the first worker up.
+ * Polls GET / on host:port (127.0.0.1 unless a run across two hosts names another) until the
+ * first answer of any kind, the app's exit, or the timeout (undefined for both). While allUp()
+ * is false (workers still starting) nothing is asked: the first answer could come from the
+ * first worker up.
  */
 export async function waitForReady(
   port: number,
@@ -105,9 +107,10 @@ export async function waitForReady(
   timeoutMs: number,
   allUp: () => boolean,
   answerTimeoutMs = ANSWER_TIMEOUT_MS,
+  host = "127.0.0.1",
 ): Promise<FirstAnswer | undefined> {
   const deadline = Date.now() + timeoutMs;
-  const url = `http://127.0.0.1:${port}${ROUTES.root}`;
+  const url = `http://${host}:${port}${ROUTES.root}`;
   while (Date.now() < deadline && !hasExited()) {
     if (!allUp()) {
       await sleep(READY_POLL_MS);

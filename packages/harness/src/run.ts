@@ -7,46 +7,45 @@
 
 import type { ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import {
-  type AppSpec,
-  descendantsOf,
-  executableOf,
-  ROUTES,
-  type Scenario,
-  verify,
-} from "@bench/contract";
+import { type AppSpec, ROUTES, type Scenario, verify } from "@bench/contract";
 import { analyze } from "./analysis.ts";
 import { calibrationBase, calibrationRows, costPerRequestNs, type Sizing } from "./calibration.ts";
 import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { type Floor, startFloor } from "./floor.ts";
+import { localHost, type ServerHost } from "./host.ts";
 import { judge, MIN_WINDOW_SHARE } from "./judge.ts";
-import { LaunchError, REPO_ROOT, type RunningApp, startApp } from "./launch.ts";
+import { LaunchError, REPO_ROOT, type RunningApp, type StartOptions } from "./launch.ts";
 import { runLoad } from "./load.ts";
+import { gitInfo } from "./manifest.ts";
 import type { LoadRun } from "./measure.ts";
 import { type RateContext, runRates, runSearch } from "./open-loop.ts";
 import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts";
-import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "./plan.ts";
+import {
+  cpuList,
+  type Pinning,
+  pinningPlan,
+  remotePlan,
+  roundOrder,
+  serverPinning,
+} from "./plan.ts";
 import { formatSec, precisionStatus, progressText, roundFits } from "./precision.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { RATE_TOLERANCE } from "./rates.ts";
-import { listenerOf, serverProcesses } from "./readiness.ts";
 import { newResults, Recorder } from "./record.ts";
+import { connectRemote } from "./remote.ts";
 import { type AppRun, type RuntimeBuild, registryName } from "./runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "./runtimes.ts";
 import type { Trial } from "./schema.ts";
 import { scenarioAsSent } from "./sent.ts";
 import { type AfterRounds, extraStarts, measureStartup } from "./startup-run.ts";
+import { pinningText } from "./summary.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
 import { stopAll as stopAllWatched } from "./watched.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
-
-function hasTaskset(): boolean {
-  return (process.env.PATH ?? "").split(":").some((dir) => existsSync(join(dir, "taskset")));
-}
 
 type MeasuredRun = LoadRun & { readonly threads: number; readonly connections: number };
 
@@ -64,16 +63,22 @@ class Run {
   readonly pinning: Pinning;
   readonly recorder: Recorder;
   readonly bodyFiles = new Map<string, string>();
-  readonly cores = availableParallelism();
+  /** Where the apps run: this machine, or --server-host's. */
+  readonly host: ServerHost;
   interrupted: NodeJS.Signals | undefined;
   private tool: ChildProcess | undefined;
   private slotsDone = 0;
 
-  constructor(options: Options) {
+  constructor(options: Options, host: ServerHost = localHost()) {
     this.options = options;
-    this.pinning = pinningPlan(options.pin, this.cores, hasTaskset(), options.workers);
+    this.host = host;
+    const { cores, hasTaskset } = host.info;
+    this.pinning = host.remote
+      ? remotePlan(options.pin, cores, hasTaskset, options.workers, availableParallelism())
+      : pinningPlan(options.pin, cores, hasTaskset, options.workers);
     mkdirSync(options.outDir, { recursive: true });
     this.recorder = new Recorder(options.outDir, newResults(options, this.pinning));
+    if (host.record) this.recorder.results.manifest.serverHost = host.record;
     // Bodies go next to the results: what was sent is part of what was measured.
     for (const scenario of options.scenarios) {
       if (scenario.body === undefined) continue;
@@ -122,7 +127,7 @@ class Run {
     const tool = open?.tool ?? this.options.tool;
     const cmd = toolCommand(tool, {
       ...(open ? { rate: open.rate } : {}),
-      url: `http://127.0.0.1:${open?.port ?? target.app.port}${scenario.path}`,
+      url: `http://${open?.port ? "127.0.0.1" : this.host.address}:${open?.port ?? target.app.port}${scenario.path}`,
       scenario,
       connections,
       durationSec: seconds,
@@ -135,7 +140,8 @@ class Run {
     const sampled = {
       serverTree: target.serverTree,
       serverCpus: pinning.enabled ? cpuList(pinning.serverCpus) : [],
-      machineCores: this.cores,
+      machineCores: this.host.info.cores,
+      host: this.host,
       ...(target.workers ? { workers: { pids: target.workers, port: target.app.port } } : {}),
     };
     return runLoad(tool, cmd, seconds, sampled, (child) => {
@@ -165,13 +171,14 @@ class Run {
       serverCpuPercent: run.rates.serverCpuPercent,
       loadCpuPercent: run.rates.loadCpuPercent,
       threads: run.threads,
-      pinned: pinning.enabled,
+      pinned: pinning.enabled || pinning.separate === true,
       loadCores: pinning.loadCores,
       serverCores: pinning.serverCores,
       workers: target.workerCount,
       stealPercent: run.rates.stealPercent,
       ...coreIdle,
       cpuWindowSec: run.rates.windowSec,
+      ...(this.network ? { network: this.network } : {}),
     });
     return {
       app: target.app.name,
@@ -210,14 +217,9 @@ class Run {
       `[round ${round}${this.options.precision ? "" : `/${this.options.trials}`}] ${app.name}: starting${many}` +
         (this.options.precision ? "" : ` (~${formatSec(this.timeLeft())} left)`),
     );
-    const pinning = serverPinning(this.pinning, workers);
     let running: RunningApp;
     try {
-      running = await startApp(app, {
-        root: this.options.appsRoot,
-        workers,
-        ...(pinning.enabled ? { cpus: pinning.serverCpus } : {}),
-      });
+      running = await this.host.start(app, this.startOptions(workers));
     } catch (error) {
       this.fail(app.name, error instanceof LaunchError ? error.message : String(error));
       return;
@@ -241,13 +243,32 @@ class Run {
     }
   }
 
+  /** Across two hosts: what judge() needs to know of the network between them. */
+  get network(): { rttMs: number; linkMbps?: number } | undefined {
+    const r = this.host.record;
+    if (!r) return undefined;
+    const links = [r.linkMbps.load, r.linkMbps.server].filter((l) => l !== undefined);
+    return { rttMs: r.rttMs, ...(links.length > 0 ? { linkMbps: Math.min(...links) } : {}) };
+  }
+
+  /** How the apps start: with `workers`, on the server's CPUs, listening where the host says. */
+  startOptions(workers: number): StartOptions {
+    const pinning = serverPinning(this.pinning, workers);
+    return {
+      root: this.options.appsRoot,
+      workers,
+      ...(pinning.enabled ? { cpus: pinning.serverCpus } : {}),
+      ...(this.host.remote ? { listen: this.host.address } : {}),
+    };
+  }
+
   /** The contract, then the runtime as the app reports it; undefined when it fails. */
   async verifyApp(
     app: AppRun,
     running: RunningApp,
     workerCount: number,
   ): Promise<Target | undefined> {
-    const url = `http://127.0.0.1:${app.port}`;
+    const url = `http://${this.host.address}:${app.port}`;
     const violations = await verify(url, registryName(app.name), { processes: workerCount });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
     let identity: { runtime: string; version: string } | undefined;
@@ -270,22 +291,21 @@ class Run {
       );
       return undefined;
     }
-    const server = serverProcesses(app, running.pid, workerCount);
+    const server = await this.host.target(app, running.pid, workerCount);
     if (typeof server === "string") {
       this.fail(app.name, server);
       return undefined;
     }
-    const exe = executableOf(server.root);
     this.recorder.update(app.name, {
       status: "ok",
       reportedRuntime,
-      ...(exe ? { executable: exe } : {}),
+      ...(server.executable ? { executable: server.executable } : {}),
     });
     // Servers do not fork under load: find the tree once, so sampling reads a few files only.
     return {
       app,
       workerCount,
-      serverTree: [server.root, ...descendantsOf(server.root)],
+      serverTree: server.tree,
       ...(server.workers.length > 0 ? { workers: server.workers } : {}),
     };
   }
@@ -394,14 +414,12 @@ class Run {
       durationSec,
       scenarios,
       record: (profile) => this.recorder.addProfile(profile),
-      load: (app, pid, scenario, seconds) =>
-        this.load(
-          { app, workerCount: 1, serverTree: [pid, ...descendantsOf(pid)] },
-          scenario,
-          seconds,
-          this.options.connections,
-        ),
-      serverPid: (app, running) => listenerOf(app, running.pid),
+      load: (app, serverTree, scenario, seconds) =>
+        this.load({ app, workerCount: 1, serverTree }, scenario, seconds, this.options.connections),
+      serverTree: async (app, running) => {
+        const server = await this.host.target(app, running.pid, 1);
+        return typeof server === "string" ? [running.pid] : server.tree;
+      },
     };
   }
 
@@ -499,7 +517,7 @@ class Run {
     workers: number,
     idle = true,
   ): Promise<void> {
-    const startup = await measureStartup(app, running, fresh, workers, idle);
+    const startup = await measureStartup(this.host, app, running, fresh, workers, idle);
     if (startup) this.recorder.addStartup(app.name, startup);
     else log(`  ${app.name}: its first answer to GET / was not the greeting: no start-up figures`);
   }
@@ -511,19 +529,11 @@ class Run {
   async sizeCalibration(): Promise<Sizing> {
     const app = calibrationBase(this.options.apps[0] as AppRun);
     const cpus = serverPinning(this.pinning, 1);
-    const running = await startApp(app, {
-      root: this.options.appsRoot,
-      workers: 1,
-      ...(cpus.enabled ? { cpus: cpus.serverCpus } : {}),
-    });
+    const running = await this.host.start(app, this.startOptions(1));
     try {
-      const server = serverProcesses(app, running.pid, 1);
+      const server = await this.host.target(app, running.pid, 1);
       if (typeof server === "string") throw new Error(server);
-      const target = {
-        app,
-        workerCount: 1,
-        serverTree: [server.root, ...descendantsOf(server.root)],
-      };
+      const target = { app, workerCount: 1, serverTree: server.tree };
       const scenario = this.options.scenarios[0] as Scenario;
       const { connections, durationSec, warmupSec } = this.options;
       log(`bench: calibration: sizing ${app.name}'s cost per request (not recorded)`);
@@ -561,11 +571,8 @@ class Run {
   afterRounds(): AfterRounds {
     return {
       apps: this.options.apps,
-      appsRoot: this.options.appsRoot,
-      workers: this.options.workers,
-      ...(this.pinning.enabled
-        ? { serverCpus: serverPinning(this.pinning, this.options.workers).serverCpus }
-        : {}),
+      host: this.host,
+      startOptions: this.startOptions(this.options.workers),
       failed: (name) => this.recorder.app(name).status === "failed",
       fail: (name, why) => this.fail(name, why),
       interrupted: () => this.interrupted !== undefined,
@@ -643,16 +650,13 @@ function progressLine(trial: Trial, tool: string): string {
 
 function announce(run: Run): void {
   const { tool, apps, scenarios, trials, durationSec, warmupSec, connectionCounts } = run.options;
-  const p = run.pinning;
   log(
     `bench: ${tool.name} ${tool.version} · ${apps.length} app(s) × ${scenarios.length} scenario(s) · ` +
       (run.options.precision
         ? `rounds until ±${run.options.precision.target * 100}% or ${formatSec(run.options.precision.maxTimeSec)} (at least ${trials})`
         : `${trials} round(s)`) +
       ` · per process ${warmupSec} s warm-up, then ${run.options.samples} × ${durationSec} s samples · ${connectionCounts.join(", ")} connections · ` +
-      (p.enabled
-        ? `server on CPU ${p.serverCpus}, load on CPU ${p.loadCpus}`
-        : `not pinned (${p.note})`),
+      pinningText(run.recorder.results),
   );
   log(`bench: results → ${run.recorder.path}`);
 }
@@ -664,7 +668,7 @@ async function runRound(run: Run, round: number): Promise<void> {
     options.workerCounts.map((workers) => ({ app, workers, name: app.name })),
   );
   for (const { app, workers } of roundOrder(turns, round)) {
-    if (run.interrupted) break;
+    if (run.interrupted || run.host.lost()) break;
     if (run.recorder.app(app.name).status === "failed") continue;
     await run.runApp(app, round, workers);
   }
@@ -683,7 +687,7 @@ async function runRounds(run: Run): Promise<void> {
   let reached = false;
   let widest: { what: string; halfWidth: number } | undefined;
   const left = () => options.apps.some((a) => run.recorder.app(a.name).status !== "failed");
-  while (!run.interrupted && left()) {
+  while (!run.interrupted && !run.host.lost() && left()) {
     if (!options.precision && round >= options.trials) break;
     if (options.precision && round >= options.trials) {
       if (reached || !roundFits(elapsed(), longest, options.precision.maxTimeSec)) break;
@@ -759,7 +763,39 @@ export async function main(argv: string[]): Promise<number> {
     process.off("SIGTERM", stopInstalls);
   }
   if (stoppedBy) return stoppedBy === "SIGINT" ? 130 : 143;
-  const run = new Run(options);
+  const host = await serverHost(options);
+  if (typeof host === "string") {
+    log(`bench: ${host}`);
+    return 2;
+  }
+  try {
+    return await measure(new Run(options, host));
+  } finally {
+    await host.close();
+  }
+}
+
+/** This machine, or --server-host's over SSH; a string: why it cannot be used (one line). */
+async function serverHost(options: Options): Promise<ServerHost | string> {
+  if (!options.server) return localHost();
+  log(`bench: connecting to ${options.server.destination} over SSH (the apps run there)`);
+  try {
+    const host = await connectRemote(options.server, gitInfo(REPO_ROOT).commit, log);
+    const r = host.record;
+    log(
+      `bench: server host ${r.name} (${r.address}): ${r.machine.cores} cores, ${r.machine.kernel}; ` +
+        `round trip ${r.rttMs.toFixed(3)} ms` +
+        (r.linkMbps.load ? `, link ${r.linkMbps.load} Mbit/s` : ""),
+    );
+    return host;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The run proper, once the options are known and the server's host is reached. */
+async function measure(run: Run): Promise<number> {
+  const { options } = run;
   if (options.calibrate) {
     try {
       const sizing = await run.sizeCalibration();
@@ -805,8 +841,10 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`\n${summary}\n`);
   log(`\nbench: results in ${run.recorder.path}; reports: ${reports.join(", ")}`);
   if (run.interrupted) return run.interrupted === "SIGINT" ? 130 : 143;
+  const lost = run.host.lost();
+  if (lost) log(`bench: ${lost}: the run stopped there; the finished trials are kept`);
   const results = run.recorder.results;
-  const failed = results.apps.some((a) => a.status === "failed");
+  const failed = lost !== undefined || results.apps.some((a) => a.status === "failed");
   const invalid =
     results.trials.some((t) => !t.checks.valid) || (results.rateTrials ?? []).some((t) => !t.valid);
   return failed || invalid ? 1 : 0;

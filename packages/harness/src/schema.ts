@@ -126,6 +126,11 @@ export const TrialSchema = T.Object({
      * neither the server's best nor a generator limit. Absent in runs before it existed.
      */
     machineFull: T.Optional(T.Boolean()),
+    /**
+     * A run across two hosts: the network, not the server, may have set the pace (bytes/s near
+     * the link's capacity, or the round trip most of a request's latency). Absent on one host.
+     */
+    networkBound: T.Optional(T.Boolean()),
     littlesLaw: T.Object({
       /** requests × mean latency / the time the tool ran: requests in flight on average. */
       inFlight: T.Number(),
@@ -177,6 +182,14 @@ export const AppRecordSchema = T.Object({
   reportedRuntime: T.Optional(T.Object({ name: T.String(), version: T.String() })),
   executable: T.Optional(T.String()),
   startups: T.Optional(T.Array(StartupSchema)),
+});
+
+const MachineSchema = T.Object({
+  cpuModel: T.String(),
+  cores: T.Integer(),
+  memoryGiB: T.Number(),
+  os: T.String(),
+  kernel: T.String(),
 });
 
 export const ManifestSchema = T.Object({
@@ -245,13 +258,26 @@ export const ManifestSchema = T.Object({
     loadCpus: T.Optional(T.String()),
     note: T.Optional(T.String()),
   }),
-  machine: T.Object({
-    cpuModel: T.String(),
-    cores: T.Integer(),
-    memoryGiB: T.Number(),
-    os: T.String(),
-    kernel: T.String(),
-  }),
+  machine: MachineSchema,
+  /**
+   * --server-host: the apps ran on another machine (`machine` is the load generator's), reached
+   * over SSH at `address`; the network between them measured before the rounds.
+   */
+  serverHost: T.Optional(
+    T.Object({
+      name: T.String(),
+      address: T.String(),
+      machine: MachineSchema,
+      git: T.Object({ commit: T.String(), dirty: T.Boolean() }),
+      /** Median of TCP connects from this host to the server's SSH port, before the rounds. */
+      rttMs: T.Number({ minimum: 0 }),
+      /** Link speed of each end's interface, where the OS says (Mbit/s). */
+      linkMbps: T.Object({
+        load: T.Optional(T.Number({ minimum: 0 })),
+        server: T.Optional(T.Number({ minimum: 0 })),
+      }),
+    }),
+  ),
   versions: T.Object({
     /** From bun.lock: the framework, adapter and runtime packages the apps were built with. */
     lockfile: T.Record(T.String(), T.String()),

@@ -2,11 +2,10 @@
 // after an idle pause, and --startup N's extra fresh starts with no load. startup.ts summarises
 // the figures.
 
-import { type AppSpec, descendantsOf } from "@bench/contract";
-import { LaunchError, type RunningApp, startApp } from "./launch.ts";
+import type { AppSpec } from "@bench/contract";
+import type { ServerHost } from "./host.ts";
+import { LaunchError, type RunningApp, type StartOptions } from "./launch.ts";
 import { roundOrder } from "./plan.ts";
-import { rssBytes } from "./procstats.ts";
-import { serverProcesses } from "./readiness.ts";
 import type { Startup } from "./schema.ts";
 import { IDLE_PAUSE_MS } from "./startup.ts";
 
@@ -14,6 +13,7 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** The figures of one start; undefined when the app's first answer was not the right one. */
 export async function measureStartup(
+  host: Pick<ServerHost, "target" | "sample">,
   app: AppSpec,
   running: RunningApp,
   fresh: boolean,
@@ -21,23 +21,22 @@ export async function measureStartup(
   idle = true,
 ): Promise<Startup | undefined> {
   if (running.readyMs === undefined) return undefined;
-  const server = serverProcesses(app, running.pid, workers);
-  const root = typeof server === "string" ? running.pid : server.root;
-  const tree = [root, ...descendantsOf(root)];
-  const rssMiB = () => tree.reduce((sum, pid) => sum + rssBytes(pid), 0) / 2 ** 20;
-  const rssReadyMiB = rssMiB();
+  const server = await host.target(app, running.pid, workers);
+  const tree = typeof server === "string" ? [running.pid] : server.tree;
+  const rssMiB = async () =>
+    (await host.sample({ tree, workers: [], cpus: [] })).rssBytes / 2 ** 20;
+  const rssReadyMiB = await rssMiB();
   if (!idle) return { readyMs: running.readyMs, rssReadyMiB, fresh };
   await sleep(IDLE_PAUSE_MS);
-  return { readyMs: running.readyMs, rssReadyMiB, rssIdleMiB: rssMiB(), fresh };
+  return { readyMs: running.readyMs, rssReadyMiB, rssIdleMiB: await rssMiB(), fresh };
 }
 
 /** What a pass over the apps after the measured rounds needs from the run. */
 export interface AfterRounds {
   readonly apps: readonly AppSpec[];
-  readonly appsRoot: string;
-  readonly serverCpus?: string;
-  /** --workers: the extra starts start as many. */
-  readonly workers: number;
+  /** Where the apps run, and how they start there (--workers, the server's CPUs, its address). */
+  readonly host: Pick<ServerHost, "start" | "target" | "sample" | "scratchPath" | "collect">;
+  readonly startOptions: StartOptions;
   failed(name: string): boolean;
   fail(name: string, why: string): void;
   interrupted(): boolean;
@@ -58,11 +57,7 @@ export async function extraStarts(
       ctx.log(`  ${app.name}: fresh start ${i}/${ctx.count} (start-up figures only)`);
       let running: RunningApp;
       try {
-        running = await startApp(app, {
-          root: ctx.appsRoot,
-          workers: ctx.workers,
-          ...(ctx.serverCpus !== undefined ? { cpus: ctx.serverCpus } : {}),
-        });
+        running = await ctx.host.start(app, ctx.startOptions);
       } catch (error) {
         ctx.fail(app.name, error instanceof LaunchError ? error.message : String(error));
         continue;

@@ -99,9 +99,29 @@ function table(header: string[], align: readonly Align[], rows: string[][]): str
 
 export function pinningText(results: Results): string {
   const p = results.manifest.pinning;
+  if (results.manifest.serverHost) {
+    return (
+      (p.enabled ? `server on CPU ${p.serverCpus} of its host` : `server not pinned (${p.note})`) +
+      ", load generator on the other host"
+    );
+  }
   return p.enabled
     ? `server on CPU ${p.serverCpus}, load generator on CPU ${p.loadCpus}`
     : `not pinned${p.note ? ` (${p.note})` : ""}`;
+}
+
+/** The machine, or across two hosts both of them and the network between them. */
+export function machinesText(results: Results, long = false): string {
+  const m = results.manifest;
+  const one = (x: typeof m.machine) =>
+    `${x.cpuModel}, ${x.cores} cores${long ? `, ${x.memoryGiB} GiB` : ""} · ${x.os}${long ? ` · ${x.kernel}` : ""}`;
+  const server = m.serverHost;
+  if (!server) return one(m.machine);
+  const link = server.linkMbps.load ?? server.linkMbps.server;
+  return (
+    `server ${server.name} (${server.address}): ${one(server.machine)} · load generator: ${one(m.machine)} · ` +
+    `round trip ${server.rttMs.toFixed(3)} ms${link ? `, link ${link} Mbit/s` : ""}`
+  );
 }
 
 const SUMMARY_HEADER = [
@@ -190,7 +210,7 @@ export function formatSummary(analysis: Analysis): string {
   out.push(
     `${m.tool.name} ${m.tool.version} · ${connectionsText(m.settings)} connections · ` +
       `${designText(m.settings)} · ${workers}${pin}`,
-    `${m.machine.cpuModel}, ${m.machine.cores} cores · ${m.machine.os} · commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`,
+    `${machinesText(results)} · commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`,
   );
   if (results.status === "interrupted")
     out.push("INTERRUPTED: only the samples that finished are shown");

@@ -122,14 +122,14 @@ test("an app whose runtime has no profiler gets a record saying so, not silence"
   const record = await profileTrial(
     {
       outDir: "/nonexistent",
-      appsRoot: "/nonexistent",
-      workers: 1,
+      host: { start: never, target: never, sample: never, scratchPath: never, collect: never },
+      startOptions: { root: "/nonexistent" },
       apps: [app],
       scenarios: [scenario],
       warmupSec: 0,
       durationSec: 1,
       load: never,
-      serverPid: never,
+      serverTree: never,
       record: never,
       failed: never,
       fail: never,

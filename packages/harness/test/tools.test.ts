@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
+import { localHost } from "../src/host.ts";
 import { LITTLE_TOLERANCE } from "../src/judge.ts";
 import { runLoad } from "../src/load.ts";
 import { AUTOCANNON, physicalCores, toolCommand, wrkThreads } from "../src/tools.ts";
@@ -130,6 +131,7 @@ describe("wrk for real: the latencies it reports are those of the requests it se
           serverTree: [process.pid],
           serverCpus: [],
           machineCores: 1,
+          host: localHost(),
         });
         const r = run.result;
         if (!r) throw new Error(run.problem);
@@ -208,6 +210,7 @@ describe("every tool sends the scenario's headers and judges its answers by the 
             serverTree: [process.pid],
             serverCpus: [],
             machineCores: 1,
+            host: localHost(),
           });
           const r = run.result;
           if (!r) throw new Error(run.problem);

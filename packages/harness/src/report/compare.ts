@@ -96,6 +96,11 @@ export function runMismatches(base: Results, next: Results): string[] {
         p.enabled ? `server CPUs ${p.serverCpus ?? "?"}, load CPUs ${p.loadCpus ?? "?"}` : "off",
     ],
     ["machine", ({ manifest: { machine: m } }) => `${m.cpuModel}, ${m.cores} cores`],
+    [
+      "server host",
+      ({ manifest: { serverHost: h } }) =>
+        h ? `${h.machine.cpuModel}, ${h.machine.cores} cores` : "the load generator's",
+    ],
   ];
   return facts.flatMap(([name, of]) =>
     of(base) === of(next) ? [] : [`${name}: ${of(base)} vs ${of(next)}`],

@@ -11,6 +11,7 @@ import {
   ciText,
   designText,
   halfWidthText,
+  machinesText,
   meanText,
   p99Text,
   pinningText,
@@ -154,10 +155,7 @@ export function headerLines(results: Results): string[][] {
   const s = m.settings;
   return [
     ["Date", `${results.startedAt.replace("T", " ").slice(0, 16)} UTC (${results.status})`],
-    [
-      "Machine",
-      `${m.machine.cpuModel}, ${m.machine.cores} cores, ${m.machine.memoryGiB} GiB · ${m.machine.os} · ${m.machine.kernel}`,
-    ],
+    [m.serverHost ? "Machines" : "Machine", machinesText(results, true)],
     [
       "Load",
       `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${designText(s)}, apps interleaved`,
