@@ -143,8 +143,10 @@ Exit status: 0 every app measured and every sample valid; 1 an app failed (start
 crash) or a sample was invalid (or --compare found a regression or a failed, unmeasured or
 missing app); 2 bad flags, an app or scenario given twice, a missing tool, a runtime version
 that cannot be had, an unusable --output, -c beyond the open-file limit or the local ports
-(all before anything is measured), BENCH_EXTRA_WORK set outside --calibrate, or an
-unreadable results.json; 130 interrupted (Ctrl-C), with the finished samples kept.
+(all before anything is measured), a --server-host that cannot be reached or lacks the
+project at this commit, BENCH_EXTRA_WORK set outside --calibrate, or an unreadable
+results.json; 130 interrupted (Ctrl-C), with the finished samples kept. A connection to the
+--server-host lost mid-run: 1, with the finished samples kept.
 USAGE
   contract_lists
 }

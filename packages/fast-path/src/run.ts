@@ -16,7 +16,15 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { findApp, findScenario, getApp, pidsListeningOn, ROUTES, userPath } from "@bench/contract";
-import { isRunning, REPO_ROOT, runLoad, startApp, toolCommand, toolVersion } from "@bench/harness";
+import {
+  isRunning,
+  localHost,
+  REPO_ROOT,
+  runLoad,
+  startApp,
+  toolCommand,
+  toolVersion,
+} from "@bench/harness";
 
 const HERE = join(import.meta.dir, "..");
 const NODE = join(HERE, "node_modules", ".bin", "node");
@@ -373,6 +381,7 @@ async function main(): Promise<number> {
       serverTree: [server.pid],
       serverCpus: serverCpus ? [0] : [],
       machineCores: cores,
+      host: localHost(),
     };
     return runLoad(wrk, cmd, seconds, sampled);
   };

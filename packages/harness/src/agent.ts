@@ -11,7 +11,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type AppSpec, connectionsHeld } from "@bench/contract";
-import { infoHere, linkMbps, type SampleQuery, sampleHere, targetHere } from "./host.ts";
+import {
+  infoHere,
+  linkMbps,
+  type SampleQuery,
+  sampleHere,
+  sshAddress,
+  targetHere,
+} from "./host.ts";
 import { REPO_ROOT, type RunningApp, type StartOptions, startApp } from "./launch.ts";
 import { gitInfo } from "./manifest.ts";
 import type { AppRun } from "./runtime-versions.ts";
@@ -21,12 +28,6 @@ const scratch = mkdtempSync(join(tmpdir(), "bench-agent-"));
 
 function send(message: unknown): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
-}
-
-/** The address the harness reached this host on: the server half of $SSH_CONNECTION. */
-export function sshAddress(connection: string | undefined): string | undefined {
-  const address = connection?.trim().split(/\s+/)[2];
-  return address && address !== "" ? address : undefined;
 }
 
 async function start(app: AppRun, options: StartOptions) {
@@ -61,7 +62,7 @@ const OPS: Record<string, (args: Args) => unknown> = {
   held: ({ port, pids: list }) => [...connectionsHeld(num(port), pids(list))],
   // The interface toward the harness's host: the client half of $SSH_CONNECTION.
   link: () => {
-    const client = process.env.SSH_CONNECTION?.trim().split(/\s+/)[0];
+    const client = sshAddress(process.env.SSH_CONNECTION, "client");
     return (client && linkMbps(client)) ?? null;
   },
   collect: ({ name }) => {

@@ -152,3 +152,12 @@ export function linkMbps(peer: string): number | undefined {
     return undefined;
   }
 }
+
+/** Either end of $SSH_CONNECTION ("client-ip client-port server-ip server-port"). */
+export function sshAddress(
+  connection: string | undefined,
+  end: "client" | "server" = "server",
+): string | undefined {
+  const address = connection?.trim().split(/\s+/)[end === "client" ? 0 : 2];
+  return address && address !== "" ? address : undefined;
+}

@@ -1,3 +1,4 @@
+export { localHost } from "./host.ts";
 export {
   isRunning,
   LaunchError,

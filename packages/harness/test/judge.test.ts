@@ -8,12 +8,15 @@ import {
   generatorCapacity,
   judge,
   judgeOpenLoop,
+  LINK_FULL,
   LITTLE_IDLE,
   LITTLE_TOLERANCE,
   LOAD_BUSY,
   type Measurement,
   machineFull,
+  networkNote,
   OPEN_LOAD_BUSY,
+  RTT_SHARE,
   SERVER_BUSY,
 } from "../src/judge.ts";
 import type { LoadResult } from "../src/parse.ts";
@@ -487,5 +490,50 @@ describe("edges of the CPU notes", () => {
       "contended: the server's core was 95% busy while the server used 60% of it, CPU steal 25.5%: " +
         "something else had the CPU (not the server's best)",
     );
+  });
+});
+
+describe("the network between two hosts (--server-host)", () => {
+  // 10,000 req/s at 4 ms mean; bytesPerSec set per case.
+  const across = (rttMs: number, linkMbps?: number, bytesPerSec = 1e6) =>
+    measured({
+      result: result({ bytesPerSec }),
+      network: { rttMs, ...(linkMbps !== undefined ? { linkMbps } : {}) },
+    });
+
+  test("on one host there is no such flag, and no note", () => {
+    const v = judge(measured());
+    expect(v.checks.networkBound).toBeUndefined();
+    expect(networkNote(measured())).toBeUndefined();
+  });
+
+  test("bytes/s from LINK_FULL of the link's speed on: network-bound, saying how much", () => {
+    // 100 Mbit/s link: LINK_FULL is 80 Mbit/s, 10 MB/s.
+    const at = (LINK_FULL * 100e6) / 8;
+    expect(networkNote(across(0.1, 100, at))).toBe(
+      "network-bound: 80 Mbit/s of the 100 Mbit/s link",
+    );
+    expect(networkNote(across(0.1, 100, at * 0.99))).toBeUndefined();
+    expect(judge(across(0.1, 100, at)).checks.networkBound).toBe(true);
+    expect(judge(across(0.1, 100, at)).checks.valid).toBe(true);
+    expect(judge(across(0.1, 100, at)).checks.notes).toContain(
+      "network-bound: 80 Mbit/s of the 100 Mbit/s link",
+    );
+  });
+
+  test("a round trip from RTT_SHARE of the mean latency on: network-bound", () => {
+    const rtt = RTT_SHARE * 4; // the mean is 4 ms
+    expect(networkNote(across(rtt))).toBe(
+      "network-bound: the 2.000 ms round trip between the hosts is 50% of the mean latency (4.000 ms): more connections would hide it",
+    );
+    expect(networkNote(across(rtt * 0.99))).toBeUndefined();
+    const v = judge(across(rtt * 0.99, 10_000));
+    expect(v.checks.networkBound).toBe(false);
+    expect(v.checks.notes.some((n) => n.startsWith("network-bound"))).toBe(false);
+  });
+
+  test("no result, or a mean of 0, says nothing of the network", () => {
+    expect(networkNote({ ...across(5), result: null })).toBeUndefined();
+    expect(networkNote(measured({ result: result({}, 0), network: { rttMs: 5 } }))).toBeUndefined();
   });
 });

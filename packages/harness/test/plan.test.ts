@@ -1,6 +1,13 @@
 // The plan of a run: pinning and the interleaved order, without starting anything.
 import { describe, expect, test } from "bun:test";
-import { cpuList, type Pinning, pinningPlan, roundOrder, serverPinning } from "../src/plan.ts";
+import {
+  cpuList,
+  type Pinning,
+  pinningPlan,
+  remotePlan,
+  roundOrder,
+  serverPinning,
+} from "../src/plan.ts";
 
 describe("round order", () => {
   const apps = ["a", "b", "c", "d"].map((name) => ({ name }));
@@ -221,5 +228,39 @@ describe("pinning, exact plans", () => {
     // an unpinned plan stays as it is, whatever the worker count
     const shared = pinningPlan(false, 8, true);
     expect(serverPinning(shared, 4)).toBe(shared);
+  });
+});
+
+describe("remotePlan: the server on its own host, the load generator on this one", () => {
+  test("pinned to the first CPUs of the server's host, the generator on every core here", () => {
+    expect(remotePlan(true, 8, true, 1, 2)).toEqual({
+      enabled: true,
+      serverCpus: "0",
+      serverCores: 1,
+      loadCores: 2,
+      separate: true,
+    });
+    expect(remotePlan(true, 8, true, 8, 4)).toMatchObject({ serverCpus: "0-7", serverCores: 8 });
+  });
+
+  test("unpinned, each side has its whole machine, and the note says why", () => {
+    const off = (note: string) => ({
+      enabled: false,
+      note,
+      serverCores: 4,
+      loadCores: 2,
+      separate: true,
+    });
+    expect(remotePlan(false, 4, true, 1, 2)).toEqual(off("--no-pin"));
+    expect(remotePlan(true, 4, false, 1, 2)).toEqual(
+      off("taskset not installed on the server host (util-linux)"),
+    );
+    expect(remotePlan(true, 4, true, 5, 2)).toEqual(off("5 workers on the server host's 4 cores"));
+    expect(remotePlan(true, 4, true, 4, 2).enabled).toBe(true);
+  });
+
+  test("every worker count of the run keeps the generator's side and the separation", () => {
+    const plan = serverPinning(remotePlan(true, 8, true, 4, 2), 2);
+    expect(plan).toMatchObject({ serverCpus: "0-1", serverCores: 2, loadCores: 2, separate: true });
   });
 });
