@@ -44,6 +44,14 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
   let hosts: TwoHosts;
   const target = `root@${SERVER_ADDRESS}:${SSH_PORT}`;
   const out = () => join(mkdtempSync(join(tmpdir(), "bench-two-hosts-out-")), "run");
+  /** --server-host at `host`, with the throwaway key, then the run's own flags. */
+  const across = (host: string, ...rest: string[]) => [
+    "--server-host",
+    host,
+    "--ssh-config",
+    hosts.sshConfig,
+    ...rest,
+  ];
   beforeAll(async () => {
     hosts = await startTwoHosts();
   });
@@ -65,17 +73,10 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
 
   test("a --quick run: valid trials, the server's CPU and memory measured on its host", async () => {
     const dir = out();
-    const run = await benchmarkIn(hosts, [
-      "--server-host",
-      target,
-      "--ssh-config",
-      hosts.sshConfig,
-      "--quick",
-      "-o",
-      dir,
-      "bun-bare",
-      "node-hono",
-    ]);
+    const run = await benchmarkIn(
+      hosts,
+      across(target, "--quick", "-o", dir, "bun-bare", "node-hono"),
+    );
     expect(run.stderr).toContain(`bench: server host root@${SERVER_ADDRESS} (${SERVER_ADDRESS})`);
     expect(run.code).toBe(0);
     const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as Results;
@@ -102,16 +103,8 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
 
   test("a host that does not answer: one line, exit 2, nothing measured", async () => {
     const dir = out();
-    const run = await benchmarkIn(hosts, [
-      "--server-host",
-      `root@${SERVER_ADDRESS}:${SSH_PORT + 1}`,
-      "--ssh-config",
-      hosts.sshConfig,
-      "--quick",
-      "-o",
-      dir,
-      "bun-bare",
-    ]);
+    const closed = `root@${SERVER_ADDRESS}:${SSH_PORT + 1}`;
+    const run = await benchmarkIn(hosts, across(closed, "--quick", "-o", dir, "bun-bare"));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/bench: cannot connect to root@10\.77\.0\.2 over SSH: .*refused/);
     expect(existsSync(join(dir, "results.json"))).toBe(false);
@@ -119,18 +112,10 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
   }, 60_000);
 
   test("a host without the project: one line saying so, exit 2", async () => {
-    const run = await benchmarkIn(hosts, [
-      "--server-host",
-      target,
-      "--ssh-config",
-      hosts.sshConfig,
-      "--server-dir",
-      "/nonexistent/bench",
-      "--quick",
-      "-o",
-      out(),
-      "bun-bare",
-    ]);
+    const run = await benchmarkIn(
+      hosts,
+      across(target, "--server-dir", "/nonexistent/bench", "--quick", "-o", out(), "bun-bare"),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("no folder /nonexistent/bench there");
     await nothingLeft();
@@ -141,11 +126,8 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
     let dropped = false;
     const run = await benchmarkIn(
       hosts,
-      [
-        "--server-host",
+      across(
         target,
-        "--ssh-config",
-        hosts.sshConfig,
         "-n",
         "3",
         "-d",
@@ -158,7 +140,7 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
         dir,
         "bun-bare",
         "node-bare",
-      ],
+      ),
       (stderr) => {
         // After the first finished trial: every sshd of the connection dies, as a link does.
         if (dropped || !/req\/s, p99/.test(stderr)) return;

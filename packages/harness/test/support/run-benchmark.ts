@@ -46,13 +46,18 @@ export interface Finished {
   readonly stderr: string;
 }
 
-/** Starts it; `onStderr` sees the progress so far each time more arrives. */
+/**
+ * Starts it; `onStderr` sees the progress so far each time more arrives. `via`: a command to
+ * start it through (`ip netns exec NAME`).
+ */
 export function startBenchmark(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
   onStderr?: (stderr: string, pid: number) => void,
+  via: readonly string[] = [],
 ): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn("bash", [BENCHMARK, ...args], {
+  const [file, ...rest] = [...via, "bash", BENCHMARK, ...args] as [string, ...string[]];
+  const child = spawn(file, rest, {
     cwd: REPO_ROOT,
     env: { ...process.env, BENCH_BUN: process.execPath, BENCH_TEST_TAG: TEST_TAG, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,8 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO_ROOT } from "../../src/index.ts";
-import { TEST_TAG } from "./run-benchmark.ts";
+import { type Finished, startBenchmark } from "./run-benchmark.ts";
 
 export const SERVER_ADDRESS = "10.77.0.2";
 export const SSH_PORT = 2222;
@@ -141,26 +140,8 @@ export function benchmarkIn(
   hosts: TwoHosts,
   args: readonly string[],
   onStderr?: (stderr: string) => void,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    "ip",
-    ["netns", "exec", hosts.client, "bash", join(REPO_ROOT, "benchmark.sh"), ...args],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, BENCH_BUN: process.execPath, BENCH_TEST_TAG: TEST_TAG },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr += d.toString();
-    onStderr?.(stderr);
-  });
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+): Promise<Finished> {
+  return startBenchmark(args, {}, onStderr, ["ip", "netns", "exec", hosts.client]).done;
 }
 
 /** Ports 3000-3014 listened on in the server's namespace (its own /proc/net/tcp). */
