@@ -319,23 +319,26 @@ describe("verdicts", () => {
     expect(noisy.detectable).toBeGreaterThan(0.05);
     const out = formatComparison(rows, DEFAULT_COMPARE);
     const line = out.split("\n").find((l) => l.includes("noisy")) ?? "";
-    // (t(0.975, 4 df) + t(0.8, 4 df)) × √(2 × 200² / 3) / 1,000 = (2.7764 + 0.9410) × 163.30 / 1,000
-    expect(line).toContain("inconclusive: not shown within ±5.0% (detectable ≥ 60.7%)");
+    // The noncentrality at which a one-sided test at 0.05 / 2 (4 df) has 80% power (3.7611,
+    // scipy.stats.nct), × √(2 × 200² / 3) / 1,000 = 163.30 / 1,000
+    expect(line).toContain("inconclusive: not shown within ±5.0% (detectable ≥ 61.4%)");
     expect(out).toContain("no regression detected; 1 pair(s) inconclusive");
   });
 
-  test("the detectable change: (one-sided t at alpha / m + t at 80% power) × the standard error", () => {
-    // se = √(100/3 + 100/3) = 8.165; from tables, 4 df: t(0.95) = 2.1318, t(0.975) = 2.7764,
-    // t(0.8) = 0.9410 (the power term).
+  test("the detectable change: the noncentrality of 80% power (one-sided, alpha / m) × the se", () => {
+    // se = √(100/3 + 100/3) = 8.165, 4 df. scipy.stats.nct, solved for 80% power: 3.0397 at
+    // one-sided 0.05, 3.7611 at 0.025. The t table's shortcut (2.1318 + 0.9410, 2.7764 +
+    // 0.9410) is short of both.
     const se = Math.sqrt(200 / 3);
     const one = compare([["a", [990, 1000, 1010], [960, 970, 980]]]);
-    expect(one[0]?.detectable).toBeCloseTo(((2.1318 + 0.941) * se) / 1000, 4);
+    expect(one[0]?.detectable).toBeCloseTo(0.0248194627, 8);
+    expect(one[0]?.detectable).toBeGreaterThan(((2.1318 + 0.941) * se) / 1000 - 0.001);
     const two = compare([
       ["a", [990, 1000, 1010], [960, 970, 980]],
       ["b", [990, 1000, 1010], [990, 1000, 1010]],
     ]);
-    expect(byApp(two, "a").detectable).toBeCloseTo(((2.7764 + 0.941) * se) / 1000, 4);
-    expect(formatComparison(two, DEFAULT_COMPARE)).toContain("≥ 3.0%");
+    expect(byApp(two, "a").detectable).toBeCloseTo(0.0307089284, 8);
+    expect(formatComparison(two, DEFAULT_COMPARE)).toContain("≥ 3.1%");
   });
 
   test("a 4.8% drop with a ±3% detectable difference is not 'no change': it is inconclusive", () => {
@@ -641,8 +644,8 @@ describe("the printed comparison", () => {
         "p99 change",
         "verdict",
       ],
-      // p: half of Welch's two-sided p; detectable: (t(0.975, 4 df) + t(0.8, 4 df)) × se / mean
-      // at alpha / 2 (t = −0.612, p = 0.573; se = 8.165 and 163.3)
+      // p: half of Welch's two-sided p; detectable: the noncentrality of 80% power at one-sided
+      // alpha / 2, 4 df (3.7611) × se / mean (t = −0.612, p = 0.573; se = 8.165 and 163.3)
       [
         "api",
         "steady",
@@ -650,7 +653,7 @@ describe("the printed comparison", () => {
         "995",
         "−0.5%",
         "0.29",
-        "≥ 3.0%",
+        "≥ 3.1%",
         "10.00 → 10.00",
         "+0.0%",
         "no change beyond the threshold",
@@ -662,10 +665,10 @@ describe("the printed comparison", () => {
         "990",
         "−1.0%",
         "0.48",
-        "≥ 60.7%",
+        "≥ 61.4%",
         "10.00 → 10.00",
         "+0.0%",
-        "inconclusive: not shown within ±5.0% (detectable ≥ 60.7%)",
+        "inconclusive: not shown within ±5.0% (detectable ≥ 61.4%)",
       ],
       [
         "api",

@@ -15,12 +15,14 @@ import {
   type ProcessSamples,
   pairFamily,
   roundComponent,
+  roundLogRatios,
   testPair,
   varianceComponents,
   verdictOf,
+  welchPair,
 } from "../src/estimate.ts";
 import { mulberry32 } from "../src/random.ts";
-import { tCdf } from "../src/stats.ts";
+import { tCdf, tTwoSidedP } from "../src/stats.ts";
 
 function normal(random: () => number): () => number {
   return () => {
@@ -52,6 +54,32 @@ function simulate(d: Design, z: () => number): ProcessSamples[] {
     };
   });
 }
+
+/**
+ * Apps measured in the same rounds, as a run measures them: every process of round r shares
+ * that round's factor (1 + roundCov · z), which is how this VM's noise moves every app at
+ * once (README, "Precision"), then has its own level and samples as in simulate().
+ */
+function simulateRounds(
+  d: Design,
+  means: readonly number[],
+  roundCov: number,
+  z: () => number,
+): ProcessSamples[][] {
+  const shared = Array.from({ length: d.processes }, () => 1 + roundCov * z());
+  return means.map((mean) =>
+    shared.map((factor, p) => {
+      const level = mean * factor * (1 + d.between * z());
+      return {
+        round: p + 1,
+        values: Array.from({ length: d.samples }, () => level * (1 + d.within * z())),
+      };
+    }),
+  );
+}
+
+/** The VM in a noisy hour: a tenth of every process's level shared by its whole round. */
+const ROUND_COV = 0.1;
 
 const RUNS = 4000;
 /**
@@ -112,16 +140,31 @@ describe("confidence intervals over processes", () => {
     expect(e.means).toEqual([100, 200]);
   });
 
-  simulate4k("the comparison's 95% CI covers the true change at its nominal rate", () => {
+  simulate4k("Welch's 95% CI of a change covers the true change at its nominal rate", () => {
     const z = normal(mulberry32(19));
     let covered = 0;
     for (let i = 0; i < RUNS; i++) {
       const a = estimate(simulate(VM, z));
       const b = estimate(simulate({ ...VM, mean: VM.mean * 0.9, between: 0.05 }, z));
-      const ci = testPair(a, b)?.ci;
+      const ci = welchPair(a, b)?.ci;
       // The true change relative to the estimated base mean is -10% only on average; the
       // interval is for (b − a) / a at the observed a, so check it on the difference scale.
       if (ci && ci.low * a.mean <= -0.1 * VM.mean && -0.1 * VM.mean <= ci.high * a.mean) covered++;
+    }
+    expect(covered / RUNS).toBeGreaterThan(0.93);
+    expect(covered / RUNS).toBeLessThan(0.97);
+  });
+
+  simulate4k("the paired 95% CI of a ratio covers the true ratio at its nominal rate", () => {
+    // Rounds that move both apps alike: the paired interval must still hold its 95%.
+    const z = normal(mulberry32(20));
+    let covered = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const [a, b] = simulateRounds(VM, [VM.mean, VM.mean * 0.9], ROUND_COV, z).map((p) =>
+        estimate(p),
+      );
+      const ci = testPair(a as never, b as never)?.ci;
+      if (ci && ci.low <= -0.1 && -0.1 <= ci.high) covered++;
     }
     expect(covered / RUNS).toBeGreaterThan(0.93);
     expect(covered / RUNS).toBeLessThan(0.97);
@@ -136,8 +179,8 @@ describe("a family of comparisons (Holm)", () => {
       let falseAlarms = 0;
       let unadjusted = 0;
       for (let i = 0; i < RUNS / 2; i++) {
-        const estimates = Array.from({ length: 5 }, () => estimate(simulate(VM, z)));
-        const family = pairFamily(estimates);
+        const runs = simulateRounds(VM, Array(5).fill(VM.mean), ROUND_COV, z);
+        const family = pairFamily(runs.map((p) => estimate(p)));
         if ([...family.values()].some((v) => v.significant)) falseAlarms++;
         if ([...family.values()].some((v) => (v.test?.p ?? 1) < ALPHA)) unadjusted++;
       }
@@ -148,28 +191,64 @@ describe("a family of comparisons (Holm)", () => {
   );
 
   simulate4k(
-    "a true difference as large as the stated detectable one is found at least 80% of the time",
+    "a paired difference as large as the stated detectable one is found 80% of the time",
     () => {
       const z = normal(mulberry32(29));
       const design = { ...VM, processes: 10 };
-      // The detectable difference from the true standard error of this design, at alpha / 1.
+      // The true standard error of a mean log ratio: the round's share cancels, the rest adds.
+      const seTrue = Math.sqrt(
+        (2 * (design.between ** 2 + design.within ** 2 / design.samples)) / design.processes,
+      );
+      const probe = { change: 0, t: 0, df: design.processes - 1, p: 1, ci: { low: 0, high: 0 } };
+      const mdd = detectable({ ...probe, se: seTrue, paired: design.processes }, ALPHA);
+      let found = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const means = [design.mean, design.mean / (1 + mdd)];
+        const [a, b] = simulateRounds(design, means, ROUND_COV, z).map((p) => estimate(p));
+        if ((pairFamily([a as never, b as never]).get("0,1")?.significant ?? false) === true)
+          found++;
+      }
+      // Exactly the promised 80% (noncentral t), within the simulation's own spread (±1.9 points).
+      expect(found / RUNS).toBeGreaterThan(0.77);
+      expect(found / RUNS).toBeLessThan(0.83);
+    },
+  );
+
+  simulate4k(
+    "Welch's: a difference as large as the stated detectable one is found 80% of the time",
+    () => {
+      const z = normal(mulberry32(30));
+      const design = { ...VM, processes: 10 };
       const seTrue =
         Math.sqrt((design.between ** 2 + design.within ** 2 / design.samples) / design.processes) *
         Math.SQRT2;
-      const probe = testPair(estimate(simulate(design, z)), estimate(simulate(design, z)));
-      if (!probe) throw new Error("untestable");
+      const probe = { change: 0, t: 0, p: 1, ci: { low: 0, high: 0 } };
       const mdd = detectable({ ...probe, se: seTrue, df: 2 * design.processes - 2 }, ALPHA);
       let found = 0;
       for (let i = 0; i < RUNS; i++) {
         const a = estimate(simulate(design, z));
         const b = estimate(simulate({ ...design, mean: design.mean * (1 - mdd) }, z));
-        if ((pairFamily([a, b]).get("0,1")?.significant ?? false) === true) found++;
+        const test = welchPair(a, b);
+        if (test && test.p < ALPHA) found++;
       }
-      // At least the promised 80% (t quantiles make the stated MDD slightly conservative).
+      // At least the promised 80%; a little more, since b's spread shrinks with its mean here.
       expect(found / RUNS).toBeGreaterThan(0.78);
       expect(found / RUNS).toBeLessThan(0.9);
     },
   );
+
+  simulate4k("with a round effect, pairing by round detects what Welch's test misses", () => {
+    // The design the README measured: a ratio's spread is what the round did not share.
+    const z = normal(mulberry32(33));
+    let paired = 0;
+    let unpaired = 0;
+    for (let i = 0; i < RUNS / 4; i++) {
+      const [a, b] = simulateRounds(VM, [VM.mean, VM.mean * 0.92], 0.15, z).map((p) => estimate(p));
+      if ((testPair(a as never, b as never)?.p ?? 1) < ALPHA) paired++;
+      if ((welchPair(a as never, b as never)?.p ?? 1) < ALPHA) unpaired++;
+    }
+    expect(paired / (RUNS / 4)).toBeGreaterThan(unpaired / (RUNS / 4) + 0.1);
+  });
 
   test("each pair's MDD is stated at Holm's strictest level: more pairs, larger MDD", () => {
     const z = normal(mulberry32(31));
@@ -183,13 +262,35 @@ describe("a family of comparisons (Holm)", () => {
     expect(six).toBeCloseTo(detectable(test01, ALPHA / 6), 12);
   });
 
-  test("verdictOf reads a pair from either side: the change and its interval flip", () => {
+  test("verdictOf reads a paired pair from either side: the ratio inverts, the rest mirrors", () => {
     const family = pairFamily([
       estimate([1, 2, 3].map((r) => ({ round: r, values: [100 + r] }))),
-      estimate([1, 2, 3].map((r) => ({ round: r, values: [80 + r] }))),
+      estimate([1, 2, 3].map((r) => ({ round: r, values: [80 + r * r] }))),
     ]);
     const ab = verdictOf(family, 0, 1);
     const ba = verdictOf(family, 1, 0);
+    expect(ab.test?.paired).toBe(3);
+    const logs = [81 / 101, 84 / 102, 89 / 103].map(Math.log);
+    const mean = logs.reduce((x, y) => x + y) / 3;
+    expect(ab.test?.change).toBeCloseTo(Math.exp(mean) - 1, 12);
+    expect(ba.test?.change).toBeCloseTo(Math.exp(-mean) - 1, 12);
+    expect(ba.test?.t).toBeCloseTo(-(ab.test?.t ?? 0), 12);
+    expect(ba.test?.se).toBe(ab.test?.se as number);
+    expect(ba.significant).toBe(ab.significant);
+    expect(ba.mdd).toBe(ab.mdd as number);
+    expect(ba.test?.ci.low).toBeCloseTo(1 / (1 + (ab.test?.ci.high ?? 0)) - 1, 12);
+    expect(ba.test?.ci.high).toBeCloseTo(1 / (1 + (ab.test?.ci.low ?? 0)) - 1, 12);
+  });
+
+  test("verdictOf reads a Welch pair from either side: the change and its interval flip", () => {
+    // No round in common: Welch's test, and its flip relative to the other mean.
+    const family = pairFamily([
+      estimate([1, 2, 3].map((r) => ({ round: r, values: [100 + r] }))),
+      estimate([4, 5, 6].map((r) => ({ round: r, values: [80 + r - 3] }))),
+    ]);
+    const ab = verdictOf(family, 0, 1);
+    const ba = verdictOf(family, 1, 0);
+    expect(ab.test?.paired).toBeUndefined();
     expect(ab.test?.change).toBeCloseTo(82 / 102 - 1, 12);
     expect(ba.test?.change).toBeCloseTo(102 / 82 - 1, 12);
     expect(ba.test?.t).toBeCloseTo(-(ab.test?.t ?? 0), 12);
@@ -199,11 +300,11 @@ describe("a family of comparisons (Holm)", () => {
     expect(ba.test?.se).toBeCloseTo((ab.test?.se ?? 0) * (102 / 82), 12);
   });
 
-  test("a wide interval read from the other side stays an interval around its change", () => {
+  test("a wide Welch interval read from the other side stays an interval around its change", () => {
     // Two processes a side, a halving with a wide spread: the 95% CI of b/a − 1 reaches below
     // −100%, where 1/(1 + x) − 1 would turn the interval inside out.
     const a = estimate([1, 2].map((r) => ({ round: r, values: [100 + 40 * r] })));
-    const b = estimate([1, 2].map((r) => ({ round: r, values: [30 + 40 * r] })));
+    const b = estimate([1, 2].map((r) => ({ round: r + 2, values: [30 + 40 * r] })));
     const family = pairFamily([a, b]);
     const ab = verdictOf(family, 0, 1).test;
     expect(ab?.ci.low).toBeLessThan(-1);
@@ -251,6 +352,18 @@ describe("equivalence (TOST) and one-sided tests", () => {
     const lower = 1 - tCdf((0.02 + 0.05) / 0.015, 12);
     const upper = tCdf((0.02 - 0.05) / 0.015, 12);
     expect(equivalenceP(t, 0.05)).toBeCloseTo(Math.max(lower, upper), 12);
+  });
+
+  test("a paired test's margins are ln(1 ± margin) on its log scale", () => {
+    const mean = Math.log(1.02);
+    const t = { ...pair(0.02, 0.01, 9), t: mean / 0.01, paired: 10 };
+    const lower = 1 - tCdf((mean - Math.log(0.95)) / 0.01, 9);
+    const upper = tCdf((mean - Math.log(1.05)) / 0.01, 9);
+    expect(equivalenceP(t, 0.05)).toBeCloseTo(Math.max(lower, upper), 12);
+    // Not the linear margins: those give another p.
+    expect(
+      Math.abs(equivalenceP(t, 0.05) - equivalenceP({ ...t, paired: undefined } as never, 0.05)),
+    ).toBeGreaterThan(1e-4);
   });
 
   test("one-sided p: small in the direction moved, large in the other; they add to 1", () => {
@@ -343,6 +456,7 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     expect(zero.halfWidth).toBe(Number.POSITIVE_INFINITY);
     expect(testPair(zero, estimate(p([[1], [2], [3]])))).toBeUndefined();
     expect(testPair(estimate(p([[1], [2], [3]])), zero)).toBeUndefined();
+    expect(roundLogRatios(zero, estimate(p([[1], [2], [3]])))).toEqual([]);
   });
 
   test("variance components by hand: two processes of two samples", () => {
@@ -385,7 +499,7 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     // a: 90, 100, 110 (sd 10); b: 80, 85, 90 (sd 5). se = √(100/3 + 25/3) = 6.455.
     const a = estimate(p([[90], [100], [110]]));
     const b = estimate(p([[80], [85], [90]]));
-    const t = testPair(a, b);
+    const t = welchPair(a, b);
     const se = Math.sqrt(125 / 3);
     expect(t?.change).toBeCloseTo(-0.15, 12);
     expect(t?.t).toBeCloseTo(-15 / se, 12);
@@ -402,13 +516,52 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     expect(half).toBeLessThan(4.3027 * (se / 100));
   });
 
+  test("a paired pair by hand: the t-test of the per-round log ratios", () => {
+    // Rounds 1-3: a 100, 200, 400; b 110, 200, 480: ratios 1.1, 1, 1.2. Round 4 only a has.
+    const a = estimate(p([[100], [200], [400], [50]]));
+    const b = estimate(p([[110], [200], [480]]));
+    expect(roundLogRatios(a, b)).toEqual([Math.log(1.1), 0, Math.log(1.2)]);
+    const logs = [Math.log(1.1), 0, Math.log(1.2)];
+    const mean = logs.reduce((x, y) => x + y) / 3;
+    const sd = Math.sqrt(logs.reduce((x, y) => x + (y - mean) ** 2, 0) / 2);
+    const se = sd / Math.sqrt(3);
+    const t = testPair(a, b);
+    expect(t?.paired).toBe(3);
+    expect(t?.df).toBe(2);
+    expect(t?.change).toBeCloseTo(Math.exp(mean) - 1, 12);
+    expect(t?.se).toBeCloseTo(se, 12);
+    expect(t?.t).toBeCloseTo(mean / se, 12);
+    expect(t?.p).toBeCloseTo(tTwoSidedP(mean / se, 2), 12);
+    // t(0.975, 2) = 4.302652729911275
+    expect(t?.ci.low).toBeCloseTo(Math.exp(mean - 4.302652729911275 * se) - 1, 8);
+    expect(t?.ci.high).toBeCloseTo(Math.exp(mean + 4.302652729911275 * se) - 1, 8);
+    // One round in common: Welch's test instead (rounds 1 and 9 of b).
+    const apart = estimate([
+      { round: 1, values: [110] },
+      { round: 9, values: [120] },
+    ]);
+    expect(testPair(a, apart)?.paired).toBeUndefined();
+    expect(testPair(a, apart)).toEqual(welchPair(a, apart) as never);
+  });
+
   test("no spread on either side: a difference is certain, none is impossible", () => {
-    const same = testPair(estimate(p([[5], [5]])), estimate(p([[5], [5]])));
+    const paired = testPair(estimate(p([[5], [10]])), estimate(p([[6], [12]])));
+    expect(paired).toMatchObject({ t: Number.POSITIVE_INFINITY, p: 0, se: 0, paired: 2, df: 1 });
+    expect(paired?.change).toBeCloseTo(0.2, 12);
+    expect(testPair(estimate(p([[5], [10]])), estimate(p([[5], [10]])))).toMatchObject({
+      change: 0,
+      t: 0,
+      p: 1,
+    });
+    expect(testPair(estimate(p([[6], [12]])), estimate(p([[5], [10]])))?.t).toBe(
+      Number.NEGATIVE_INFINITY,
+    );
+    const same = welchPair(estimate(p([[5], [5]])), estimate(p([[5], [5]])));
     expect(same).toMatchObject({ change: 0, t: 0, p: 1, se: 0, df: 2 });
-    const up = testPair(estimate(p([[5], [5]])), estimate(p([[6], [6]])));
+    const up = welchPair(estimate(p([[5], [5]])), estimate(p([[6], [6]])));
     expect(up).toMatchObject({ t: Number.POSITIVE_INFINITY, p: 0, se: 0 });
     expect(up?.ci).toEqual({ low: 0.2, high: 0.2 });
-    const down = testPair(estimate(p([[6], [6]])), estimate(p([[5], [5]])));
+    const down = welchPair(estimate(p([[6], [6]])), estimate(p([[5], [5]])));
     expect(down?.t).toBe(Number.NEGATIVE_INFINITY);
     // Equivalence with no spread: inside the margin or not.
     if (!up || !down) throw new Error("untestable");
@@ -448,12 +601,15 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     expect(e.components?.perProcess).toBe(2);
   });
 
-  test("the detectable change: one-sided at alpha is two-sided at 2 alpha, times the se", () => {
-    // df = 20, se 0.02. t table: t(0.975) = 2.0860, t(0.95) = 1.7247, t(0.80) = 0.8600.
+  test("the detectable change: the noncentrality at 80% power, times the se", () => {
+    // df = 20, se 0.02; scipy.stats.nct: 2.9454667 two-sided at 0.05, 2.5751231 one-sided.
     const t = { change: 0, t: 0, df: 20, p: 1, se: 0.02, ci: { low: 0, high: 0 } };
-    expect(detectable(t, 0.05)).toBeCloseTo((2.086 + 0.86) * 0.02, 4);
-    expect(detectable(t, 0.05, 2)).toBeCloseTo((2.086 + 0.86) * 0.02, 4);
-    expect(detectable(t, 0.05, 1)).toBeCloseTo((1.7247 + 0.86) * 0.02, 4);
+    expect(detectable(t, 0.05)).toBeCloseTo(2.945466717 * 0.02, 8);
+    expect(detectable(t, 0.05, 2)).toBeCloseTo(2.945466717 * 0.02, 8);
+    expect(detectable(t, 0.05, 1)).toBeCloseTo(2.575123129 * 0.02, 8);
+    // Paired, on the log scale: the ratio that far from 1, df 9 (3.1496329 two-sided).
+    const paired = { ...t, df: 9, paired: 10 };
+    expect(detectable(paired, 0.05)).toBeCloseTo(Math.expm1(3.149632886 * 0.02), 8);
   });
 
   test("the round component by hand: two apps, three complete rounds", () => {

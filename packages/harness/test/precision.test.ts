@@ -18,12 +18,21 @@ import type { Results } from "../src/schema.ts";
 import { formatSummary, precisionText } from "../src/summary.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
-/** `rounds` processes per app, each with one sample: mean × (1 ± spread), alternating. */
-function run(apps: Record<string, number>, rounds: number, spread: number): Results {
-  const trials = Object.entries(apps).flatMap(([app, mean]) =>
-    Array.from({ length: rounds }, (_, i) =>
-      syntheticTrial(app, "api", i + 1, 50, mean * (1 + (i % 2 ? spread : -spread)), 5),
-    ),
+/**
+ * `rounds` processes per app, each with one sample: mean × (1 ± spread), alternating, every
+ * app up in the same rounds; `opposed`: every other app down when the first is up.
+ */
+function run(
+  apps: Record<string, number>,
+  rounds: number,
+  spread: number,
+  opposed = false,
+): Results {
+  const trials = Object.entries(apps).flatMap(([app, mean], k) =>
+    Array.from({ length: rounds }, (_, i) => {
+      const up = (i + (opposed ? k : 0)) % 2 === 1;
+      return syntheticTrial(app, "api", i + 1, 50, mean * (1 + (up ? spread : -spread)), 5);
+    }),
   );
   return syntheticRun(Object.keys(apps), ["api"], trials);
 }
@@ -48,15 +57,24 @@ describe("precision status", () => {
     );
   });
 
-  test("widest first; a comparison is wider than either mean it compares", () => {
-    const status = precisionStatus(
+  test("widest first; paired by round, a comparison is as wide as the noise rounds did not share", () => {
+    // Apps the rounds moved apart: their per-round ratio swings twice as far as either app.
+    const apart = precisionStatus(
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 50_000 }, 8, 0.05, true)),
+      0.01,
+    );
+    expect(apart.reached).toBe(false);
+    const widths = apart.widths.map((w) => w.halfWidth);
+    expect(widths).toEqual([...widths].sort((a, b) => b - a));
+    expect(apart.widths[0]?.what).toContain(" vs ");
+    // Apps every round moved alike: their ratio never moved, so the comparison is the narrowest.
+    const alike = precisionStatus(
       analyze(run({ "bun-bare": 50_000, "bun-hono": 50_000 }, 8, 0.05)),
       0.01,
     );
-    expect(status.reached).toBe(false);
-    const widths = status.widths.map((w) => w.halfWidth);
-    expect(widths).toEqual([...widths].sort((a, b) => b - a));
-    expect(status.widths[0]?.what).toContain(" vs ");
+    expect(alike.widths.at(-1)?.what).toContain(" vs ");
+    expect(alike.widths.at(-1)?.halfWidth).toBeCloseTo(0, 12);
+    expect(alike.widths[0]?.what).not.toContain(" vs ");
   });
 
   test("fewer than 3 processes: no interval yet, infinitely wide, never reached", () => {

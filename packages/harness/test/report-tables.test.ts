@@ -196,9 +196,9 @@ describe("scaling over worker counts (--workers 1,2,4)", () => {
         trial("a-bare", "api", 1, 1000 + r, r),
         trial("a-bare", "api", 2, 1900 + r, r),
         trial("a-bare", "api", 4, 3600 + r, r),
-        // b-bare: 1,200 → 1,210 within a ±100 noise: a tie; → 5,200 far beyond it.
+        // b-bare: 1,200 → 1,210, a ratio the rounds move by ±20%: a tie; → 5,200 far beyond it.
         trial("b-bare", "api", 1, 1000 + 100 * r, r),
-        trial("b-bare", "api", 2, 1010 + 100 * r, r),
+        trial("b-bare", "api", 2, 1410 - 100 * r, r),
         trial("b-bare", "api", 4, 5000 + 100 * r, r),
         // c-bare never measured at 1 worker: no multiple, only its req/s.
         trial("c-bare", "api", 2, 2000 + r, r),
@@ -234,20 +234,21 @@ describe("scaling over worker counts (--workers 1,2,4)", () => {
   });
 
   test("the first count is not tested against itself: it would tighten Holm", () => {
-    // One app, 1 and 2 workers, three processes each, sd 100: 1,000 and 1,250. Welch's
-    // t = 250 / (100 × √(2/3)) = 3.06 on 4 degrees of freedom: two-sided p between 0.025
-    // (t = 3.495) and 0.05 (t = 2.776). Alone in its family it is significant; with a
-    // comparison of the first count with itself beside it, Holm would hold it to 0.025.
+    // One app, 1 and 2 workers, three processes each: 900, 1,000, 1,100 and 1,067, 1,284,
+    // 1,530. Per-round log ratios 0.170, 0.250, 0.330: paired t = 5.42 on 2 degrees of
+    // freedom, two-sided p between 0.025 (t = 6.205) and 0.05 (t = 4.303). Alone in its family
+    // it is significant; with a comparison of the first count with itself beside it, Holm
+    // would hold it to 0.025.
     const one = syntheticRun(
       ["a-bare"],
       ["api"],
       rounds.flatMap((r) => [
         trial("a-bare", "api", 1, 800 + 100 * r, r),
-        trial("a-bare", "api", 2, 1050 + 100 * r, r),
+        trial("a-bare", "api", 2, [1067, 1284, 1530][r - 1] as number, r),
       ]),
       { workers: 2, workerCounts: [1, 2] },
     );
-    expect(scalingViews(analyze(one))[0]?.rows).toEqual([["a-bare", "1,000", "1,250 (×1.25)"]]);
+    expect(scalingViews(analyze(one))[0]?.rows).toEqual([["a-bare", "1,000", "1,294 (×1.29)"]]);
   });
 
   test("a single count, or none: no scaling table", () => {

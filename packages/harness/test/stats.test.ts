@@ -4,9 +4,13 @@ import { describe, expect, test } from "bun:test";
 import {
   confidenceInterval,
   detectableInSe,
+  gammaQ,
   holm,
   incompleteBeta,
   median,
+  noncentralTCdf,
+  normalCdf,
+  power,
   spread,
   tCdf,
   tCritical,
@@ -167,11 +171,76 @@ describe("Student's t: the distribution function and the detectable difference",
     expect(tCdf(Number.NaN, 5)).toBe(0.5);
   });
 
-  test("detectableInSe: the two-sided critical value plus the power quantile (t table)", () => {
-    // df = 10: t(0.975) = 2.2281, t(0.80) = 0.8791 (t table)
-    expect(detectableInSe(0.05, 0.8, 10)).toBeCloseTo(2.2281 + 0.8791, 3);
-    // df = 20: t(0.95) = 1.7247 (two-sided alpha 0.10), t(0.90) = 1.3253
-    expect(detectableInSe(0.1, 0.9, 20)).toBeCloseTo(1.7247 + 1.3253, 3);
+  test("detectableInSe: the noncentrality at which the test's power is exactly the one asked", () => {
+    // scipy.stats.nct, solved with brentq: df 10, two-sided 0.05, 80% power: 3.1099681.
+    expect(detectableInSe(0.05, 0.8, 10)).toBeCloseTo(3.1099681, 6);
+    expect(detectableInSe(0.05, 0.8, 4)).toBeCloseTo(3.7610596, 6);
+    expect(detectableInSe(0.1, 0.9, 20)).toBeCloseTo(3.031373, 6);
+    expect(detectableInSe(0.05 / 6, 0.8, 38)).toBeCloseTo(3.6482659, 6);
+    // One-sided at 0.01, df 9.
+    expect(detectableInSe(0.01, 0.8, 9, 1)).toBeCloseTo(3.7481857, 6);
+    // The shortcut t(1 − α/2) + t(power) (t table: 2.2281 + 0.8791, 2.7764 + 0.9410) falls
+    // short of it, most at few degrees of freedom: its power is below 80%.
+    expect(detectableInSe(0.05, 0.8, 10)).toBeGreaterThan(2.2281 + 0.8791 + 0.002);
+    expect(detectableInSe(0.05, 0.8, 4)).toBeGreaterThan(2.7764 + 0.941 + 0.04);
+    expect(power(2.2281 + 0.8791, 10, 0.05)).toBeLessThan(0.8);
+    // Asked twice (a table asks the same few over and over): the same answer.
+    expect(detectableInSe(0.05, 0.8, 10)).toBe(detectableInSe(0.05, 0.8, 10));
+    expect(detectableInSe(0.05, 0.9, 10)).toBeGreaterThan(detectableInSe(0.05, 0.8, 10));
+  });
+
+  test("power: the chance of rejecting at a true difference of ncp standard errors", () => {
+    expect(power(0, 10, 0.05)).toBeCloseTo(0.05, 9); // no difference: the test's own level
+    expect(power(0, 10, 0.05, 1)).toBeCloseTo(0.05, 9);
+    expect(power(detectableInSe(0.05, 0.8, 7), 7, 0.05)).toBeCloseTo(0.8, 8);
+    expect(power(detectableInSe(0.02, 0.8, 7, 1), 7, 0.02, 1)).toBeCloseTo(0.8, 8);
+    // Two-sided, a difference in either direction is found alike.
+    expect(power(-2.5, 12, 0.05)).toBeCloseTo(power(2.5, 12, 0.05), 9);
+    // One-sided, only in its direction.
+    expect(power(-2.5, 12, 0.05, 1)).toBeLessThan(0.001);
+  });
+});
+
+describe("the normal and noncentral t distributions", () => {
+  test("normalCdf against scipy.stats.norm, the far tail keeping its digits", () => {
+    expect(normalCdf(0)).toBe(0.5);
+    expect(normalCdf(-1.3)).toBeCloseTo(0.09680048458561036, 8);
+    expect(normalCdf(2.5)).toBeCloseTo(0.9937903346742238, 8);
+    expect(normalCdf(0.3)).toBeCloseTo(0.6179114221889526, 8);
+    expect(normalCdf(-8) / 6.22096057427174e-16).toBeCloseTo(1, 6);
+    expect(normalCdf(Number.NEGATIVE_INFINITY)).toBe(0);
+    expect(normalCdf(Number.POSITIVE_INFINITY)).toBe(1);
+    expect(normalCdf(Number.NaN)).toBeNaN();
+  });
+
+  // ln Γ (Lanczos) is good to about 1e-8: seven digits are asserted, relative in the tails.
+  test("gammaQ: closed forms Q(1, x) = e^−x and Q(3, x) = e^−x (1 + x + x²/2), both branches", () => {
+    expect(gammaQ(1, 0.5)).toBeCloseTo(Math.exp(-0.5), 7); // series branch (x < a + 1)
+    expect(gammaQ(1, 7) / Math.exp(-7)).toBeCloseTo(1, 7); // continued fraction
+    expect(gammaQ(3, 2)).toBeCloseTo(Math.exp(-2) * (1 + 2 + 2), 7);
+    expect(gammaQ(3, 9) / (Math.exp(-9) * (1 + 9 + 40.5))).toBeCloseTo(1, 7);
+    expect(gammaQ(2, 0)).toBe(1);
+    expect(gammaQ(2, Number.POSITIVE_INFINITY)).toBe(0);
+  });
+
+  test("noncentralTCdf against scipy.stats.nct", () => {
+    const cases: [number, number, number, number][] = [
+      [2.0, 10, 1.5, 0.6591540724421909],
+      [-1.0, 5, 0.5, 0.08244409105672337],
+      [3.0, 4.5, 3.2, 0.39015031238391673],
+      [0.5, 30, 2.0, 0.06667211444913004],
+      [-2.5, 19, -1.0, 0.08654932918631444],
+      [10, 3, 8, 0.5885978669729135],
+      [2.2281, 10, 2.9, 0.2564946700296474],
+    ];
+    for (const [t, df, ncp, want] of cases) expect(noncentralTCdf(t, df, ncp)).toBeCloseTo(want, 8);
+    // No noncentrality: Student's t itself.
+    expect(noncentralTCdf(1.3, 7, 0)).toBe(tCdf(1.3, 7));
+    expect(noncentralTCdf(0, 7, 1.5)).toBeCloseTo(normalCdf(-1.5), 12);
+    expect(noncentralTCdf(Number.POSITIVE_INFINITY, 7, 1)).toBe(1);
+    expect(noncentralTCdf(Number.NEGATIVE_INFINITY, 7, 1)).toBe(0);
+    expect(noncentralTCdf(1, 0, 1)).toBeNaN();
+    expect(noncentralTCdf(Number.NaN, 5, 1)).toBeNaN();
   });
 });
 

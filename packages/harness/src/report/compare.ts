@@ -3,8 +3,8 @@
 // slower by more than the threshold (and significantly so), or failed, went unmeasured or is
 // missing in the new run.
 //
-// The statistics are the summary's (estimate.ts): each run's mean over its processes, Welch's
-// t-test on process means, Holm over the pairs. A regression gate asks "slower?", so that test
+// The statistics are the summary's (estimate.ts): each run's mean over its processes, Holm over
+// the pairs; the test is Welch's on process means, since two runs share no rounds to pair. A regression gate asks "slower?", so that test
 // is one-sided. "No change beyond the threshold" is a claim too, and is made only when an
 // equivalence test (TOST: both one-sided tests against ±threshold) says so, under the same
 // Holm control; a change the data cannot place inside or outside the threshold is
@@ -20,7 +20,7 @@ import {
   familyVerdicts,
   oneSidedP,
   type PairTest,
-  testPair,
+  welchPair,
 } from "../estimate.ts";
 import { connectionsText, type Group, groupsOf, inGroup, workersText } from "../groups.ts";
 import type { Results, Trial } from "../schema.ts";
@@ -140,7 +140,7 @@ function measure(base: Results, next: Results, app: string, group: Group): Pair 
   const b = validTrials(next, app, group);
   const baseEst = estimate(processSamples(a));
   const nextEst = estimate(processSamples(b));
-  const test = testPair(baseEst, nextEst);
+  const test = welchPair(baseEst, nextEst);
   const problem = newRunProblem(next, app, b.length > 0);
   return {
     app,

@@ -240,7 +240,7 @@ function scenarioSection(scenario: string, group: GroupAnalysis, level: string):
       const t = taxText(r);
       return [r.app, t.ofBare, t.cost, t.p];
     });
-    out.push(table(["app", "% of bare", "cost", "Welch p"], "lrlr", cells));
+    out.push(table(["app", "% of bare", "cost", "p"], "lrlr", cells));
   }
   return out.join("\n");
 }
