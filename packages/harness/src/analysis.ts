@@ -68,6 +68,8 @@ export interface SummaryRow {
   /** Valid samples whose server core was busy with something other than the server. */
   readonly contendedTrials: number;
   readonly machineFullTrials: number;
+  /** Valid samples whose load generator was at its ceiling: a lower bound of the server's. */
+  readonly ceilingTrials: number;
   /** Valid samples of a run across two hosts whose pace the network may have set. */
   readonly networkTrials: number;
   /** Valid samples whose in-flight requests were far below the connections (Little's law). */
@@ -149,6 +151,7 @@ interface FlagCounts {
   readonly unsaturatedTrials: number;
   readonly contendedTrials: number;
   readonly machineFullTrials: number;
+  readonly ceilingTrials: number;
   readonly networkTrials: number;
   readonly idleTrials: number;
 }
@@ -200,6 +203,12 @@ function flagsFor(
       "best, nor a load-generator limit)",
   );
   counted(
+    "GENERATOR CEILING",
+    counts.ceilingTrials,
+    "a lower bound of the server's capacity, not its measure (the load generator was at its " +
+      "ceiling, or connections waited on it while the server's core had room; see the notes)",
+  );
+  counted(
     "NETWORK-BOUND",
     counts.networkTrials,
     "the network between the hosts may have set the pace (see the notes)",
@@ -247,6 +256,7 @@ function rowFor(results: Results, app: string, group: Group): BaseRow {
     unsaturatedTrials: valid.filter((t) => t.checks.unsaturated).length,
     contendedTrials: valid.filter((t) => t.checks.contended === true).length,
     machineFullTrials: valid.filter((t) => t.checks.machineFull === true).length,
+    ceilingTrials: valid.filter((t) => t.checks.generatorCeiling === true).length,
     networkTrials: valid.filter((t) => t.checks.networkBound === true).length,
     idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
   };

@@ -51,6 +51,20 @@ export const STEAL_HIGH = 20;
  * says neither what the server could do with cores of its own nor that the generator limited it.
  */
 export const MACHINE_FULL = 0.9;
+/**
+ * The load generator at this share of what it can keep busy is at its ceiling, whatever the
+ * server did: the figure is a lower bound of the server's capacity, not its measure. On two
+ * cores wrk reached 98–99% of its core against a server that does nothing (floor-server.ts).
+ */
+export const GENERATOR_CEILING = 0.95;
+/**
+ * ...as is a sample whose requests in flight fell below this share of the connections while
+ * the server's core was idle at least CEILING_CORE_IDLE % of the time: connections waited on
+ * the generator while the server had room (deno-bare at 90–94% CPU, its core 4–9% idle, 51% of
+ * connections in flight passed every other flag).
+ */
+export const CEILING_IN_FLIGHT = 0.9;
+export const CEILING_CORE_IDLE = 3;
 /** A tool that measured less than this share of the requested time stopped early. */
 export const MIN_WINDOW_SHARE = 0.9;
 /** CPU readings this far above the cores a process may use are a broken measurement. */
@@ -240,6 +254,40 @@ export function contentionNote(m: Measurement): string | undefined {
     : `contended: ${reasons.join(", ")}: something else had the CPU (not the server's best)`;
 }
 
+/**
+ * Why the sample may show the generator's ceiling rather than the server's capacity, or
+ * undefined: the generator near all it can use, or connections idle while the server's core
+ * had room.
+ */
+export function generatorCeilingNote(
+  m: Measurement,
+  little: Trial["checks"]["littlesLaw"],
+  capacity: number,
+): string | undefined {
+  if (m.cpuWindowSec <= 0) return undefined;
+  const share = m.loadCpuPercent / (100 * capacity);
+  if (share >= GENERATOR_CEILING) {
+    return (
+      `generator ceiling: ${m.tool} used ${(share * 100).toFixed(0)}% of what it can ` +
+      `(${capacity.toFixed(2)} cores): a lower bound of the server's capacity`
+    );
+  }
+  const idle = m.serverCoreIdlePercent;
+  if (
+    little.checked &&
+    little.ratio < CEILING_IN_FLIGHT &&
+    idle !== undefined &&
+    idle >= CEILING_CORE_IDLE
+  ) {
+    return (
+      `generator ceiling: ${little.inFlight.toFixed(1)} requests in flight on ${m.connections} ` +
+      `connections (${(little.ratio * 100).toFixed(0)}%) while the server's core was ` +
+      `${idle.toFixed(0)}% idle: a lower bound of the server's capacity`
+    );
+  }
+  return undefined;
+}
+
 export interface Judgement {
   readonly checks: Trial["checks"];
   readonly capacityCores: number;
@@ -282,6 +330,8 @@ export function judge(m: Measurement): Judgement {
   if (contention) notes.push(contention);
   const network = networkNote(m);
   if (network) notes.push(network);
+  const ceiling = generatorCeilingNote(m, little, capacity);
+  if (ceiling) notes.push(ceiling);
   return {
     capacityCores: capacity,
     checks: {
@@ -292,6 +342,7 @@ export function judge(m: Measurement): Judgement {
       unsaturated: !loadBusy && !serverBusy && !full,
       contended: contention !== undefined,
       machineFull: full,
+      generatorCeiling: ceiling !== undefined,
       ...(m.network ? { networkBound: network !== undefined } : {}),
       littlesLaw: little,
       notes,

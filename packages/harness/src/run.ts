@@ -644,6 +644,7 @@ function progressLine(trial: Trial, tool: string): string {
     (c.loadGeneratorBound ? " · LOAD-GENERATOR BOUND" : "") +
     (c.unsaturated ? " · UNSATURATED" : "") +
     (c.contended ? " · CONTENDED" : "") +
+    (c.generatorCeiling ? " · GENERATOR CEILING" : "") +
     (c.littlesLaw.ok ? "" : " · IDLE CONNECTIONS")
   );
 }

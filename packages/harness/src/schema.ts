@@ -127,6 +127,12 @@ export const TrialSchema = T.Object({
      */
     machineFull: T.Optional(T.Boolean()),
     /**
+     * The load generator was at its ceiling (GENERATOR_CEILING of what it can use), or
+     * connections sat idle while the server's core had room: the req/s is a lower bound of the
+     * server's capacity, not its measure. Absent in runs before it existed.
+     */
+    generatorCeiling: T.Optional(T.Boolean()),
+    /**
      * A run across two hosts: the network, not the server, may have set the pace (bytes/s near
      * the link's capacity, or the round trip most of a request's latency). Absent on one host.
      */

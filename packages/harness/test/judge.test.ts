@@ -57,9 +57,49 @@ describe("a clean trial", () => {
       loadGeneratorBound: false,
       unsaturated: false,
       contended: false,
+      generatorCeiling: false,
       littlesLaw: { inFlight: 40, ratio: 0.8, checked: true, ok: true },
       notes: [],
     });
+  });
+});
+
+describe("the generator's ceiling: a lower bound of the server's capacity", () => {
+  test("the generator at 95% of what it can use: GENERATOR CEILING, even with the server full", () => {
+    const at = judge(measured({ loadCpuPercent: 95, serverCoreIdlePercent: 0 })).checks;
+    expect(at.generatorCeiling).toBe(true);
+    expect(at.valid).toBe(true);
+    expect(at.loadGeneratorBound).toBe(false); // the server was saturated too
+    expect(at.notes).toContain(
+      "generator ceiling: wrk used 95% of what it can (1.00 cores): a lower bound of the server's capacity",
+    );
+    expect(judge(measured({ loadCpuPercent: 94.9 })).checks.generatorCeiling).toBe(false);
+    // What it can use: two threads on a 2-core set reach their ceiling at 190%.
+    const two = { threads: 2, loadCores: 2 };
+    expect(judge(measured({ ...two, loadCpuPercent: 190 })).checks.generatorCeiling).toBe(true);
+    expect(judge(measured({ ...two, loadCpuPercent: 189 })).checks.generatorCeiling).toBe(false);
+  });
+
+  test("connections waiting on the generator while the server's core had room", () => {
+    // 10,000 req/s × 4 ms = 40 in flight: 89% of 45 connections, 80% of 50.
+    const idle = (connections: number, serverCoreIdlePercent: number) =>
+      judge(measured({ connections, serverCoreIdlePercent })).checks;
+    expect(idle(50, 3).generatorCeiling).toBe(true);
+    expect(idle(50, 3).notes).toContain(
+      "generator ceiling: 40.0 requests in flight on 50 connections (80%) while the server's core was 3% idle: a lower bound of the server's capacity",
+    );
+    expect(idle(50, 2.9).generatorCeiling).toBe(false); // no room on the server's core
+    expect(idle(44.5, 3).generatorCeiling).toBe(true); // 0.899 of the connections
+    expect(idle(44.4, 3).generatorCeiling).toBe(false); // 0.901: busy enough
+    // Unpinned: no core of its own to have room on.
+    expect(judge(measured({ connections: 50 })).checks.generatorCeiling).toBe(false);
+  });
+
+  test("CPU not measured, or Little's law not checkable: no ceiling judged", () => {
+    const unmeasured = measured({ loadCpuPercent: 99, cpuWindowSec: 0, serverCoreIdlePercent: 9 });
+    expect(judge(unmeasured).checks.generatorCeiling).toBe(false);
+    const autocannon = measured({ tool: "autocannon", serverCoreIdlePercent: 9 });
+    expect(judge(autocannon).checks.generatorCeiling).toBe(false); // 4 ms < its 20 ms resolution
   });
 });
 

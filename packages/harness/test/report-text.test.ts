@@ -350,7 +350,7 @@ describe("README section", () => {
     );
     expect(updated).toContain('    x-axis ["bun-bare", "bun-hono", "node-hono"]');
     expect(updated).toContain(
-      "an app marked * had load-generator-bound samples, so its bar is a lower bound, or unsaturated, contended or machine-full samples",
+      "an app marked * had load-generator-bound or generator-ceiling samples, so its bar is a lower bound, or unsaturated, contended or machine-full samples",
     );
   });
 });
@@ -380,6 +380,7 @@ function fakeRow(app: string, mean: number, p99: number, patch: object = {}): Su
     unsaturatedTrials: 0,
     contendedTrials: 0,
     machineFullTrials: 0,
+    ceilingTrials: 0,
     flags: [],
     notes: [],
     ...patch,
@@ -421,7 +422,13 @@ describe("Mermaid charts", () => {
   });
 
   test("* on every kind of sample that is not the server's best, one at a time", () => {
-    const marks = ["boundTrials", "unsaturatedTrials", "contendedTrials", "machineFullTrials"];
+    const marks = [
+      "boundTrials",
+      "ceilingTrials",
+      "unsaturatedTrials",
+      "contendedTrials",
+      "machineFullTrials",
+    ];
     for (const count of marks) expect(starred(fakeRow("a", 1, 1, { [count]: 1 }))).toBe(true);
     expect(starred(fakeRow("a", 1, 1))).toBe(false);
   });
@@ -494,7 +501,8 @@ describe("README section: every cell", () => {
         "its group (a paired t-test on the per-round log ratios of process means, Holm over the " +
         "table's pairs), with the " +
         "smallest difference the run could have detected (80% power). * marks an app with " +
-        "load-generator-bound, unsaturated, contended or machine-full samples: not the server's best.",
+        "load-generator-bound, generator-ceiling, unsaturated, contended or machine-full samples: " +
+        "not the server's best.",
     );
     expect(blocks[3]).toBe(
       "**p99 latency, ms** (median of the samples' p99; the report shows the range):",
@@ -1188,7 +1196,7 @@ describe("HTML: what the charts are given", () => {
     const rps = chart(run, "rps-api");
     expect(rps?.labels).toEqual(["x-bare (lower bound, unsaturated, contended, machine full)"]);
     expect(rps?.datasets[0]?.colors).toEqual(["#888"]);
-    for (const only of ["contended", "machineFull"] as const) {
+    for (const only of ["contended", "machineFull", "generatorCeiling"] as const) {
       const one = syntheticRun(
         ["x-bare"],
         ["api"],
@@ -1199,9 +1207,12 @@ describe("HTML: what the charts are given", () => {
           },
         ],
       );
-      expect(chart(one, "rps-api")?.labels).toEqual([
-        `x-bare (${only === "contended" ? "contended" : "machine full"})`,
-      ]);
+      const label = {
+        contended: "contended",
+        machineFull: "machine full",
+        generatorCeiling: "lower bound",
+      };
+      expect(chart(one, "rps-api")?.labels).toEqual([`x-bare (${label[only]})`]);
     }
   });
 
@@ -1434,7 +1445,7 @@ describe("Markdown: blocks stand apart", () => {
     );
     expect(md).toContain("| bun-hono | 98% | 2% | < 0.001 |\n\n## echo — POST /api/echo");
     expect(md).toContain(
-      "| 0.272 |\n\n## Charts\n\nCharts (an app marked * had load-generator-bound samples, so its bar is a lower bound, " +
+      "| 0.272 |\n\n## Charts\n\nCharts (an app marked * had load-generator-bound or generator-ceiling samples, so its bar is a lower bound, " +
         "or unsaturated, contended or machine-full samples, where neither the server nor the load generator was saturated, " +
         "something else had the CPU, or both shared full cores: not the server's best; ties and confidence intervals are in " +
         "the tables):\n\n```mermaid\nxychart-beta\n",

@@ -546,6 +546,25 @@ describe("samples within processes", () => {
     expect(row("bun-bare")?.notes).toEqual(["core busy"]);
   });
 
+  test("generator-ceiling samples are counted and flagged: a lower bound, not a measure", () => {
+    const capped = syntheticRun(
+      ["deno-bare"],
+      ["api"],
+      [1, 2, 3].map((r) => ({
+        ...syntheticTrial("deno-bare", "api", r, 50, 100, 5),
+        checks: { ...cleanChecks(45, 50), generatorCeiling: r !== 2 },
+      })),
+    );
+    const only = analyze(capped).groups.get("api")?.rows[0];
+    expect(only?.ceilingTrials).toBe(2);
+    expect(only?.boundTrials).toBe(0);
+    expect(only?.flags.map((f) => f.text)).toEqual([
+      "GENERATOR CEILING 2/3: a lower bound of the server's capacity, not its measure (the load " +
+        "generator was at its ceiling, or connections waited on it while the server's core had " +
+        "room; see the notes)",
+    ]);
+  });
+
   test("machine-full samples are counted and flagged, apart from the generator's", () => {
     const full = syntheticRun(
       ["bun-bare"],

@@ -345,7 +345,7 @@ function workersSection(analysis: Analysis): string {
 function label(row: SummaryRow): string {
   if (row.status === "failed") return `${row.app} (failed)`;
   const qualifiers = [
-    ...(row.boundTrials > 0 ? ["lower bound"] : []),
+    ...(row.boundTrials > 0 || row.ceilingTrials > 0 ? ["lower bound"] : []),
     ...(row.unsaturatedTrials > 0 ? ["unsaturated"] : []),
     ...(row.contendedTrials > 0 ? ["contended"] : []),
     ...(row.machineFullTrials > 0 ? ["machine full"] : []),

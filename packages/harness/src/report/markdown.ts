@@ -197,6 +197,7 @@ export const READING_GUIDE = [
   "Latency: the median over valid samples of each sample's percentile; p99 also shows its lowest–highest over samples.",
   SIGNIFICANCE_NOTE,
   "Load-generator bound: the load generator was saturated and the server was not, so the req/s is a lower bound. " +
+    "Generator ceiling: the load generator used 95% or more of what it can, or connections waited on it while the server's core had idle time: a lower bound of the server's capacity, whatever the server's own CPU. " +
     "Unsaturated: neither was saturated, so something else limited the run (not the server's best). " +
     "Contended: the server's core was busy with something other than the server, or CPU steal was high (not the server's best). Machine full: unpinned, the server and the load generator shared the cores and together filled them (neither the server's best nor a load-generator limit). " +
     "Idle connections: far fewer requests were in flight than connections were open (the load generator paced the run).",

@@ -19,10 +19,14 @@ export function xychart(title: string, labels: string[], values: number[], axis:
 }
 
 export const starred = (r: SummaryRow) =>
-  r.boundTrials > 0 || r.unsaturatedTrials > 0 || r.contendedTrials > 0 || r.machineFullTrials > 0;
+  r.boundTrials > 0 ||
+  r.ceilingTrials > 0 ||
+  r.unsaturatedTrials > 0 ||
+  r.contendedTrials > 0 ||
+  r.machineFullTrials > 0;
 
 export const CHART_CAPTION =
-  "Charts (an app marked * had load-generator-bound samples, so its bar is a lower bound, " +
+  "Charts (an app marked * had load-generator-bound or generator-ceiling samples, so its bar is a lower bound, " +
   "or unsaturated, contended or machine-full samples, where neither the server nor the load " +
   "generator was saturated, something else had the CPU, or both shared full cores: not the server's best; ties and confidence intervals are in the tables):";
 

@@ -17,7 +17,8 @@ export const PRODUCTION_INTRO =
   "difference the run could have detected. The framework tax column is api against the " +
   "runtime's bare app. The `ratelimit` stage measures the 429 a limiter answers under a flood, " +
   "and `etag` the 304 of a matching If-None-Match. * marks a mean with samples that were not " +
-  "the server's best (load-generator bound, unsaturated, contended or machine-full; the " +
+  "the server's best (load-generator bound, generator ceiling, unsaturated, contended or " +
+  "machine-full; the " +
   "scenario's table says which): a share of such an api, or such a stage, is off by as much.";
 // Stryker restore StringLiteral
 
