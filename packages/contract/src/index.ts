@@ -67,6 +67,7 @@ export {
   executableOf,
   parentOf,
   pidsListeningOn,
+  servesAddress,
 } from "./proc.ts";
 export {
   APPS,

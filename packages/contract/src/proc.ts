@@ -8,8 +8,31 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 const LISTEN = "0A";
 const ESTABLISHED = "01";
 
-/** Inodes of the TCP sockets whose local port is `port`, in the given state. */
-function socketInodes(port: number, state: string): Set<string> {
+/** An IPv4 address as /proc/net/tcp prints it (host byte order: 127.0.0.2 is 0200007F). */
+function ipv4Hex(address: string): string | undefined {
+  const parts = address.split(".").map(Number);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) {
+    return undefined;
+  }
+  return parts
+    .reverse()
+    .map((p) => p.toString(16).toUpperCase().padStart(2, "0"))
+    .join("");
+}
+
+/**
+ * Whether a socket bound to `local` (/proc/net/tcp or tcp6's hex) takes connections to
+ * `address`: bound to it, to its IPv4-mapped IPv6 form, or to any address. No address, or
+ * one that is not IPv4: every socket does.
+ */
+export function servesAddress(local: string, address: string | undefined): boolean {
+  const v4 = address === undefined ? undefined : ipv4Hex(address);
+  if (v4 === undefined || /^0+$/.test(local)) return true;
+  return local === v4 || local === `0000000000000000FFFF0000${v4}`;
+}
+
+/** Inodes of the TCP sockets whose local port is `port`, in the given state (and address). */
+function socketInodes(port: number, state: string, address?: string): Set<string> {
   const inodes = new Set<string>();
   const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
@@ -24,7 +47,11 @@ function socketInodes(port: number, state: string): Set<string> {
       // cols: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
       const local = cols[1];
       if (!local || cols[3] !== state) continue;
-      if (local.slice(local.lastIndexOf(":") + 1) === hexPort && cols[9]) inodes.add(cols[9]);
+      const [host = "", hex] = [
+        local.slice(0, local.lastIndexOf(":")),
+        local.slice(local.lastIndexOf(":") + 1),
+      ];
+      if (hex === hexPort && cols[9] && servesAddress(host, address)) inodes.add(cols[9]);
     }
   }
   return inodes;
@@ -63,9 +90,13 @@ function numericDirs(path: string): string[] {
   }
 }
 
-/** PIDs holding a listening TCP socket on `port` (any address); empty when none or unknowable. */
-export function pidsListeningOn(port: number): number[] {
-  const inodes = socketInodes(port, LISTEN);
+/**
+ * PIDs holding a listening TCP socket on `port` (that takes connections to `address`, when
+ * given: two apps of a side-by-side pair may listen on one port, at 127.0.0.1 and 127.0.0.2);
+ * empty when none or unknowable.
+ */
+export function pidsListeningOn(port: number, address?: string): number[] {
+  const inodes = socketInodes(port, LISTEN, address);
   if (inodes.size === 0) return [];
   return numericDirs("/proc")
     .filter((pid) => socketsHeld(pid, inodes) > 0)

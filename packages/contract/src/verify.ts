@@ -181,7 +181,7 @@ export function checkStreamingLimit(
 
 /** What checkServingExecutable reads of the system (/proc on Linux); tests pass their own. */
 export interface ProcessProbe {
-  readonly pidsListeningOn: (port: number) => number[];
+  readonly pidsListeningOn: (port: number, address?: string) => number[];
   readonly executableOf: (pid: number) => string | undefined;
 }
 
@@ -189,9 +189,10 @@ export interface ProcessProbe {
 export function checkServingExecutable(
   app: AppSpec,
   probe: ProcessProbe = { pidsListeningOn, executableOf },
+  address?: string,
 ): Violation[] {
   const check = "runtime identity: the process on the port runs the right executable";
-  const pids = probe.pidsListeningOn(app.port);
+  const pids = probe.pidsListeningOn(app.port, address);
   if (pids.length === 0) return []; // not visible (not Linux, or another user's process)
   const violations: Violation[] = [];
   for (const pid of pids) {
@@ -210,10 +211,12 @@ export function checkServingExecutable(
 /**
  * Whether `url` is this machine's registry port of `app`: only then is the process listening
  * there the server under test (a test server on another port says nothing about that one).
+ * Any loopback address counts: a side-by-side pair listens on 127.0.0.1 and 127.0.0.2.
  */
 export function onRegistryPort(url: URL, app: AppSpec): boolean {
+  const loopback = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
   return (
-    ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) && Number(url.port) === app.port
+    (loopback || ["localhost", "[::1]"].includes(url.hostname)) && Number(url.port) === app.port
   );
 }
 
@@ -242,6 +245,8 @@ export async function verify(
   violations.push(...(await checkHeadMatchesGet(host, port, timeoutMs)));
   violations.push(...(await checkPipelined(host, port, timeoutMs)));
   violations.push(...(await checkMiddleware(host, port, app, timeoutMs, options.processes)));
-  if (onRegistryPort(url, app)) violations.push(...checkServingExecutable(app));
+  if (onRegistryPort(url, app)) {
+    violations.push(...checkServingExecutable(app, undefined, url.hostname));
+  }
   return violations;
 }

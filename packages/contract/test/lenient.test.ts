@@ -22,6 +22,8 @@ import {
   getApp,
   hostile,
   onRegistryPort,
+  pidsListeningOn,
+  servesAddress,
   survived,
   type Violation,
   verify,
@@ -502,6 +504,54 @@ describe("checkServingExecutable and the registry port", () => {
     expect(at("http://[::1]:3004")).toBe(true);
     expect(at("http://127.0.0.1:3005")).toBe(false);
     expect(at("http://10.0.0.7:3004")).toBe(false);
+    // A side-by-side pair's second slot: any loopback address, not a look-alike.
+    expect(at("http://127.0.0.2:3004")).toBe(true);
+    expect(at("http://127.1.2.3:3004")).toBe(true);
+    expect(at("http://128.0.0.2:3004")).toBe(false);
+    expect(at("http://127.0.0.2.example:3004")).toBe(false);
+  });
+
+  test("the process asked about is the one listening at the app's address", () => {
+    const seen: (string | undefined)[] = [];
+    const at = {
+      pidsListeningOn: (_port: number, address?: string) => {
+        seen.push(address);
+        return address === "127.0.0.2" ? [8] : [7];
+      },
+      executableOf: (pid: number) => (pid === 8 ? "/usr/bin/node" : "/usr/bin/bun"),
+    };
+    expect(checkServingExecutable(APP, at, "127.0.0.2")).toHaveLength(1);
+    expect(checkServingExecutable(APP, at)).toEqual([]);
+    expect(seen).toEqual(["127.0.0.2", undefined]);
+  });
+});
+
+describe("servesAddress: a listening socket's local address as /proc/net/tcp prints it", () => {
+  test("the address itself, its IPv4-mapped form, or a wildcard", () => {
+    expect(servesAddress("0100007F", "127.0.0.1")).toBe(true);
+    expect(servesAddress("0200007F", "127.0.0.2")).toBe(true);
+    expect(servesAddress("0100007F", "127.0.0.2")).toBe(false);
+    expect(servesAddress("0000000000000000FFFF00000200007F", "127.0.0.2")).toBe(true);
+    expect(servesAddress("0000000000000000FFFF00000100007F", "127.0.0.2")).toBe(false);
+    expect(servesAddress("00000000", "127.0.0.2")).toBe(true); // 0.0.0.0
+    expect(servesAddress("00000000000000000000000000000000", "127.0.0.2")).toBe(true); // ::
+    // No address, or not an IPv4 one: no filter.
+    expect(servesAddress("0100007F", undefined)).toBe(true);
+    expect(servesAddress("0100007F", "localhost")).toBe(true);
+    expect(servesAddress("0100007F", "1.2.3")).toBe(true);
+    expect(servesAddress("0100007F", "1.2.3.256")).toBe(true);
+  });
+
+  test("by default it reads /proc: a listener at 127.0.0.2 is found there and not at .1", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.2", port: 0, fetch: () => new Response("") });
+    try {
+      const port = server.port as number;
+      expect(pidsListeningOn(port, "127.0.0.2")).toEqual([process.pid]);
+      expect(pidsListeningOn(port, "127.0.0.1")).toEqual([]);
+      expect(pidsListeningOn(port)).toEqual([process.pid]);
+    } finally {
+      server.stop(true);
+    }
   });
 });
 

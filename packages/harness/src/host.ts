@@ -12,7 +12,15 @@ import { join } from "node:path";
 import { type AppSpec, connectionsHeld, descendantsOf, executableOf } from "@bench/contract";
 import { type RunningApp, type StartOptions, startApp } from "./launch.ts";
 import { machineInfo } from "./manifest.ts";
-import { CLK_TCK, cpuTicks, isAlive, machineTicks, rssBytes, treeCpuTicks } from "./procstats.ts";
+import {
+  CLK_TCK,
+  cpuTicks,
+  isAlive,
+  machineTicks,
+  rssBytes,
+  treeCpuTicks,
+  treeSchedNs,
+} from "./procstats.ts";
 import { serverProcesses } from "./readiness.ts";
 import type { AppRun } from "./runtime-versions.ts";
 import type { Manifest } from "./schema.ts";
@@ -31,6 +39,8 @@ export interface SampleQuery {
 export interface ServerSample {
   /** utime + stime of the whole tree, in the server host's clock ticks. */
   readonly treeTicks: number;
+  /** CPU time of every thread of the tree, ns (schedstat): the cost per request's numerator. */
+  readonly treeNs: number;
   readonly workerTicks: readonly number[];
   readonly rssBytes: number;
   /** RSS of the tree's first process (the primary, with workers). */
@@ -84,6 +94,7 @@ export function sampleHere(query: SampleQuery): ServerSample {
   const machine = machineTicks(query.cpus);
   return {
     treeTicks: treeCpuTicks(query.tree),
+    treeNs: treeSchedNs(query.tree),
     workerTicks: query.workers.map(cpuTicks),
     rssBytes: query.tree.reduce((sum, pid) => sum + rssBytes(pid), 0),
     primaryRssBytes: rssBytes(query.tree[0] ?? 0),

@@ -92,6 +92,7 @@ function sampler(sampled: Sampled, toolPid: () => number | undefined, heldAtMs: 
     samples.push({
       t,
       serverTicks: server.treeTicks,
+      ...(server.treeNs !== undefined ? { serverNs: server.treeNs } : {}),
       toolTicks,
       stealTicks: server.steal,
       serverIdleTicks: server.idle,

@@ -13,6 +13,8 @@ export interface Sample {
   /** ms, performance.now() */
   readonly t: number;
   readonly serverTicks: number;
+  /** The server tree's CPU time, ns (schedstat); absent from a host that does not read it. */
+  readonly serverNs?: number;
   readonly toolTicks: number;
   readonly stealTicks: number;
   /** Idle ticks of the server's CPU set (0 when it has none of its own). */
@@ -50,6 +52,8 @@ export interface WindowRates {
   readonly stealPercent: number;
   /** Idle share of the server's CPU set; undefined when it has none of its own (unpinned). */
   readonly serverCoreIdlePercent?: number;
+  /** The server tree's CPU time over the window, ns (schedstat); undefined where not read. */
+  readonly serverNs?: number;
   readonly windowSec: number;
 }
 
@@ -78,8 +82,20 @@ export function ratesOver(
           ),
         }
       : {}),
+    ...(first.serverNs !== undefined && last.serverNs !== undefined
+      ? { serverNs: Math.max(0, last.serverNs - first.serverNs) }
+      : {}),
     windowSec: sec,
   };
+}
+
+/**
+ * The server's CPU time per request answered, ns: its CPU over the window divided by the
+ * requests answered in it (req/s × the window); undefined without both.
+ */
+export function nsPerRequest(rates: WindowRates, rps: number | undefined): number | undefined {
+  if (rates.serverNs === undefined || !(rps && rps > 0) || !(rates.windowSec > 0)) return undefined;
+  return rates.serverNs / (rps * rates.windowSec);
 }
 
 export interface LoadRun {

@@ -2,7 +2,7 @@
 // load generator cannot tell a server's limit from the load generator's.
 
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 function clockTicks(): number {
   try {
@@ -38,6 +38,33 @@ export function isAlive(pid: number): boolean {
   const f = statFields(pid);
   return f !== undefined && f[0] !== "Z";
 }
+
+/**
+ * CPU time of every thread of a process, in ns: the sum of the first field of
+ * /proc/<pid>/task/<tid>/schedstat (time spent on a CPU, at the scheduler's nanosecond
+ * resolution, where /proc/<pid>/stat counts 10 ms ticks); 0 when the process is gone. A
+ * thread that exited since the last look takes its time with it.
+ */
+export function schedNs(pid: number): number {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const tid of tasks) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return total;
+}
+
+export const treeSchedNs = (pids: readonly number[]): number =>
+  pids.reduce((total, pid) => total + schedNs(pid), 0);
 
 export function treeCpuTicks(pids: readonly number[]): number {
   return pids.reduce((total, pid) => total + cpuTicks(pid), 0);

@@ -16,7 +16,7 @@ import {
 
 /** The /proc look-ups made here: the real ones by default, a made-up table in the unit tests. */
 export interface ProcessTable {
-  listeners(port: number): number[];
+  listeners(port: number, address?: string): number[];
   descendants(pid: number): number[];
   parent(pid: number): number | undefined;
   commandLine(pid: number): string | undefined;
@@ -48,7 +48,7 @@ export async function portHolder(
   proc: ProcessTable = PROC,
   host = "127.0.0.1",
 ): Promise<string | undefined> {
-  const pids = proc.listeners(port);
+  const pids = proc.listeners(port, host);
   if (pids.length > 0) {
     return pids
       .map((pid) => `pid ${pid} (${proc.commandLine(pid) ?? "unknown command"})`)
@@ -58,9 +58,15 @@ export async function portHolder(
   return (await accepts(port, host)) ? "an unknown process" : undefined;
 }
 
-/** The process listening on the app's port (the first of several); else the one launched. */
+/**
+ * The process listening on the app's port: the one the harness launched (or one of its
+ * descendants) when there is one, since a side-by-side pair can run the same app twice on
+ * one port; else the first listener; else the one launched.
+ */
 export function listenerOf(app: AppSpec, launched: number, proc: ProcessTable = PROC): number {
-  return proc.listeners(app.port)[0] ?? launched;
+  const listeners = proc.listeners(app.port);
+  const ours = new Set([launched, ...proc.descendants(launched)]);
+  return listeners.find((pid) => ours.has(pid)) ?? listeners[0] ?? launched;
 }
 
 /**

@@ -20,7 +20,7 @@ import { judge, MIN_WINDOW_SHARE } from "./judge.ts";
 import { LaunchError, REPO_ROOT, type RunningApp, type StartOptions } from "./launch.ts";
 import { runLoad } from "./load.ts";
 import { gitInfo } from "./manifest.ts";
-import type { LoadRun } from "./measure.ts";
+import { type LoadRun, nsPerRequest } from "./measure.ts";
 import { type RateContext, runRates, runSearch } from "./open-loop.ts";
 import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts";
 import {
@@ -194,6 +194,7 @@ class Run {
       server: {
         pid: target.serverTree[0] ?? 0,
         cpuPercent: run.rates.serverCpuPercent,
+        ...withNsPerRequest(run.rates, run.result?.rps),
         peakRssMiB: run.peakRssBytes / 2 ** 20,
         ...(run.primaryRssBytes !== undefined
           ? { primaryRssMiB: run.primaryRssBytes / 2 ** 20 }
@@ -579,6 +580,12 @@ class Run {
       log,
     };
   }
+}
+
+/** The trial's CPU time per request, where the host read schedstat. */
+function withNsPerRequest(rates: LoadRun["rates"], rps: number | undefined) {
+  const ns = nsPerRequest(rates, rps);
+  return ns === undefined ? {} : { cpuNsPerRequest: ns };
 }
 
 /** Unrecorded samples the calibration's sizing takes the median of (one VM hiccup is not it). */

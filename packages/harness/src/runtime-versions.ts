@@ -176,8 +176,12 @@ export const bareVersion = (out: string): string | undefined => /(\d+\.\d+\.\d+)
 /** "node-hono@22.23.3": an app on one version of the run's matrix (its results' row). */
 export const versionedName = (name: string, version: string) => `${name}@${version}`;
 
-/** The registry's name of an app, with or without its version: "node-hono@22.23.3" → "node-hono". */
-export const registryName = (name: string) => name.split(/[@+]/)[0] as string;
+/**
+ * The registry's name of a row: "node-hono@22.23.3" (a version, or a commit with --against),
+ * "bun-bare+5%" (a calibration row) and "bun-bare#2" (a side-by-side A/A's second) are all
+ * the app "node-hono" or "bun-bare".
+ */
+export const registryName = (name: string) => name.split(/[@+#]/)[0] as string;
 
 /** The version a row's name carries, if any. */
 export const versionOfName = (name: string): string | undefined => name.split("@")[1];

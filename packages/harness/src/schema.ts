@@ -83,6 +83,11 @@ export const TrialSchema = T.Object({
     pid: T.Integer(),
     /** The whole tree (primary and workers). */
     cpuPercent: T.Number({ minimum: 0 }),
+    /**
+     * The tree's CPU time per request answered, ns: every thread's schedstat time over the
+     * window / the requests answered in it. Absent in runs before it existed.
+     */
+    cpuNsPerRequest: T.Optional(T.Number({ minimum: 0 })),
     peakRssMiB: T.Number({ minimum: 0 }),
     /** --workers > 1: the primary's own RSS at the end of the trial. */
     primaryRssMiB: T.Optional(T.Number({ minimum: 0 })),

@@ -201,6 +201,20 @@ describe("who holds a port", () => {
     await closed; // the test's timeout fails it if the probe's connection stays open
   }, 2000);
 
+  test("at an address: only the listeners that take its connections are asked about", async () => {
+    const asked: (string | undefined)[] = [];
+    const proc = {
+      ...table({}, {}),
+      listeners: (_port: number, address?: string) => {
+        asked.push(address);
+        return address === "127.0.0.1" ? [101] : [];
+      },
+    };
+    expect(await portHolder(4000, proc)).toBe("pid 101 (bun run start)");
+    expect(await portHolder(freePort(), proc, "127.0.0.2")).toBeUndefined();
+    expect(asked).toEqual(["127.0.0.1", "127.0.0.2"]);
+  });
+
   test("a free port: nobody", async () => {
     expect(await portHolder(freePort(), table({}, {}))).toBeUndefined();
   });
@@ -219,6 +233,12 @@ describe("the server's processes", () => {
   test("the listener, the first of several; else the process launched", () => {
     expect(listenerOf(app(4000), 42, table({ 4000: [7, 9] }, {}))).toBe(7);
     expect(listenerOf(app(4000), 42, table({ 4001: [7] }, {}))).toBe(42);
+  });
+
+  test("the launched process's own listener first: two of one app on one port (side by side)", () => {
+    // 9 runs under 42 (launched), 7 belongs to the other slot's app.
+    expect(listenerOf(app(4000), 42, table({ 4000: [7, 9] }, { 9: 42 }))).toBe(9);
+    expect(listenerOf(app(4000), 9, table({ 4000: [7, 9] }, {}))).toBe(9);
   });
 
   test("one process: the listener alone, whatever runs under it", () => {

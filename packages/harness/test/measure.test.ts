@@ -1,7 +1,14 @@
 // One measurement's arithmetic: where the load window lies, CPU over it, and req/s over the
 // time the load was applied.
 import { describe, expect, test } from "bun:test";
-import { loadWindow, ratesOver, type Sample, windowed, workerUse } from "../src/measure.ts";
+import {
+  loadWindow,
+  nsPerRequest,
+  ratesOver,
+  type Sample,
+  windowed,
+  workerUse,
+} from "../src/measure.ts";
 import { CLK_TCK } from "../src/procstats.ts";
 import { syntheticResult } from "./support/synthetic.ts";
 
@@ -58,6 +65,24 @@ describe("CPU over the window", () => {
     // what spawn-to-exit would have said
     const whole = ratesOver(samples, { startMs: 0, endMs: 2600 }, 2);
     expect(whole?.serverCpuPercent).toBeCloseTo(76.9, 1);
+  });
+
+  test("the server's schedstat ns over the window, and per request answered in it", () => {
+    // 1 ms of CPU per ms of load: 1.6 s of window hold 1.6e9 ns.
+    const ns = samples.map((x) => ({ ...x, serverNs: x.serverTicks * (1e9 / CLK_TCK) }));
+    const r = ratesOver(ns, { startMs: 700, endMs: 2300 }, 2);
+    expect(r?.serverNs).toBeCloseTo(1.6e9, 0);
+    // 50,000 req/s over 1.6 s: 80,000 requests, 20,000 ns each.
+    if (!r) throw new Error("no rates");
+    expect(nsPerRequest(r, 50_000)).toBeCloseTo(20_000, 6);
+    expect(nsPerRequest(r, 0)).toBeUndefined();
+    expect(nsPerRequest(r, undefined)).toBeUndefined();
+    expect(nsPerRequest({ ...r, windowSec: 0 }, 50_000)).toBeUndefined();
+    // A host that does not read schedstat: no figure, not zero.
+    const none = ratesOver(samples, { startMs: 700, endMs: 2300 }, 2);
+    expect(none?.serverNs).toBeUndefined();
+    if (!none) throw new Error("no rates");
+    expect(nsPerRequest(none, 50_000)).toBeUndefined();
   });
 
   test("fewer than two samples in the window: not measured", () => {

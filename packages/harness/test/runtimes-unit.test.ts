@@ -296,6 +296,7 @@ describe("row names", () => {
     expect(versionedName("node-hono", "22.23.3")).toBe("node-hono@22.23.3");
     expect(registryName("node-hono@22.23.3")).toBe("node-hono");
     expect(registryName("bun-bare+50%")).toBe("bun-bare");
+    expect(registryName("bun-bare#2")).toBe("bun-bare");
     expect(registryName("node-hono")).toBe("node-hono");
     expect(versionOfName("node-hono@22.23.3")).toBe("22.23.3");
     expect(versionOfName("node-hono")).toBeUndefined();
