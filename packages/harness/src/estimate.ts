@@ -330,6 +330,68 @@ export function flipped(t: PairTest): PairTest {
 const flippedMdd = (v: Verdict): number =>
   v.test?.paired ? (v.mdd as number) : (v.mdd as number) / (1 + (v.test?.change ?? 0));
 
+/** What a regression gate says of one comparison, b against a, read as speed (a fall: slower). */
+export type GateVerdict =
+  | "regression"
+  | "improvement"
+  | "no change beyond the threshold"
+  | "inconclusive";
+
+export interface Gate {
+  readonly verdict: GateVerdict;
+  /** One-sided p in the direction the mean moved. */
+  readonly p: number;
+  /** TOST p: that the true change lies beyond ±threshold. */
+  readonly equivalenceP: number;
+  /** The smallest change a one-sided test at Holm's strictest level detects with POWER. */
+  readonly detectable: number;
+  /** Why an inconclusive pair is one. */
+  readonly note?: string;
+}
+
+/**
+ * The gate over a family of comparisons (untested members have none): regression when the
+ * fall is significant (one-sided, Holm over the family) and at least the threshold;
+ * improvement likewise upward; "no change beyond the threshold" only where an equivalence
+ * test (TOST against ±threshold, Holm) shows it; otherwise inconclusive, with the change the
+ * pair could have detected. Three families, each held to alpha.
+ */
+export function gate(
+  members: readonly { key: string; test: PairTest | undefined }[],
+  threshold: number,
+  alpha = ALPHA,
+): Map<string, Gate> {
+  const family = (pOf: (t: PairTest) => number) => familyVerdicts(members, pOf, 1, alpha);
+  const slower = family((t) => oneSidedP(t, "down"));
+  const faster = family((t) => oneSidedP(t, "up"));
+  const within = family((t) => equivalenceP(t, threshold));
+  const atWorst = alpha / Math.max(1, members.filter((m) => m.test).length);
+  const out = new Map<string, Gate>();
+  for (const { key, test } of members) {
+    if (!test) continue;
+    const found = (f: Map<string, Verdict>) => f.get(key)?.significant === true;
+    const base = {
+      p: oneSidedP(test, test.t < 0 ? "down" : "up"),
+      equivalenceP: equivalenceP(test, threshold),
+      detectable: detectable(test, atWorst, 1),
+    };
+    const moved = test.t < 0 ? "slower" : "faster";
+    if (found(slower) && test.change <= -threshold)
+      out.set(key, { ...base, verdict: "regression" });
+    else if (found(faster) && test.change >= threshold)
+      out.set(key, { ...base, verdict: "improvement" });
+    else if (found(within)) out.set(key, { ...base, verdict: "no change beyond the threshold" });
+    else {
+      const significant = found(moved === "slower" ? slower : faster);
+      const note =
+        (significant ? `${moved}, significantly, but ` : "") +
+        `not shown within ±${(threshold * 100).toFixed(1)}% (detectable ≥ ${(base.detectable * 100).toFixed(1)}%)`;
+      out.set(key, { ...base, verdict: "inconclusive", note });
+    }
+  }
+  return out;
+}
+
 /**
  * The between-round share of the noise: a two-way layout without replication (apps × rounds,
  * on log process means) separates what a whole round shared from each process's own luck.

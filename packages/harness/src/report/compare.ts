@@ -13,12 +13,10 @@
 import { processSamples } from "../analysis.ts";
 import {
   ALPHA,
-  detectable,
   type Estimate,
-  equivalenceP,
   estimate,
-  familyVerdicts,
-  oneSidedP,
+  type Gate,
+  gate,
   type PairTest,
   welchPair,
 } from "../estimate.ts";
@@ -166,32 +164,12 @@ export function compareRuns(
 ): ComparisonRow[] {
   const groups = groupsOf(next);
   const pairs = groups.flatMap((g) => appsOf(base, next).map((app) => measure(base, next, app, g)));
-  const members = pairs.map((p, i) => ({ key: String(i), test: p.test }));
-  // Three families, each held to alpha by Holm: slower (the gate), faster, and within ±threshold.
-  const family = (pOf: (t: PairTest) => number) => familyVerdicts(members, pOf, 1, options.alpha);
-  const slower = family((t) => oneSidedP(t, "down"));
-  const faster = family((t) => oneSidedP(t, "up"));
-  const within = family((t) => equivalenceP(t, options.threshold));
-  const tested = members.filter((m) => m.test).length;
-  const alphaAtWorst = options.alpha / Math.max(1, tested);
-  return pairs.map((p, i) =>
-    judge(
-      p,
-      {
-        slower: slower.get(String(i))?.significant === true,
-        faster: faster.get(String(i))?.significant === true,
-        within: within.get(String(i))?.significant === true,
-      },
-      alphaAtWorst,
-      options.threshold,
-    ),
+  const gates = gate(
+    pairs.map((p, i) => ({ key: String(i), test: p.test })),
+    options.threshold,
+    options.alpha,
   );
-}
-
-interface Found {
-  readonly slower: boolean;
-  readonly faster: boolean;
-  readonly within: boolean;
+  return pairs.map((p, i) => judge(p, gates.get(String(i)), options.threshold));
 }
 
 function untested(pair: Pair, threshold: number): ComparisonRow {
@@ -216,30 +194,14 @@ function untested(pair: Pair, threshold: number): ComparisonRow {
   return { ...row, p99Change, verdict: "inconclusive", note };
 }
 
-function judge(pair: Pair, found: Found, alphaAtWorst: number, threshold: number): ComparisonRow {
+/** The row of a pair: the gate's verdict where it was tested, the threshold's where not. */
+function judge(pair: Pair, gated: Gate | undefined, threshold: number): ComparisonRow {
   const { test } = pair;
-  if (test === undefined) return untested(pair, threshold);
   const row = untested(pair, threshold);
-  const tested = {
-    ...row,
-    test,
-    p: oneSidedP(test, test.t < 0 ? "down" : "up"),
-    equivalenceP: equivalenceP(test, threshold),
-    detectable: detectable(test, alphaAtWorst, 1),
-  };
-  const { note: _, ...clean } = tested;
-  const moved = test.t < 0 ? "slower" : "faster";
-  if (found.slower && test.change <= -threshold) return { ...clean, verdict: "regression" };
-  if (found.faster && test.change >= threshold) return { ...clean, verdict: "improvement" };
-  if (found.within) return { ...clean, verdict: "no change beyond the threshold" };
-  const significant = (moved === "slower" && found.slower) || (moved === "faster" && found.faster);
-  return {
-    ...clean,
-    verdict: "inconclusive",
-    note:
-      (significant ? `${moved}, significantly, but ` : "") +
-      `not shown within ±${fmt(threshold * 100, 1)}% (detectable ≥ ${fmt(tested.detectable * 100, 1)}%)`,
-  };
+  if (test === undefined || gated === undefined) return row;
+  const { note: _, ...clean } = row;
+  const { verdict, p, equivalenceP, detectable, note } = gated;
+  return { ...clean, test, p, equivalenceP, detectable, verdict, ...(note ? { note } : {}) };
 }
 
 function table(rows: readonly ComparisonRow[]): string[] {
