@@ -16,6 +16,10 @@ set -o errexit -o nounset -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
 readonly DEFAULT_ROUNDS=20 DEFAULT_SAMPLES=3 DEFAULT_DURATION=1 DEFAULT_WARMUP=2 DEFAULT_CONNECTIONS=100
+# --side-by-side: pairs of processes, each sample both apps at once, each generator its own
+# connections (two × 50: the default's 100 in all). 10 pairs of 5 samples gave ±0.5-1% on the
+# ratio here in about two minutes a comparison (README, "Side by side").
+readonly SIDE_ROUNDS=10 SIDE_SAMPLES=5 SIDE_CONNECTIONS=50
 
 usage() {
   cat <<'USAGE'
@@ -103,6 +107,28 @@ Options:
                          packages) and checked with --version; every row is named
                          app@version and the reports add a version comparison. Without
                          them, the versions the lockfile pins
+      --side-by-side     measure two apps at the same moment: both servers on the server's
+                         CPU, each loaded by its own load generator on the generator's CPU,
+                         started together; the figure is each server's CPU time per request
+                         (schedstat of all its threads / the requests answered), relative to
+                         a reference. Noise that moves both cancels in the ratio: about
+                         +-1% on this VM in two minutes a comparison. Pairs of fresh
+                         processes, their positions (address, start order) alternated.
+                         Several apps: each against --reference; one app: against itself
+                         (A/A); with --node/--bun/--deno, each app's versions against its
+                         first. Defaults: 10 rounds (pairs) of 5 x 1 s samples after 2 s of
+                         warm-up, 50 connections per app. Not with --workers, --rates,
+                         --profile, a list of --connections or --server-host
+      --reference APP    with --side-by-side: the app every other is measured against
+                         (default: the first named)
+      --against GIT_REF  the named apps at another commit (a git worktree of it in
+                         .cache/against, its locked dependencies installed there) side by
+                         side with this checkout's: slower / faster / no change beyond
+                         --threshold (default 2) / inconclusive per app and scenario; exit 1
+                         if an app is slower. Implies --side-by-side
+      --export bmf FILE  write the run's figures in Bencher Metric Format (throughput,
+                         latency, cpu-per-request, cost-ratio, each with its 95% interval)
+                         for a continuous-benchmarking service (bencher run --adapter json)
       --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
                          (for testing the harness with stand-in apps)
       --server-host [USER@]HOST[:PORT]
@@ -132,7 +158,8 @@ Reports (every run writes report.md and report.html next to its results.json):
                          equivalence test (TOST) shows it; exit 2 if the runs differ in
                          tool, connections, server processes, samples per process,
                          duration, warm-up, keep-alive, pinning or machine
-      --threshold PCT    regression threshold for --compare, in percent (default: 5)
+      --threshold PCT    regression threshold for --compare, in percent (default: 5), or
+                         for --against (default: 2)
       --allow-mismatch   with --compare: compare runs whose setups differ anyway; the
                          output's first line lists the differences
       --update-readme FILE
@@ -302,6 +329,21 @@ check_server() {
   command -v ssh >/dev/null || die_env "--server-host needs ssh: install it (apt-get install openssh-client, or your system's OpenSSH)"
 }
 
+# --side-by-side runs one process per app, at one connection count, in closed loop, on this
+# machine; --against needs git and names a commit (the harness resolves it).
+check_side() {
+  local workers=$1 rates=$2 profile=$3 connections=$4 server_host=$5 against=$6
+  [[ "$workers" == 1 ]] || die_usage "--side-by-side does not go with --workers other than 1"
+  [[ -z "$rates" ]] || die_usage "--side-by-side does not go with --rates"
+  [[ $profile -eq 0 ]] || die_usage "--side-by-side does not go with --profile"
+  [[ "$connections" != *,* ]] || die_usage "--side-by-side does not go with a list of --connections"
+  [[ -z "$server_host" ]] || die_usage "--side-by-side does not go with --server-host"
+  if [[ -n "$against" ]]; then
+    [[ "$against" != -* ]] || die_usage "--against takes a git commit, branch or tag, got '$against'"
+    command -v git >/dev/null || die_env "--against needs git: install it (apt-get install git)"
+  fi
+}
+
 # Sanity bounds, before anything starts. Workers: more than 4 per CPU only measure the
 # scheduler (--workers 999 forked 186 Bun processes, about 4 GB, before failing).
 # Connections: each needs a descriptor in the load generator and one in the server, and a local
@@ -341,6 +383,7 @@ main() {
   local workers=1 node_versions="" bun_versions="" deno_versions=""
   local report_cmd=() threshold="" allow_mismatch=0
   local server_host="" server_dir="" ssh_config=""
+  local side=0 reference="" against="" export_bmf=""
 
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -370,6 +413,15 @@ main() {
       --server-host) need_value "$@"; server_host=$2; shift 2 ;;
       --server-dir) need_value "$@"; server_dir=$2; shift 2 ;;
       --ssh-config) need_value "$@"; ssh_config=$(abspath "$2"); shift 2 ;;
+      --side-by-side) side=1; shift ;;
+      --reference) need_value "$@"; reference=$2; shift 2 ;;
+      --against) need_value "$@"; against=$2; side=1; shift 2 ;;
+      --export)
+        [[ $# -ge 3 && -n "$2" && -n "$3" ]] || die_usage "--export needs a format and a file: bmf FILE"
+        [[ "$2" == bmf ]] || die_usage "--export knows one format, bmf (Bencher Metric Format), got '$2'"
+        export_bmf=$(abspath "$3")
+        shift 3
+        ;;
       --report) need_value "$@"; report_cmd=(report "$(abspath "$2")"); shift 2 ;;
       --update-readme) need_value "$@"; report_cmd=(readme "$(abspath "$2")"); shift 2 ;;
       --compare)
@@ -391,8 +443,8 @@ main() {
 
   if [[ -n "$threshold" ]]; then
     [[ "$threshold" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die_usage "--threshold must be a percentage, got '$threshold'"
-    [[ "${report_cmd[0]:-}" == compare ]] || die_usage "--threshold goes with --compare"
-    report_cmd+=(--threshold "$threshold")
+    [[ "${report_cmd[0]:-}" == compare || -n "$against" ]] || die_usage "--threshold goes with --compare or --against"
+    if [[ "${report_cmd[0]:-}" == compare ]]; then report_cmd+=(--threshold "$threshold"); fi
   fi
   if [[ $allow_mismatch -eq 1 ]]; then
     [[ "${report_cmd[0]:-}" == compare ]] || die_usage "--allow-mismatch goes with --compare"
@@ -409,8 +461,18 @@ main() {
   if [[ $quick -eq 1 ]]; then
     : "${duration:=1}" "${warmup:=1}" "${trials:=3}" "${samples:=2}" "${connections:=50}"
   fi
+  if [[ $side -eq 1 ]]; then
+    check_side "$workers" "$rates" "$profile" "${connections:-}" "$server_host" "$against"
+    : "${samples:=$SIDE_SAMPLES}" "${connections:=$SIDE_CONNECTIONS}"
+    # Twice the rounds for --calibrate, as without --side-by-side: its subsamples are this long.
+    [[ $calibrate -eq 0 ]] || : "${trials:=$((2 * SIDE_ROUNDS))}"
+    : "${trials:=$SIDE_ROUNDS}"
+  else
+    [[ -z "$reference" ]] || die_usage "--reference goes with --side-by-side"
+  fi
   if [[ $calibrate -eq 1 ]]; then
     [[ -z "$apps" ]] || die_usage "--calibrate measures bun-bare against itself: give no apps"
+    [[ -z "$against$reference" ]] || die_usage "--calibrate measures bun-bare against itself: no --against or --reference"
     [[ -z "$node_versions$bun_versions$deno_versions" ]] || die_usage "--calibrate runs the lockfile's Bun: no --node/--bun/--deno"
     [[ "$workers" == 1 && -z "$rates" && $profile -eq 0 ]] || die_usage "--calibrate goes with neither --workers, --rates nor --profile"
     [[ "${connections:-1}" != *,* ]] || die_usage "--calibrate takes one connection count"
@@ -489,6 +551,9 @@ main() {
   known_apps=$("$BUN" "${contract[@]}" apps)
   known_scenarios=$("$BUN" "${contract[@]}" scenarios)
   apps=$(resolve_names app "$apps" "$known_apps")
+  if [[ -n "$reference" ]]; then
+    [[ ",$apps," == *",$reference,"* ]] || die_usage "--reference $reference is not one of the apps to run ($apps)"
+  fi
   [[ -n "$scenario" ]] || scenario=$("$BUN" "${contract[@]}" default-scenario)
   scenario=$(resolve_names scenario "$scenario" "$known_scenarios")
 
@@ -530,6 +595,11 @@ main() {
   [[ -z "$server_host" ]] || run+=(--server-host "$server_host")
   [[ -z "$server_dir" ]] || run+=(--server-dir "$server_dir")
   [[ -z "$ssh_config" ]] || run+=(--ssh-config "$ssh_config")
+  [[ $side -eq 0 ]] || run+=(--side-by-side)
+  [[ -z "$reference" ]] || run+=(--reference "$reference")
+  [[ -z "$against" ]] || run+=(--against "$against")
+  [[ -z "$against" || -z "$threshold" ]] || run+=(--threshold "$threshold")
+  [[ -z "$export_bmf" ]] || run+=(--export-bmf "$export_bmf")
   # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
   # finished trials and exits 130; there is nothing left in this shell to clean up.
   exec "${run[@]}" -- "${original_args[@]}"

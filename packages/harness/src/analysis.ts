@@ -22,6 +22,7 @@ import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
 import { registryName, versionedName, versionOfName } from "./runtime-versions.ts";
 import type { Results, Trial } from "./schema.ts";
+import { analyzeSide, type SideAnalysis } from "./side/ratios.ts";
 import { type Interval, median, type Verdict as Quality, type Spread, verdict } from "./stats.ts";
 
 export { ALPHA };
@@ -120,10 +121,12 @@ export interface GroupAnalysis {
 
 export interface Analysis {
   readonly results: Results;
-  /** Per group key ("api", "api (c=10)"), in the run's order. */
+  /** Per group key ("api", "api (c=10)"), in the run's order; none in a side-by-side run. */
   readonly groups: Map<string, GroupAnalysis>;
   /** What each middleware stage costs each app against its api scenario (production.ts). */
   readonly production: readonly StageCost[];
+  /** --side-by-side: each row's CPU time per request against its reference (side/ratios.ts). */
+  readonly side?: SideAnalysis;
 }
 
 type ValidTrial = Trial & { result: NonNullable<Trial["result"]> };
@@ -391,7 +394,9 @@ function analyzeGroup(results: Results, group: Group): GroupAnalysis {
  * caller computes it once and hands it to every view.
  */
 export function analyze(results: Results): Analysis {
+  const side = analyzeSide(results);
   const groups = new Map<string, GroupAnalysis>();
+  if (side) return { results, groups, production: [], side };
   for (const group of groupsOf(results)) groups.set(group.key, analyzeGroup(results, group));
   return { results, groups, production: productionTax(groups) };
 }

@@ -9,12 +9,18 @@ import { type Analysis, analyze } from "./analysis.ts";
 import { mulberry32 } from "./random.ts";
 import type { AppRun } from "./runtime-versions.ts";
 import type { Results } from "./schema.ts";
+import { analyzeSide, medianNsPerRequest } from "./side/ratios.ts";
 import { median } from "./stats.ts";
 
 /** The calibration app: the cheapest server, so the extra work is the largest share of it. */
 export const CALIBRATION_APP = "bun-bare";
 /** Extra work as a share of a request's own CPU cost; 0 is the second A of A/A. */
 export const CALIBRATION_SHARES: readonly number[] = [0, 0.02, 0.05, 0.1];
+/**
+ * With --side-by-side, whose figure is the CPU time per request itself and whose promise is
+ * to settle 2%: A/A, +1%, +2% and +5%.
+ */
+export const SIDE_CALIBRATION_SHARES: readonly number[] = [0, 0.01, 0.02, 0.05];
 
 /** "bun-bare+5%": a calibration row. */
 export const calibrationName = (base: string, share: number) =>
@@ -37,11 +43,15 @@ export const calibrationBase = (app: AppRun): AppRun => ({
 });
 
 /** The run's rows: the base, then one per share (0 first: the A of A/A). */
-export function calibrationRows(base: AppRun, sizing: Sizing): AppRun[] {
+export function calibrationRows(
+  base: AppRun,
+  sizing: Sizing,
+  shares: readonly number[] = CALIBRATION_SHARES,
+): AppRun[] {
   const perShare = sizing.costPerRequestNs / sizing.nsPerIteration;
   return [
     calibrationBase(base),
-    ...CALIBRATION_SHARES.map((share) => ({
+    ...shares.map((share) => ({
       ...base,
       name: calibrationName(base.name, share),
       extraWork: { share, iterations: Math.round(share * perShare) },
@@ -121,11 +131,76 @@ export function subsampleRates(
   return new Map([...hits].map(([n, h]) => [n, h / draws]));
 }
 
+/** Per calibration row of a side-by-side run, the share of subsamples that call it different. */
+function sideSubsampleRates(
+  results: Results,
+  rounds: number,
+  draws: number,
+  seed = 1,
+): Map<string, number> | undefined {
+  const trials = results.pairTrials ?? [];
+  const all = [...new Set(trials.map((t) => t.round))];
+  if (all.length <= rounds) return undefined;
+  const base = results.manifest.calibration?.app ?? CALIBRATION_APP;
+  const names = results.apps.filter((a) => a.extraWork && a.name !== base).map((a) => a.name);
+  const hits = new Map(names.map((n) => [n, 0]));
+  const random = mulberry32(seed);
+  for (let d = 0; d < draws; d++) {
+    const keep = new Set(draw(all, rounds, random));
+    const sub = analyzeSide({ ...results, pairTrials: trials.filter((t) => keep.has(t.round)) });
+    const group = [...(sub?.groups.values() ?? [])][0];
+    for (const name of names) {
+      if (group?.between(base, name).significant) hits.set(name, (hits.get(name) ?? 0) + 1);
+    }
+  }
+  return new Map([...hits].map(([n, h]) => [n, h / draws]));
+}
+
+/**
+ * A side-by-side calibration: the figure is the CPU time per request itself, so x more CPU
+ * per request is a ratio of 1 + x, and the realized share comes from the base row's own
+ * schedstat figures in this run.
+ */
+function sideCalibrationViews(analysis: Analysis, draws: number): CalibrationView[] {
+  const { results } = analysis;
+  const calibration = results.manifest.calibration;
+  if (!calibration || !analysis.side) return [];
+  const rounds = calibration.subsampleRounds;
+  const rates = sideSubsampleRates(results, rounds, draws);
+  const baseCost = medianNsPerRequest(results, calibration.app);
+  const realized = (iterations: number) =>
+    Number.isFinite(baseCost) ? (iterations * calibration.nsPerIteration) / baseCost : 0;
+  const first = [...analysis.side.groups.keys()][0];
+  return [...analysis.side.groups].map(([key, group]) => ({
+    group: key,
+    base: calibration.app,
+    rows: results.apps.flatMap((app): CalibrationRow[] => {
+      if (!app.extraWork || app.name === calibration.app) return [];
+      const d = group.between(calibration.app, app.name);
+      return [
+        {
+          name: app.name,
+          share: app.extraWork.share,
+          iterations: app.extraWork.iterations,
+          realized: realized(app.extraWork.iterations),
+          expected: realized(app.extraWork.iterations),
+          ...(d.test ? { measured: d.test.change, ci: d.test.ci } : {}),
+          different: d.significant,
+          ...(d.mdd === undefined ? {} : { mdd: d.mdd }),
+          ...(rates && key === first ? { rate: rates.get(app.name) ?? 0 } : {}),
+        },
+      ];
+    }),
+    ...(rates ? { subsample: { rounds, draws } } : {}),
+  }));
+}
+
 /** What the reports show for a calibration run; empty for any other run. */
 export function calibrationViews(analysis: Analysis, draws = 400): CalibrationView[] {
   const { results } = analysis;
   const calibration = results.manifest.calibration;
   if (!calibration) return [];
+  if (analysis.side) return sideCalibrationViews(analysis, draws);
   const rounds = calibration.subsampleRounds;
   const rates = subsampleRates(results, rounds, draws);
   const baseCost = costPerRequestNs(

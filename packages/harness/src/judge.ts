@@ -68,7 +68,7 @@ export const CEILING_CORE_IDLE = 3;
 /** A tool that measured less than this share of the requested time stopped early. */
 export const MIN_WINDOW_SHARE = 0.9;
 /** CPU readings this far above the cores a process may use are a broken measurement. */
-const CPU_SLACK = 1.05;
+export const CPU_SLACK = 1.05;
 
 export interface Measurement {
   readonly tool: ToolName;
@@ -138,7 +138,10 @@ export function generatorCapacity(m: Measurement): number {
   return Math.min(m.threads, cores);
 }
 
-function failures(m: Measurement): string[] {
+/** What makes a load run's figures unusable, whoever the server shared its core with. */
+export function failures(
+  m: Pick<Measurement, "problem" | "appDied" | "result" | "requestedSec" | "tool">,
+): string[] {
   const reasons: string[] = [];
   const r = m.result;
   if (m.problem) reasons.push(m.problem);
@@ -183,7 +186,9 @@ function cpuInconsistencies(m: Measurement): string[] {
   return out;
 }
 
-export function littlesLaw(m: Measurement): Trial["checks"]["littlesLaw"] {
+export function littlesLaw(
+  m: Pick<Measurement, "result" | "connections" | "tool">,
+): Trial["checks"]["littlesLaw"] {
   const r = m.result;
   // Every answered request's latency lies within the time the tool ran (oha -w included, whose
   // stragglers finish after the requested time): over that time the average in flight cannot

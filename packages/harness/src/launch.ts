@@ -104,7 +104,8 @@ function runtimeCommand(): string {
 }
 
 export async function startApp(app: AppRun, options: StartOptions = {}): Promise<RunningApp> {
-  const root = options.root ?? REPO_ROOT;
+  // A row of another commit (--against) runs from that commit's checkout.
+  const root = app.checkout?.root ?? options.root ?? REPO_ROOT;
   // A row of a version matrix ("node-hono@22.23.3") runs its app's folder on that version.
   const cwd = join(root, "apps", registryName(app.name));
   if (!existsSync(join(cwd, "package.json"))) {

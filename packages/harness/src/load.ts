@@ -19,12 +19,21 @@ import type { ToolCommand, ToolInfo } from "./tools.ts";
 /** How often the server and the tool are sampled. */
 export const SAMPLE_MS = 100;
 
-interface Spawned {
-  readonly child: ChildProcess;
-  readonly output: Promise<{ exit: string; stdout: string; stderr: string; hung: boolean }>;
+/** What a load generator left: how it ended, what it printed, whether it had to be killed. */
+export interface ToolOutput {
+  readonly exit: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly hung: boolean;
 }
 
-function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
+interface Spawned {
+  readonly child: ChildProcess;
+  readonly output: Promise<ToolOutput>;
+}
+
+/** Starts the tool; it is killed if it runs past `hardLimitMs` (a hung tool). */
+export function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
   const [file, ...args] = cmd.argv as [string, ...string[]];
   const child = spawn(file, args, {
     env: { ...process.env, ...cmd.env },
@@ -43,16 +52,14 @@ function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
     hung = true;
     child.kill("SIGKILL");
   }, hardLimitMs);
-  const output = new Promise<{ exit: string; stdout: string; stderr: string; hung: boolean }>(
-    (done) => {
-      const finish = (exit: string) => {
-        clearTimeout(killer);
-        done({ exit, stdout, stderr, hung });
-      };
-      child.once("close", (code, signal) => finish(signal ?? String(code)));
-      child.once("error", (error) => finish(`spawn error: ${error.message}`));
-    },
-  );
+  const output = new Promise<ToolOutput>((done) => {
+    const finish = (exit: string) => {
+      clearTimeout(killer);
+      done({ exit, stdout, stderr, hung });
+    };
+    child.once("close", (code, signal) => finish(signal ?? String(code)));
+    child.once("error", (error) => finish(`spawn error: ${error.message}`));
+  });
   return { child, output };
 }
 
@@ -129,6 +136,33 @@ function sampler(sampled: Sampled, toolPid: () => number | undefined, heldAtMs: 
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** The tool's result, windowed and held to the scenario's status, or why there is none. */
+export function readResult(
+  tool: ToolInfo,
+  cmd: ToolCommand,
+  out: ToolOutput,
+  requestedSec: number,
+  hardLimitMs: number,
+): { result: LoadResult | null; problem?: string } {
+  if (out.hung) {
+    return {
+      result: null,
+      problem: `${tool.name} did not finish within ${hardLimitMs / 1000} s and was killed`,
+    };
+  }
+  try {
+    const parsed = PARSERS[tool.name](cmd.resultOn === "stdout" ? out.stdout : out.stderr);
+    const measured = windowed(tool, parsed, requestedSec);
+    return { result: againstExpected(measured, cmd.expectedStatus, cmd.allowance) };
+  } catch (error) {
+    const detail = error instanceof ParseError ? error.message : String(error);
+    return {
+      result: null,
+      problem: `${tool.name} exited ${out.exit}; its output could not be read: ${detail} ${out.stderr.slice(-300)}`,
+    };
+  }
+}
+
 /** Runs `cmd` once; `onChild` sees the tool's process (to stop it on Ctrl-C). */
 export async function runLoad(
   tool: ToolInfo,
@@ -149,20 +183,7 @@ export async function runLoad(
   const { samples } = sampling;
   const { peakRss, held, end } = await sampling.stop();
   onChild(undefined);
-  let result: LoadResult | null = null;
-  let problem: string | undefined;
-  if (out.hung)
-    problem = `${tool.name} did not finish within ${hardLimitMs / 1000} s and was killed`;
-  else {
-    try {
-      const parsed = PARSERS[tool.name](cmd.resultOn === "stdout" ? out.stdout : out.stderr);
-      const measured = windowed(tool, parsed, requestedSec);
-      result = againstExpected(measured, cmd.expectedStatus, cmd.allowance);
-    } catch (error) {
-      const detail = error instanceof ParseError ? error.message : String(error);
-      problem = `${tool.name} exited ${out.exit}; its output could not be read: ${detail} ${out.stderr.slice(-300)}`;
-    }
-  }
+  const { result, problem } = readResult(tool, cmd, out, requestedSec, hardLimitMs);
   const durationSec = result?.durationSec ?? requestedSec;
   const window = loadWindow(spawnedMs, exitedMs, durationSec, requestedSec);
   const { machineCores, serverCpus, workers } = sampled;

@@ -65,6 +65,19 @@ export interface Options {
   readonly builds: RuntimeBuild[];
   /** --server-host: the apps run on that machine, reached over SSH; the load generator here. */
   readonly server?: RemoteSpec;
+  /** --side-by-side: two apps at once on the server's core, compared by CPU time per request. */
+  readonly side?: SideOptions;
+  /** --export bmf FILE: the run's figures in Bencher Metric Format, written at its end. */
+  readonly exportBmf?: string;
+}
+
+export interface SideOptions {
+  /** --reference: the row every other is measured against (default: the first named). */
+  readonly reference?: string;
+  /** --against GIT_REF: each app at that commit is measured against the working tree's. */
+  readonly against?: string;
+  /** --threshold: a change --against's verdicts call slower or faster beyond (a share). */
+  readonly threshold?: number;
 }
 
 export class UsageError extends Error {}
@@ -159,6 +172,11 @@ export function parseOptions(argv: string[]): Options {
       "server-host": { type: "string" },
       "server-dir": { type: "string" },
       "ssh-config": { type: "string" },
+      "side-by-side": { type: "boolean", default: false },
+      reference: { type: "string" },
+      against: { type: "string" },
+      threshold: { type: "string" },
+      "export-bmf": { type: "string" },
     },
   });
   const toolName = values.tool as ToolName;
@@ -204,6 +222,10 @@ export function parseOptions(argv: string[]): Options {
   const runtimeVersions = versionsOf(values, apps);
   const server = serverOf(values);
   if (server) remoteLimits(values);
+  const side = sideOptionsOf(
+    values,
+    apps.map((a) => a.name),
+  );
   return {
     apps,
     ...scenariosOf(values.scenarios),
@@ -235,7 +257,78 @@ export function parseOptions(argv: string[]): Options {
     runtimeVersions,
     builds: [],
     ...(server ? { server } : {}),
+    ...(side ? { side } : {}),
+    ...(values["export-bmf"] ? { exportBmf: resolve(values["export-bmf"]) } : {}),
   };
+}
+
+/** A share from a percentage above 0 and below 100 ("2.5" → 0.025), or a UsageError. */
+function percentOf(text: string, flag: string): number {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0 && n < 100)) {
+    throw new UsageError(`${flag} takes a percentage above 0 and below 100, got "${text}"`);
+  }
+  return n / 100;
+}
+
+/**
+ * --side-by-side and its companions (--reference, --against, --threshold), checked against
+ * the rest of the command line; undefined without them. --against implies --side-by-side.
+ */
+export function sideOptionsOf(
+  values: Record<string, unknown>,
+  apps: readonly string[],
+): SideOptions | undefined {
+  const reference = values.reference as string | undefined;
+  const against = values.against as string | undefined;
+  const threshold = values.threshold as string | undefined;
+  if (!values["side-by-side"] && against === undefined) {
+    if (reference !== undefined) throw new UsageError("--reference goes with --side-by-side");
+    if (threshold !== undefined)
+      throw new UsageError("--threshold goes with --against (or --compare)");
+    return undefined;
+  }
+  sideLimits(values);
+  if (reference !== undefined && !apps.includes(reference)) {
+    throw new UsageError(
+      `--reference ${reference} is not one of the apps to run (${apps.join(", ")})`,
+    );
+  }
+  const perApp = ["node", "bun", "deno"].some((r) => values[r] !== undefined);
+  if (reference !== undefined && (perApp || against !== undefined || values.calibrate === true)) {
+    throw new UsageError(
+      "--reference chooses among apps: with --against, --calibrate or a runtime's versions each app is its own reference",
+    );
+  }
+  if (against !== undefined && (perApp || values.calibrate === true)) {
+    throw new UsageError(
+      "--against compares two commits: not with --calibrate or --node/--bun/--deno",
+    );
+  }
+  if (against !== undefined && (against === "" || against.startsWith("-"))) {
+    throw new UsageError(`--against takes a git commit, branch or tag, got "${against}"`);
+  }
+  if (threshold !== undefined && against === undefined) {
+    throw new UsageError("--threshold goes with --against (or --compare)");
+  }
+  return {
+    ...(reference !== undefined ? { reference } : {}),
+    ...(against !== undefined ? { against } : {}),
+    ...(threshold !== undefined ? { threshold: percentOf(threshold, "--threshold") } : {}),
+  };
+}
+
+/** What a side-by-side run does not do: one process per app, one count, closed loop, one host. */
+function sideLimits(values: Record<string, unknown>): void {
+  const refused: [string, boolean][] = [
+    ["--workers other than 1", values.workers !== undefined && values.workers !== "1"],
+    ["--rates", values.rates !== undefined],
+    ["--profile", values.profile === true],
+    ["a list of --connections", String(values.connections ?? "").includes(",")],
+    ["--server-host", values["server-host"] !== undefined],
+  ];
+  const found = refused.find(([, given]) => given);
+  if (found) throw new UsageError(`--side-by-side does not go with ${found[0]}`);
 }
 
 /** --server-host, --server-dir and --ssh-config as a RemoteSpec; undefined without the first. */

@@ -25,7 +25,7 @@ export interface PrecisionStatus {
  * no interval yet and counts as infinitely wide.
  */
 export function precisionStatus(analysis: Analysis, target: number): PrecisionStatus {
-  const widths: Width[] = [];
+  const widths: Width[] = sideWidths(analysis);
   for (const [key, group] of analysis.groups) {
     for (const row of group.rows) {
       // A failed app is measured no more: its width cannot narrow (its failure is reported).
@@ -53,6 +53,28 @@ export function precisionStatus(analysis: Analysis, target: number): PrecisionSt
   }
   widths.sort((a, b) => b.halfWidth - a.halfWidth);
   return { reached: widths.length > 0 && widths.every((w) => w.halfWidth <= target), widths };
+}
+
+/**
+ * --side-by-side: each comparison of a row with its reference, its ratio's 95% CI (half its
+ * width); fewer than MIN_CI_PROCESSES pairs: infinitely wide. A failed row no longer counts.
+ */
+function sideWidths(analysis: Analysis): Width[] {
+  const widths: Width[] = [];
+  for (const [key, group] of analysis.side?.groups ?? []) {
+    for (const row of group.rows) {
+      if (!row.reference || row.status === "failed") continue;
+      if (group.rows.find((r) => r.app === row.reference)?.status === "failed") continue;
+      widths.push({
+        what: `${row.app} vs ${row.reference} (${key})`,
+        halfWidth:
+          row.ci && row.pairs >= MIN_CI_PROCESSES
+            ? (row.ci.high - row.ci.low) / 2
+            : Number.POSITIVE_INFINITY,
+      });
+    }
+  }
+  return widths;
 }
 
 const pctText = (x: number) => (Number.isFinite(x) ? `±${(x * 100).toFixed(1)}%` : "no CI yet");

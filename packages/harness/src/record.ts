@@ -14,6 +14,7 @@ import { writeReports } from "./report/files.ts";
 import type { RuntimeBuild } from "./runtime-versions.ts";
 import {
   type AppRecord,
+  type PairTrial,
   type ProfileRecord,
   type RateTrial,
   type Results,
@@ -98,6 +99,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
       port: a.port,
       ...(a.build ? { runtimeBuild: { asked: a.build.asked, version: a.build.version } } : {}),
       ...(a.extraWork ? { extraWork: { ...a.extraWork } } : {}),
+      ...(a.checkout ? { checkout: { ref: a.checkout.ref, commit: a.checkout.commit } } : {}),
       status: "pending" as const,
     })),
     trials: [],
@@ -148,6 +150,12 @@ export class Recorder {
   addSearch(search: Search): void {
     this.results.searches ??= [];
     this.results.searches.push(search);
+    this.save();
+  }
+
+  addPairTrial(trial: PairTrial): void {
+    this.results.pairTrials ??= [];
+    this.results.pairTrials.push(trial);
     this.save();
   }
 

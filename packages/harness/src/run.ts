@@ -12,7 +12,14 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, ROUTES, type Scenario, verify } from "@bench/contract";
 import { analyze } from "./analysis.ts";
-import { calibrationBase, calibrationRows, costPerRequestNs, type Sizing } from "./calibration.ts";
+import {
+  CALIBRATION_SHARES,
+  calibrationBase,
+  calibrationRows,
+  costPerRequestNs,
+  SIDE_CALIBRATION_SHARES,
+  type Sizing,
+} from "./calibration.ts";
 import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { type Floor, startFloor } from "./floor.ts";
 import { localHost, type ServerHost } from "./host.ts";
@@ -36,10 +43,14 @@ import { type ProfileContext, profileApps } from "./profiling.ts";
 import { RATE_TOLERANCE } from "./rates.ts";
 import { newResults, Recorder } from "./record.ts";
 import { connectRemote } from "./remote.ts";
+import { writeBmf } from "./report/bmf.ts";
 import { type AppRun, type RuntimeBuild, registryName } from "./runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "./runtimes.ts";
 import type { Trial } from "./schema.ts";
 import { scenarioAsSent } from "./sent.ts";
+import { runPairRounds } from "./side/pair-run.ts";
+import { planPairs, type SidePair, SLOT_ADDRESSES } from "./side/pairing.ts";
+import { prepareCheckout, withCheckout } from "./side/worktree.ts";
 import { type AfterRounds, extraStarts, measureStartup } from "./startup-run.ts";
 import { pinningText } from "./summary.ts";
 import { type ToolInfo, toolCommand } from "./tools.ts";
@@ -66,7 +77,8 @@ class Run {
   /** Where the apps run: this machine, or --server-host's. */
   readonly host: ServerHost;
   interrupted: NodeJS.Signals | undefined;
-  private tool: ChildProcess | undefined;
+  /** The load generators running now (two in a side-by-side sample): stopped on Ctrl-C. */
+  tools: ChildProcess[] = [];
   private slotsDone = 0;
 
   constructor(options: Options, host: ServerHost = localHost()) {
@@ -92,7 +104,7 @@ class Run {
     if (this.interrupted) return;
     this.interrupted = signal;
     log(`\nbench: ${signal}: stopping the running app and keeping finished results...`);
-    this.tool?.kill("SIGTERM");
+    for (const tool of this.tools) tool.kill("SIGTERM");
   }
 
   fail(name: string, failure: string): void {
@@ -145,7 +157,7 @@ class Run {
       ...(target.workers ? { workers: { pids: target.workers, port: target.app.port } } : {}),
     };
     return runLoad(tool, cmd, seconds, sampled, (child) => {
-      this.tool = child;
+      this.tools = child ? [child] : [];
     }).then((run) => ({ ...run, threads: cmd.threads, connections: cmd.connections }));
   }
 
@@ -268,8 +280,9 @@ class Run {
     app: AppRun,
     running: RunningApp,
     workerCount: number,
+    address = this.host.address,
   ): Promise<Target | undefined> {
-    const url = `http://${this.host.address}:${app.port}`;
+    const url = `http://${address}:${app.port}`;
     const violations = await verify(url, registryName(app.name), { processes: workerCount });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
     let identity: { runtime: string; version: string } | undefined;
@@ -568,6 +581,31 @@ class Run {
     this.recorder.save();
   }
 
+  /**
+   * --side-by-side: the pairs of the run (side/pairing.ts) from its rows, which become the
+   * rows of results.json (an A/A's second row joins them) with the pairs in the manifest.
+   */
+  planSide(): SidePair[] {
+    const { side, builds, calibrate } = this.options;
+    const perApp = builds.length > 0 || calibrate || side?.against !== undefined;
+    const plan = planPairs(this.options.apps, perApp, side?.reference);
+    const known = new Map(this.recorder.results.apps.map((a) => [a.name, a]));
+    this.options = { ...this.options, apps: plan.rows };
+    const fresh = newResults(this.options, this.pinning);
+    const r = this.recorder.results;
+    r.apps = fresh.apps.map((a) => known.get(a.name) ?? a);
+    r.manifest.settings.apps = fresh.manifest.settings.apps;
+    const against = plan.rows.find((a) => a.checkout)?.checkout;
+    r.manifest.settings.sideBySide = {
+      pairs: plan.pairs.map((p) => [p.reference.name, p.app.name]),
+      addresses: [...SLOT_ADDRESSES],
+      ...(against ? { against: { ref: against.ref, commit: against.commit } } : {}),
+      ...(side?.threshold !== undefined ? { threshold: side.threshold } : {}),
+    };
+    this.recorder.save();
+    return plan.pairs;
+  }
+
   /** What the passes after the rounds (--startup, --profile) need from the run. */
   afterRounds(): AfterRounds {
     return {
@@ -663,7 +701,10 @@ function announce(run: Run): void {
       (run.options.precision
         ? `rounds until ±${run.options.precision.target * 100}% or ${formatSec(run.options.precision.maxTimeSec)} (at least ${trials})`
         : `${trials} round(s)`) +
-      ` · per process ${warmupSec} s warm-up, then ${run.options.samples} × ${durationSec} s samples · ${connectionCounts.join(", ")} connections · ` +
+      ` · per process ${warmupSec} s warm-up, then ${run.options.samples} × ${durationSec} s samples · ${connectionCounts.join(", ")} connections` +
+      (run.options.side
+        ? " per app, two apps at once: side by side on the server's CPUs, each with its own load generator · "
+        : " · ") +
       pinningText(run.recorder.results),
   );
   log(`bench: results → ${run.recorder.path}`);
@@ -735,6 +776,14 @@ function usableOutput(dir: string): void {
   }
 }
 
+/** --against: each app as the commit has it beside this checkout's (a CheckoutError if it cannot be). */
+async function withAgainst(options: Options): Promise<Options> {
+  const ref = options.side?.against;
+  if (ref === undefined) return options;
+  const checkout = await prepareCheckout(REPO_ROOT, ref, log);
+  return { ...options, apps: withCheckout(options.apps, checkout) };
+}
+
 /** --node/--bun/--deno: every version resolved and installed, or a RuntimeError saying why not. */
 async function installBuilds(options: Options): Promise<RuntimeBuild[]> {
   if (Object.keys(options.runtimeVersions).length === 0) return [];
@@ -761,7 +810,7 @@ export async function main(argv: string[]): Promise<number> {
     if (parsed.apiAdded) {
       log("bench: api added: each middleware stage's cost is measured against it");
     }
-    options = withBuilds(parsed, await installBuilds(parsed));
+    options = await withAgainst(withBuilds(parsed, await installBuilds(parsed)));
   } catch (error) {
     log(`bench: ${error instanceof Error ? error.message : String(error)}`);
     if (stoppedBy) return stoppedBy === "SIGINT" ? 130 : 143;
@@ -810,7 +859,8 @@ async function measure(run: Run): Promise<number> {
       if (!(sizing.costPerRequestNs > 0 && sizing.nsPerIteration > 0)) {
         throw new Error(`the sizing measured nothing usable (${JSON.stringify(sizing)})`);
       }
-      const rows = calibrationRows(options.apps[0] as AppRun, sizing);
+      const shares = options.side ? SIDE_CALIBRATION_SHARES : CALIBRATION_SHARES;
+      const rows = calibrationRows(options.apps[0] as AppRun, sizing, shares);
       run.useApps(rows, sizing);
       const works = rows.flatMap((a) =>
         a.extraWork ? [`${a.name}: ${a.extraWork.iterations}`] : [],
@@ -833,7 +883,8 @@ async function measure(run: Run): Promise<number> {
   process.on("SIGINT", (signal) => run.interrupt(signal));
   process.on("SIGTERM", (signal) => run.interrupt(signal));
   announce(run);
-  await runRounds(run);
+  if (options.side) await runPairRounds(run, run.planSide());
+  else await runRounds(run);
   if (!run.interrupted && options.startups > 0) {
     await extraStarts({
       ...run.afterRounds(),
@@ -852,10 +903,23 @@ async function measure(run: Run): Promise<number> {
   const lost = run.host.lost();
   if (lost) log(`bench: ${lost}: the run stopped there; the finished trials are kept`);
   const results = run.recorder.results;
+  if (options.exportBmf) {
+    writeBmf(options.exportBmf, analyze(results));
+    log(`bench: Bencher Metric Format → ${options.exportBmf}`);
+  }
   const failed = lost !== undefined || results.apps.some((a) => a.status === "failed");
   const invalid =
-    results.trials.some((t) => !t.checks.valid) || (results.rateTrials ?? []).some((t) => !t.valid);
-  return failed || invalid ? 1 : 0;
+    results.trials.some((t) => !t.checks.valid) ||
+    (results.rateTrials ?? []).some((t) => !t.valid) ||
+    (results.pairTrials ?? []).some((t) => !t.checks.valid);
+  return failed || invalid || slowerThanAgainst(analyze(results)) ? 1 : 0;
+}
+
+/** --against: some app is slower than at the commit it was compared with (the gate's verdict). */
+function slowerThanAgainst(analysis: ReturnType<typeof analyze>): boolean {
+  return [...(analysis.side?.groups.values() ?? [])].some((g) =>
+    g.rows.some((r) => r.gate?.verdict === "regression"),
+  );
 }
 
 if (import.meta.main) {

@@ -23,6 +23,8 @@ export type AppRun = AppSpec & {
   readonly build?: RuntimeBuild;
   /** --calibrate: extra loop iterations per request (BENCH_EXTRA_WORK), a share of its cost. */
   readonly extraWork?: { readonly share: number; readonly iterations: number };
+  /** --against: the row runs the app of another commit, from a checkout of it (`root`). */
+  readonly checkout?: { readonly ref: string; readonly commit: string; readonly root: string };
 };
 
 /**

@@ -157,6 +157,69 @@ export const TrialSchema = T.Object({
   }),
 });
 
+/** One side of a side-by-side sample (--side-by-side): an app, its generator and its server. */
+export const PairSideSchema = T.Object({
+  app: T.String(),
+  /** 0: the first address, started first, its generator spawned first; 1: the second. */
+  slot: T.Union([T.Literal(0), T.Literal(1)]),
+  /** The address the app listened on (127.0.0.1 or 127.0.0.2). */
+  address: T.String(),
+  /** The server process (the one listening). */
+  pid: T.Integer(),
+  command: T.Array(T.String()),
+  /** Connections its generator really opened. */
+  connections: T.Integer({ minimum: 1 }),
+  /** null when the generator produced nothing usable (see the checks). */
+  result: T.Union([LoadResultSchema, T.Null()]),
+  /**
+   * The server tree's CPU time (every thread's schedstat) from just before the generators
+   * started to just after they exited, ns.
+   */
+  cpuNs: T.Number({ minimum: 0 }),
+  /** cpuNs / the requests its generator counted: the figure; absent when none was answered. */
+  nsPerRequest: T.Optional(T.Number({ minimum: 0 })),
+  /** Over the window both generators ran, % of one core. */
+  serverCpuPercent: T.Number({ minimum: 0 }),
+  peakRssMiB: T.Number({ minimum: 0 }),
+  loadGenerator: T.Object({
+    cpuPercent: T.Number({ minimum: 0 }),
+    threads: T.Integer({ minimum: 1 }),
+  }),
+});
+
+/** One sample of a side-by-side pair: both apps loaded at once, their servers on one core. */
+export const PairTrialSchema = T.Object({
+  /** The row `app` is measured against. */
+  reference: T.String(),
+  app: T.String(),
+  scenario: T.String(),
+  /** 1-based round; each round starts both apps of the pair afresh. */
+  round: T.Integer({ minimum: 1 }),
+  /** 1-based sample within the pair's processes and scenario; absent: 1. */
+  sample: T.Optional(T.Integer({ minimum: 1 })),
+  startedAt: T.String(),
+  requestedSec: T.Number({ exclusiveMinimum: 0 }),
+  /** The window the CPU percentages cover: the time both generators loaded their servers. */
+  cpuWindowSec: T.Number({ minimum: 0 }),
+  /** The two sides, in slot order. */
+  sides: T.Tuple([PairSideSchema, PairSideSchema]),
+  /** Idle share of the servers' CPU set, and of the generators' (pinned runs). */
+  serverCoreIdlePercent: T.Optional(T.Number({ minimum: 0 })),
+  loadCoreIdlePercent: T.Optional(T.Number({ minimum: 0 })),
+  stealPercent: T.Number({ minimum: 0 }),
+  checks: T.Object({
+    valid: T.Boolean(),
+    invalidReasons: T.Array(T.String()),
+    /** The servers' core had idle time (neither saturated while they shared it). */
+    unsaturated: T.Boolean(),
+    /** ...because the generators used all they can. */
+    generatorCeiling: T.Boolean(),
+    /** Something else had the servers' core, or CPU steal was high. */
+    contended: T.Boolean(),
+    notes: T.Array(T.String()),
+  }),
+});
+
 /** One start of an app (each start of the rounds, and the fresh ones of --startup). */
 export const StartupSchema = T.Object({
   /**
@@ -185,6 +248,8 @@ export const AppRecordSchema = T.Object({
   violations: T.Optional(T.Array(T.Object({ check: T.String(), detail: T.String() }))),
   /** --node/--bun/--deno: the runtime version this row ran on, as asked and as resolved. */
   runtimeBuild: T.Optional(T.Object({ asked: T.String(), version: T.String() })),
+  /** --against: the row runs this commit's app, from a worktree of it. */
+  checkout: T.Optional(T.Object({ ref: T.String(), commit: T.String() })),
   /** --calibrate: a fixed extra CPU cost per request (BENCH_EXTRA_WORK), a share of its own. */
   extraWork: T.Optional(
     T.Object({ share: T.Number({ minimum: 0 }), iterations: T.Integer({ minimum: 0 }) }),
@@ -247,6 +312,19 @@ export const ManifestSchema = T.Object({
      */
     runtimeVersions: T.Optional(
       T.Record(T.String(), T.Array(T.Object({ asked: T.String(), version: T.String() }))),
+    ),
+    /**
+     * --side-by-side: the pairs measured, [reference, app], each pair's two apps served at once
+     * on the server's CPUs from the two addresses; `connections` is each generator's. With
+     * --against, the commit the apps were compared with and the threshold of the verdicts.
+     */
+    sideBySide: T.Optional(
+      T.Object({
+        pairs: T.Array(T.Tuple([T.String(), T.String()])),
+        addresses: T.Array(T.String()),
+        against: T.Optional(T.Object({ ref: T.String(), commit: T.String() })),
+        threshold: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+      }),
     ),
   }),
   /**
@@ -413,6 +491,8 @@ export const ResultsSchema = T.Object({
   ),
   /** Profiled trials (--profile), kept apart from `trials`. */
   profiles: T.Optional(T.Array(ProfileSchema)),
+  /** --side-by-side: one record per sample of a pair; such a run has no `trials`. */
+  pairTrials: T.Optional(T.Array(PairTrialSchema)),
 });
 
 export type Trial = Static<typeof TrialSchema>;
@@ -423,6 +503,8 @@ export type ProfileRecord = Static<typeof ProfileSchema>;
 export type Startup = Static<typeof StartupSchema>;
 export type RateTrial = Static<typeof RateTrialSchema>;
 export type Search = Static<typeof SearchSchema>;
+export type PairTrial = Static<typeof PairTrialSchema>;
+export type PairSide = Static<typeof PairSideSchema>;
 
 /** Every way `value` breaks the schema, as "path: message" lines; empty when it conforms. */
 export function schemaErrors(value: unknown): string[] {

@@ -3,12 +3,16 @@
 
 import { currentEtag, type Scenario } from "@bench/contract";
 
-/** The scenario as the load generators send it to the app on `port`, or why it cannot be. */
-export async function scenarioAsSent(scenario: Scenario, port: number): Promise<Scenario | string> {
+/** The scenario as the load generators send it to the app on host:port, or why it cannot be. */
+export async function scenarioAsSent(
+  scenario: Scenario,
+  port: number,
+  host = "127.0.0.1",
+): Promise<Scenario | string> {
   if (!scenario.conditional) return scenario;
   let etag: string | undefined;
   try {
-    etag = await currentEtag("127.0.0.1", port, scenario.path, scenario.headers ?? {});
+    etag = await currentEtag(host, port, scenario.path, scenario.headers ?? {});
   } catch (error) {
     return `could not read the ETag of ${scenario.path}: ${String(error)}`;
   }

@@ -13,6 +13,15 @@ import { MIN_CI_PROCESSES } from "./estimate.ts";
 import { connectionsText, workersText } from "./groups.ts";
 import { formatSec } from "./precision.ts";
 import { fmt, pct, pValue } from "./report/format.ts";
+import {
+  AGAINST_HEADER,
+  againstCells,
+  againstLine,
+  SIDE_HEADER,
+  SIDE_INTRO,
+  sideCells,
+  sideNotes,
+} from "./report/side-by-side.ts";
 import type { Results } from "./schema.ts";
 import type { Interval } from "./stats.ts";
 
@@ -166,6 +175,13 @@ function summaryRow(r: SummaryRow): string[] {
 /** "5 × 2 s samples per process, 20 processes per app (+2 s warm-up each)". */
 export function designText(settings: Results["manifest"]["settings"]): string {
   const samples = settings.samples ?? 1;
+  if (settings.sideBySide) {
+    return (
+      `side by side: ${samples} × ${settings.durationSec} s sample${samples === 1 ? "" : "s"} per pair ` +
+      `of processes, ${settings.trials} pair${settings.trials === 1 ? "" : "s"} (rounds) per comparison ` +
+      `(+${settings.warmupSec} s warm-up each), ${settings.connections} connections per app`
+    );
+  }
   return (
     `${samples} × ${settings.durationSec} s sample${samples === 1 ? "" : "s"} per process, ` +
     `${settings.trials} process${settings.trials === 1 ? "" : "es"} (rounds) per app ` +
@@ -201,6 +217,40 @@ function noiseLine(analysis: Analysis, key: string): string | undefined {
   return `  noise (CoV of one sample within a process / between processes): ${parts.join(", ")}${round}`;
 }
 
+/** --side-by-side: a table per scenario, its flags and notes, --against's outcome, the reading. */
+function sideSummary(analysis: Analysis): string[] {
+  if (!analysis.side) return [];
+  const out: string[] = [];
+  for (const [scenario, group] of analysis.side.groups) {
+    out.push(
+      "",
+      `== ${scenario}: CPU time per request, side by side (× the reference; lower is cheaper)`,
+    );
+    const align: Align[] = SIDE_HEADER.map((_, i) => (i < 2 ? "l" : "r"));
+    out.push(table(SIDE_HEADER, align, group.rows.map(sideCells)));
+    for (const n of sideNotes(group)) {
+      out.push(
+        `  ${n.app}: ${n.text}`,
+        ...n.notes.map((x) => `  ${" ".repeat(n.app.length + 2)}- ${x}`),
+      );
+    }
+  }
+  const against = againstCells(analysis);
+  if (against.length > 0) {
+    out.push("", `== against ${analysis.side.against?.ref}`);
+    out.push(
+      table(
+        AGAINST_HEADER,
+        AGAINST_HEADER.map(() => "l"),
+        against,
+      ),
+    );
+    out.push(againstLine(analysis) ?? "");
+  }
+  out.push("", SIDE_INTRO);
+  return out;
+}
+
 /** The terminal summary: one table per group, then every flag (and its notes) by its app. */
 export function formatSummary(analysis: Analysis): string {
   const { results } = analysis;
@@ -217,6 +267,7 @@ export function formatSummary(analysis: Analysis): string {
     out.push("INTERRUPTED: only the samples that finished are shown");
   const precision = precisionText(results);
   if (precision) out.push(precision);
+  out.push(...sideSummary(analysis));
   for (const [key, group] of analysis.groups) {
     out.push("", `== ${key}`);
     const align: Align[] = SUMMARY_HEADER.map((_, i) => (i < 2 ? "l" : "r"));
@@ -229,6 +280,7 @@ export function formatSummary(analysis: Analysis): string {
       for (const note of r.notes) out.push(`  ${" ".repeat(r.app.length + 2)}- ${note}`);
     }
   }
+  if (analysis.side) return out.join("\n");
   out.push(
     "",
     "±: the 95% CI's half-width as a share of the mean. detects: the smallest difference from " +

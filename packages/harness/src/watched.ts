@@ -27,6 +27,8 @@ export interface WatchedOptions {
   readonly progressEveryMs: number;
   readonly progress: (elapsedSec: number) => void;
   readonly env?: NodeJS.ProcessEnv;
+  /** Where it runs (default: here). */
+  readonly cwd?: string;
 }
 
 export interface WatchedResult {
@@ -63,6 +65,7 @@ export function runWatched(
       detached: true,
       stdio: ["pipe", "ignore", "pipe"],
       env: options.env ?? process.env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     });
     const pgid = child.pid as number;
     running.add(pgid);

@@ -424,6 +424,46 @@ describe("command line", () => {
     }
   });
 
+  test("--side-by-side and its companions: what they do not go with, one line, exit 2", async () => {
+    const cases: [string[], string][] = [
+      [
+        ["--side-by-side", "--workers", "2"],
+        "--side-by-side does not go with --workers other than 1",
+      ],
+      [["--side-by-side", "--rates", "50%"], "--side-by-side does not go with --rates"],
+      [["--side-by-side", "--profile"], "--side-by-side does not go with --profile"],
+      [
+        ["--side-by-side", "-c", "10,50"],
+        "--side-by-side does not go with a list of --connections",
+      ],
+      [
+        ["--side-by-side", "--server-host", "example"],
+        "--side-by-side does not go with --server-host",
+      ],
+      [["--reference", "bun-bare", "bun-bare"], "--reference goes with --side-by-side"],
+      [["--against", "--quick"], "--against takes a git commit, branch or tag, got '--quick'"],
+      [["--threshold", "3", "bun-bare"], "--threshold goes with --compare or --against"],
+      [
+        ["--export", "csv", "x"],
+        "--export knows one format, bmf (Bencher Metric Format), got 'csv'",
+      ],
+      [["--export", "bmf"], "--export needs a format and a file: bmf FILE"],
+      [
+        ["--calibrate", "--against", "HEAD"],
+        "--calibrate measures bun-bare against itself: no --against or --reference",
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const r = await run(args);
+      expect({ args, code: r.code, first: r.stderr.split("\n")[0] }).toEqual({
+        args,
+        code: 2,
+        first: `benchmark.sh: ${line}`,
+      });
+      expect(r.results).toBeUndefined();
+    }
+  });
+
   test("--help documents every flag the script accepts", async () => {
     const r = await run(["--help"]);
     expect(r.code).toBe(0);

@@ -45,3 +45,70 @@ describe("parseOptions", () => {
     expect(plain.apiAdded).toBeUndefined();
   });
 });
+
+describe("--side-by-side and its companions", () => {
+  test("off unless asked (or --against); --reference and --threshold need it", () => {
+    expect(parse("--apps", "bun-bare", "--scenarios", "api").side).toBeUndefined();
+    expect(() =>
+      parse("--apps", "bun-bare", "--scenarios", "api", "--reference", "bun-bare"),
+    ).toThrow("--reference goes with --side-by-side");
+    expect(() => parse("--apps", "bun-bare", "--scenarios", "api", "--threshold", "3")).toThrow(
+      "--threshold goes with --against (or --compare)",
+    );
+    const against = parse("--apps", "bun-bare", "--scenarios", "api", "--against", "HEAD~1");
+    expect(against.side).toEqual({ against: "HEAD~1" });
+  });
+
+  test("a reference among the apps; a threshold a percentage, with --against only", () => {
+    const side = (...more: string[]) =>
+      parse("--apps", "bun-bare,node-bare", "--scenarios", "api", "--side-by-side", ...more);
+    expect(side().side).toEqual({});
+    expect(side("--reference", "node-bare").side).toEqual({ reference: "node-bare" });
+    expect(() => side("--reference", "bun-hono")).toThrow(
+      "--reference bun-hono is not one of the apps to run (bun-bare, node-bare)",
+    );
+    expect(side("--against", "main", "--threshold", "2.5").side).toEqual({
+      against: "main",
+      threshold: 0.025,
+    });
+    for (const bad of ["0", "100", "x", "1e1"]) {
+      expect(() => side("--against", "main", "--threshold", bad)).toThrow(
+        "--threshold takes a percentage",
+      );
+    }
+    expect(() => side("--threshold", "3")).toThrow(
+      "--threshold goes with --against (or --compare)",
+    );
+    expect(() => side("--against=-x")).toThrow(
+      '--against takes a git commit, branch or tag, got "-x"',
+    );
+    expect(() => side("--against", "main", "--reference", "bun-bare")).toThrow(
+      "--reference chooses among apps",
+    );
+    expect(() => side("--node", "24", "--against", "main")).toThrow(
+      "--against compares two commits",
+    );
+  });
+
+  test("what it does not go with: workers, rates, profile, a connection list, another host", () => {
+    const refused =
+      (...more: string[]) =>
+      () =>
+        parse("--apps", "bun-bare", "--scenarios", "api", "--side-by-side", ...more);
+    expect(refused("--workers", "2")).toThrow(
+      "--side-by-side does not go with --workers other than 1",
+    );
+    expect(refused("--profile")).toThrow("--side-by-side does not go with --profile");
+    expect(refused("--server-host", "example")).toThrow(
+      "--side-by-side does not go with --server-host",
+    );
+    expect(
+      parse("--apps", "bun-bare", "--scenarios", "api", "--side-by-side", "--workers", "1").side,
+    ).toEqual({});
+  });
+
+  test("--export-bmf: an absolute path", () => {
+    const o = parse("--apps", "bun-bare", "--scenarios", "api", "--export-bmf", "out.json");
+    expect(o.exportBmf).toBe(`${process.cwd()}/out.json`);
+  });
+});

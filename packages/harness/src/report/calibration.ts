@@ -19,7 +19,22 @@ export const CALIBRATION_INTRO =
   "this run's rounds, each as long as a default run, whose analysis called the row different " +
   "from bun-bare: for +0% the false-positive rate (at most 5% is the promise), for the others " +
   "the detection rate.";
+export const SIDE_CALIBRATION_INTRO =
+  "Side by side (--side-by-side): bun-bare against itself (+0%: A/A, where no difference " +
+  "exists) and against itself with a fixed extra CPU cost per request of 1%, 2% and 5% of its " +
+  "own (BENCH_EXTRA_WORK, sized before the rounds; every row, the base included, runs through " +
+  "the same wrapper), each pair served at once on one core. Extra: what the iterations really " +
+  "cost, as a share of the base row's CPU time per request in this run's own samples. " +
+  "Expected: the same share, since the figure is the CPU time per request itself. Verdict: " +
+  "this run's (Holm over the table's comparisons). Called different: the share of subsamples " +
+  "of this run's rounds, each as long as a default side-by-side run, whose analysis called the " +
+  "row different from bun-bare: for +0% the false-positive rate (at most 5% is the promise), for " +
+  "the others the detection rate.";
 // Stryker restore StringLiteral
+
+/** The intro of the run's kind of calibration. */
+export const calibrationIntro = (analysis: Analysis): string =>
+  analysis.side ? SIDE_CALIBRATION_INTRO : CALIBRATION_INTRO;
 
 export const CALIBRATION_HEADER = [
   "row",

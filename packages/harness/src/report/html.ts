@@ -6,11 +6,18 @@
 
 import { findScenario } from "@bench/contract";
 import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis.ts";
+import { calibrationViews } from "../calibration.ts";
 import { scenarioOfKey } from "../groups.ts";
 import { registryName } from "../runtime-versions.ts";
 import type { Results } from "../schema.ts";
 import { IDLE_PAUSE_MS } from "../startup.ts";
 import { mddText, taxText } from "../summary.ts";
+import {
+  CALIBRATION_HEADER,
+  calibrationCaption,
+  calibrationCells,
+  calibrationIntro,
+} from "./calibration.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
 import { chartJsSource, colorOfName, PAGE_SCRIPT, REPORT_CSS } from "./html-assets.ts";
@@ -26,6 +33,16 @@ import { PRODUCTION_INTRO, productionViews } from "./production.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
 import { searchInterval } from "./search.ts";
+import {
+  AGAINST_HEADER,
+  AGAINST_INTRO,
+  againstCells,
+  againstLine,
+  SIDE_HEADER,
+  SIDE_INTRO,
+  sideCells,
+  sideNotes,
+} from "./side-by-side.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
 import { VERSIONS_INTRO, versionChart, versionViews } from "./versions.ts";
 import {
@@ -121,25 +138,51 @@ export function chartData(analysis: Analysis): ChartData[] {
     });
   }
   const apps = results.manifest.settings.apps;
-  charts.push({
-    id: "memory",
-    title: "Peak server memory (RSS, MiB) per scenario",
-    type: "bar",
-    labels: apps,
-    datasets: [...analysis.groups].map(([scenario, { rows }]) => ({
-      label: scenario,
-      data: apps.map((app) => {
-        const row = rows.find((r) => r.app === app);
-        return row && row.rps.n > 0 ? num(row.peakRssMiB) : null;
-      }),
-    })),
-    yTitle: "MiB",
-  });
+  if (analysis.groups.size > 0)
+    charts.push({
+      id: "memory",
+      title: "Peak server memory (RSS, MiB) per scenario",
+      type: "bar",
+      labels: apps,
+      datasets: [...analysis.groups].map(([scenario, { rows }]) => ({
+        label: scenario,
+        data: apps.map((app) => {
+          const row = rows.find((r) => r.app === app);
+          return row && row.rps.n > 0 ? num(row.peakRssMiB) : null;
+        }),
+      })),
+      yTitle: "MiB",
+    });
+  charts.push(...sideCharts(analysis));
   charts.push(...curveCharts(analysis));
   charts.push(...rateCharts(results));
   charts.push(...startupCharts(results));
   charts.push(...versionCharts(analysis));
   return charts;
+}
+
+/** --side-by-side: per scenario, each row's CPU time per request × its reference, with its CI. */
+function sideCharts(analysis: Analysis): ChartData[] {
+  return [...(analysis.side?.groups ?? [])].map(([scenario, group]) => {
+    const rows = group.rows.filter((r) => Number.isFinite(r.ratio) && r.pairs > 0);
+    return {
+      id: `side-${scenario}`,
+      title: `${scenario}: CPU time per request × the reference, side by side (bars: 95% CI)`,
+      type: "bar" as const,
+      labels: rows.map((r) =>
+        r.reference ? `${r.app} (× ${r.reference})` : `${r.app} (reference)`,
+      ),
+      datasets: [
+        {
+          label: "× reference",
+          data: rows.map((r) => num(r.ratio)),
+          ranges: rows.map((r) => (r.ci ? bar(r.ci.low, r.ci.high) : null)),
+          colors: rows.map((r) => colorOf(r.app)),
+        },
+      ],
+      yTitle: "× reference",
+    };
+  });
 }
 
 /** Per scenario, req/s and p99 against the connection count, one line per app. */
@@ -402,6 +445,39 @@ function scenarioTables(scenario: string, group: GroupAnalysis): string {
 <div class="charts"><div class="chart"><canvas id="rps-${scenario}"></canvas></div><div class="chart"><canvas id="latency-${scenario}"></canvas></div></div></section>`;
 }
 
+/** --side-by-side: the ratio tables, --against's verdicts, and the calibration's known answer. */
+function sideSection(analysis: Analysis): string {
+  if (!analysis.side) return "";
+  const parts = [...analysis.side.groups].map(([scenario, group]) => {
+    const notes = sideNotes(group);
+    const list = notes.length
+      ? `<ul>${notes
+          .map((n) => {
+            const sub = n.notes.length
+              ? `<ul>${n.notes.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`
+              : "";
+            return `<li>${escapeHtml(`${n.app}: ${n.text}`)}${sub}</li>`;
+          })
+          .join("")}</ul>`
+      : "";
+    return `<h3>${escapeHtml(scenario)}</h3>${htmlTable(SIDE_HEADER, group.rows.map(sideCells))}${list}<div class="chart"><canvas id="side-${escapeHtml(scenario)}"></canvas></div>`;
+  });
+  const against = againstCells(analysis);
+  const verdicts = against.length
+    ? `<h3>Against ${escapeHtml(analysis.side.against?.ref ?? "")}</h3><p>${escapeHtml(AGAINST_INTRO)}</p>${htmlTable(AGAINST_HEADER, against)}<p>${escapeHtml(againstLine(analysis) ?? "")}</p>`
+    : "";
+  const calibration = calibrationViews(analysis)
+    .map(
+      (v) =>
+        `<p>${escapeHtml(calibrationCaption(v))}:</p>${htmlTable(CALIBRATION_HEADER, calibrationCells(v))}`,
+    )
+    .join("");
+  const calibrated = calibration
+    ? `<h3>Calibration</h3><p>${escapeHtml(calibrationIntro(analysis))}</p>${calibration}`
+    : "";
+  return `<section><h2>Side by side</h2><p>${escapeHtml(SIDE_INTRO)}</p>${parts.join("\n")}${verdicts}${calibrated}</section>`;
+}
+
 function profilesSection(results: Results): string {
   const views = profileViews(results);
   if (views.length === 0) return "";
@@ -432,8 +508,8 @@ ${REPORT_CSS}</style></head><body>
 <h1>Benchmark results</h1>${header}${interrupted}
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
-${productionSection(analysis)}
-<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>
+${sideSection(analysis)}${productionSection(analysis)}
+${analysis.groups.size > 0 ? '<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>' : ""}
 ${curveSection(analysis)}
 ${ratesSection(results)}
 ${startupSection(results)}

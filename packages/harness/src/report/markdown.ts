@@ -21,9 +21,9 @@ import {
 } from "../summary.ts";
 import {
   CALIBRATION_HEADER,
-  CALIBRATION_INTRO,
   calibrationCaption,
   calibrationCells,
+  calibrationIntro,
   calibrationSections,
 } from "./calibration.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
@@ -32,6 +32,16 @@ import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { PRODUCTION_INTRO, productionViews } from "./production.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
+import {
+  AGAINST_HEADER,
+  AGAINST_INTRO,
+  againstCells,
+  againstLine,
+  SIDE_HEADER,
+  SIDE_INTRO,
+  sideCells,
+  sideNotes,
+} from "./side-by-side.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
 import { VERSIONS_INTRO, versionMermaid, versionViews } from "./versions.ts";
 import {
@@ -269,6 +279,28 @@ function scalingLines(analysis: Analysis, h: string): string[] {
   return out;
 }
 
+/** --side-by-side: a table per scenario with its notes, and --against's verdicts. */
+function sideLines(analysis: Analysis, h: string): string[] {
+  if (!analysis.side) return [];
+  const out = ["", `${h}# Side by side`, "", SIDE_INTRO];
+  for (const [scenario, group] of analysis.side.groups) {
+    const description = findScenario(scenario)?.description ?? "";
+    out.push("", `${h}## ${scenario}${description ? ` — ${description}` : ""}`, "");
+    out.push(table(SIDE_HEADER, "llrrrrrr", group.rows.map(sideCells)));
+    const notes = sideNotes(group);
+    if (notes.length > 0) {
+      out.push("", "Notes:", "");
+      for (const n of notes) out.push(`- ${n.app}: ${n.text}`, ...n.notes.map((x) => `  - ${x}`));
+    }
+  }
+  const against = againstCells(analysis);
+  if (against.length > 0) {
+    out.push("", `${h}## Against ${analysis.side.against?.ref}`, "", AGAINST_INTRO, "");
+    out.push(table(AGAINST_HEADER, "llrrrl", against), "", againstLine(analysis) ?? "");
+  }
+  return out;
+}
+
 function profileLines(results: Results, h: string): string[] {
   const views = profileViews(results);
   if (views.length === 0) return [];
@@ -333,8 +365,9 @@ export function markdownReport(analysis: Analysis, level = 1): string {
     out.push("", `${h}## ${v.group} · ${v.runtime}`, "", table(v.header, align, v.rows));
     out.push("", versionMermaid(v));
   }
+  out.push(...sideLines(analysis, h));
   const calibration = calibrationSections(analysis);
-  if (calibration.length > 0) out.push("", `${h}# Calibration`, "", CALIBRATION_INTRO);
+  if (calibration.length > 0) out.push("", `${h}# Calibration`, "", calibrationIntro(analysis));
   for (const v of calibration) {
     out.push("", `${calibrationCaption(v)}:`, "");
     out.push(table(CALIBRATION_HEADER, "lrrrrlrr", calibrationCells(v)));

@@ -2,7 +2,7 @@
 // test is about, so a change to the schema is made here once.
 
 import type { LatencyMs, LoadResult } from "../../src/parse.ts";
-import type { RateTrial, Results, Trial } from "../../src/schema.ts";
+import type { PairTrial, RateTrial, Results, Trial } from "../../src/schema.ts";
 
 /** A clean run of `rps` over `seconds`: every request 200, no error, raw latencies as given. */
 export function syntheticResult(
@@ -191,4 +191,78 @@ export function syntheticVersionsRun(): Results {
       };
     }),
   };
+}
+
+/** One side of a side-by-side sample: `ns` per request for 40,000 requests over 1 s. */
+function pairSide(app: string, slot: 0 | 1, ns: number) {
+  const requests = 40_000;
+  return {
+    app,
+    slot,
+    address: slot === 0 ? "127.0.0.1" : "127.0.0.2",
+    pid: 4242 + slot,
+    command: ["wrk", "-c", "50"],
+    connections: 50,
+    result: syntheticResult(requests, 1, { mean: 1, p50: 1, p90: 2, p99: 4, p999: 8, max: 12 }),
+    cpuNs: ns * requests,
+    nsPerRequest: ns,
+    serverCpuPercent: 50,
+    peakRssMiB: 50,
+    loadGenerator: { cpuPercent: 40, threads: 1 },
+  };
+}
+
+/** A clean side-by-side sample: `app` at `nsApp` per request, its reference at `nsRef`. */
+export function syntheticPairTrial(
+  reference: string,
+  app: string,
+  round: number,
+  sample: number,
+  nsRef: number,
+  nsApp: number,
+  checks: Partial<PairTrial["checks"]> = {},
+): PairTrial {
+  // The reference takes slot 0 in odd rounds, as side/pairing.ts alternates it.
+  const refSlot = round % 2 === 1 ? 0 : 1;
+  const sides = [pairSide(reference, refSlot, nsRef), pairSide(app, refSlot === 0 ? 1 : 0, nsApp)];
+  return {
+    reference,
+    app,
+    scenario: "api",
+    round,
+    sample,
+    startedAt: "2026-11-26T12:00:00.000Z",
+    requestedSec: 1,
+    cpuWindowSec: 0.8,
+    sides: (refSlot === 0 ? sides : [sides[1], sides[0]]) as PairTrial["sides"],
+    serverCoreIdlePercent: 0,
+    loadCoreIdlePercent: 20,
+    stealPercent: 0,
+    checks: {
+      valid: true,
+      invalidReasons: [],
+      unsaturated: false,
+      generatorCeiling: false,
+      contended: false,
+      notes: [],
+      ...checks,
+    },
+  };
+}
+
+/** A complete side-by-side run of `pairs` ([reference, app]) holding `trials`. */
+export function syntheticSideRun(
+  pairs: [string, string][],
+  trials: PairTrial[],
+  extra: Partial<NonNullable<Results["manifest"]["settings"]["sideBySide"]>> = {},
+): Results {
+  const names = [...new Set(pairs.flat())];
+  const run = syntheticRun(names, ["api"], [], {
+    connections: 50,
+    durationSec: 1,
+    samples: 5,
+    trials: Math.max(1, ...trials.map((t) => t.round)),
+    sideBySide: { pairs, addresses: ["127.0.0.1", "127.0.0.2"], ...extra },
+  });
+  return { ...run, pairTrials: trials };
 }

@@ -1,0 +1,155 @@
+// One side-by-side sample, measured: both generators started together (slot 0's first), each
+// against its own server; both servers' CPU time (schedstat, every thread) read just before
+// the first starts and just after the last ends, so it covers every request either counted;
+// /proc looked at every SAMPLE_MS between for the CPU percentages. pair-checks.ts judges it.
+
+import type { ChildProcess } from "node:child_process";
+import { readResult, SAMPLE_MS, spawnTool } from "../load.ts";
+import { loadWindow } from "../measure.ts";
+import type { LoadResult } from "../parse.ts";
+import { cpuTicks, machineTicks, rssBytes, treeSchedNs } from "../procstats.ts";
+import type { ToolCommand, ToolInfo } from "../tools.ts";
+import { overlap, type PairRates, type PairSample, pairRates } from "./pair-checks.ts";
+
+/** One side's load: its generator's command and its server's processes. */
+export interface PairLoad {
+  readonly cmd: ToolCommand;
+  readonly tree: readonly number[];
+}
+
+export interface SideRun {
+  readonly command: string[];
+  readonly result: LoadResult | null;
+  readonly problem?: string;
+  readonly cpuNs: number;
+  readonly peakRssBytes: number;
+  readonly threads: number;
+  readonly connections: number;
+}
+
+export interface PairLoadRun {
+  readonly sides: readonly [SideRun, SideRun];
+  /** undefined: too few looks at /proc fell in the window. */
+  readonly rates?: PairRates;
+}
+
+export interface PairCpus {
+  /** The servers' CPU set and the generators' (empty: unpinned). */
+  readonly server: readonly number[];
+  readonly load: readonly number[];
+  readonly machineCores: number;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Every SAMPLE_MS until stop(): both trees' ns, both tools' ticks, idle and steal. */
+function pairSampler(
+  trees: readonly [readonly number[], readonly number[]],
+  pids: () => [number?, number?],
+  cpus: PairCpus,
+) {
+  const samples: PairSample[] = [];
+  const peaks = [0, 0];
+  let running = true;
+  const once = () => {
+    const [a, b] = pids();
+    const server = machineTicks([...cpus.server]);
+    const load = machineTicks([...cpus.load]);
+    samples.push({
+      t: performance.now(),
+      serverNs: [treeSchedNs(trees[0]), treeSchedNs(trees[1])],
+      toolTicks: [a ? cpuTicks(a) : 0, b ? cpuTicks(b) : 0],
+      serverIdleTicks: server.idle,
+      loadIdleTicks: load.idle,
+      stealTicks: server.steal,
+    });
+    trees.forEach((tree, i) => {
+      peaks[i] = Math.max(
+        peaks[i] as number,
+        tree.reduce((sum, pid) => sum + rssBytes(pid), 0),
+      );
+    });
+  };
+  const loop = (async () => {
+    while (running) {
+      const next = performance.now() + SAMPLE_MS;
+      once();
+      await sleep(Math.max(0, next - performance.now()));
+    }
+  })();
+  return {
+    samples,
+    peaks,
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/**
+ * Runs both loads once, together. `onChildren` sees the generators (to stop them on Ctrl-C),
+ * then nothing once they are done.
+ */
+export async function runPairLoad(
+  tool: ToolInfo,
+  loads: readonly [PairLoad, PairLoad],
+  requestedSec: number,
+  cpus: PairCpus,
+  onChildren: (children: ChildProcess[]) => void = () => {},
+): Promise<PairLoadRun> {
+  const hardLimitMs = (requestedSec + 30) * 1000;
+  const before = loads.map((l) => treeSchedNs(l.tree));
+  const spawnedMs = performance.now();
+  const spawned = loads.map((l) => spawnTool(l.cmd, hardLimitMs));
+  onChildren(spawned.map((s) => s.child));
+  const alive = (i: number) => {
+    const child = spawned[i]?.child;
+    return child?.pid && child.exitCode === null ? child.pid : undefined;
+  };
+  const sampler = pairSampler([loads[0].tree, loads[1].tree], () => [alive(0), alive(1)], cpus);
+  const exits: number[] = [];
+  const outs = await Promise.all(
+    spawned.map((s, i) =>
+      s.output.then((out) => {
+        exits[i] = performance.now();
+        return out;
+      }),
+    ),
+  );
+  const after = loads.map((l) => treeSchedNs(l.tree));
+  await sampler.stop();
+  onChildren([]);
+  const sides = loads.map((load, i): SideRun => {
+    const { result, problem } = readResult(
+      tool,
+      load.cmd,
+      outs[i] as never,
+      requestedSec,
+      hardLimitMs,
+    );
+    return {
+      command: load.cmd.argv.map(String),
+      result,
+      ...(problem ? { problem } : {}),
+      cpuNs: Math.max(0, (after[i] as number) - (before[i] as number)),
+      peakRssBytes: sampler.peaks[i] as number,
+      threads: load.cmd.threads,
+      connections: load.cmd.connections,
+    };
+  }) as unknown as [SideRun, SideRun];
+  const windows = sides.map((side, i) =>
+    loadWindow(
+      spawnedMs,
+      exits[i] as number,
+      side.result?.durationSec ?? requestedSec,
+      requestedSec,
+    ),
+  );
+  const rates = pairRates(sampler.samples, overlap(windows[0] as never, windows[1] as never), {
+    machine: cpus.machineCores,
+    server: cpus.server.length,
+    load: cpus.load.length,
+  });
+  return { sides, ...(rates ? { rates } : {}) };
+}

@@ -1,0 +1,366 @@
+// The rounds of a side-by-side run (--side-by-side): in each, every pair of the plan gets two
+// fresh processes, one per slot (side/pairing.ts), both on the server's CPUs; each is verified
+// against the contract, then per scenario both are warmed up together (unrecorded) and measured
+// in `--samples` samples, their generators started together on the generator's CPUs; then both
+// are stopped, leaving nothing behind. Every sample is written as it ends.
+
+import type { ChildProcess } from "node:child_process";
+import type { Scenario } from "@bench/contract";
+import { analyze } from "../analysis.ts";
+import type { ServerHost } from "../host.ts";
+import { LaunchError, type RunningApp, type StartOptions } from "../launch.ts";
+import type { Options } from "../options.ts";
+import { cpuList, type Pinning, roundOrder } from "../plan.ts";
+import { formatSec, precisionStatus, progressText, roundFits } from "../precision.ts";
+import type { Recorder } from "../record.ts";
+import type { AppRun } from "../runtime-versions.ts";
+import type { PairTrial } from "../schema.ts";
+import { scenarioAsSent } from "../sent.ts";
+import { toolCommand } from "../tools.ts";
+import { judgePair } from "./pair-checks.ts";
+import { type PairCpus, type PairLoadRun, runPairLoad } from "./pair-load.ts";
+import { bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "./pairing.ts";
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+/** What the rounds need of the run (run.ts's Run). */
+export interface PairRunner {
+  readonly options: Options;
+  readonly pinning: Pinning;
+  readonly host: ServerHost;
+  readonly recorder: Recorder;
+  readonly bodyFiles: ReadonlyMap<string, string>;
+  readonly interrupted: NodeJS.Signals | undefined;
+  tools: ChildProcess[];
+  fail(name: string, failure: string): void;
+  startOptions(workers: number): StartOptions;
+  verifyApp(
+    app: AppRun,
+    running: RunningApp,
+    workers: number,
+    address: string,
+  ): Promise<{ readonly serverTree: readonly number[] } | undefined>;
+  recordStartup(
+    app: AppRun,
+    running: RunningApp,
+    fresh: boolean,
+    workers: number,
+    idle: boolean,
+  ): Promise<void>;
+}
+
+/** Both apps of a pair, started, verified and ready to load, in slot order. */
+interface Slots {
+  readonly apps: readonly [AppRun, AppRun];
+  readonly running: RunningApp[];
+  readonly trees: (readonly number[])[];
+}
+
+const failed = (runner: PairRunner, name: string) => runner.recorder.app(name).status === "failed";
+
+/** Starts and verifies the app of `slot`; false when it failed (recorded as its failure). */
+async function startSlot(
+  runner: PairRunner,
+  slots: Slots,
+  slot: 0 | 1,
+  first: boolean,
+): Promise<boolean> {
+  const app = slots.apps[slot];
+  const address = SLOT_ADDRESSES[slot];
+  let running: RunningApp;
+  try {
+    running = await runner.host.start(app, { ...runner.startOptions(1), listen: address });
+  } catch (error) {
+    runner.fail(app.name, error instanceof LaunchError ? error.message : String(error));
+    return false;
+  }
+  slots.running[slot] = running;
+  await runner.recordStartup(app, running, false, 1, first);
+  const target = await runner.verifyApp(app, running, 1, address);
+  if (!target) return false;
+  slots.trees[slot] = target.serverTree;
+  return true;
+}
+
+/** Stops both (the second slot first), and fails an app that left processes behind. */
+async function stopSlots(runner: PairRunner, slots: Slots): Promise<void> {
+  for (const slot of [1, 0] as const) {
+    const running = slots.running[slot];
+    if (!running) continue;
+    const stopped = await running.stop();
+    if (stopped.survivors.length > 0) {
+      runner.fail(
+        slots.apps[slot].name,
+        `processes left running after KILL: ${stopped.survivors.join(", ")}`,
+      );
+    }
+  }
+}
+
+function cpusOf(pinning: Pinning, cores: number): PairCpus {
+  return {
+    server: pinning.enabled ? cpuList(pinning.serverCpus) : [],
+    load: pinning.enabled ? cpuList(pinning.loadCpus) : [],
+    machineCores: cores,
+  };
+}
+
+/** Both generators at once for `seconds`, each against its slot's app. */
+function loadBoth(
+  runner: PairRunner,
+  slots: Slots,
+  scenarios: readonly [Scenario, Scenario],
+  seconds: number,
+) {
+  const { options, pinning, host } = runner;
+  const loads = slots.apps.map((app, i) => {
+    const scenario = scenarios[i] as Scenario;
+    const bodyFile = runner.bodyFiles.get(scenario.name);
+    const cmd = toolCommand(options.tool, {
+      url: `http://${SLOT_ADDRESSES[i]}:${app.port}${scenario.path}`,
+      scenario,
+      connections: options.connections,
+      durationSec: seconds,
+      ...(bodyFile ? { bodyFile } : {}),
+      ...(pinning.enabled ? { cpus: pinning.loadCpus } : {}),
+      cores: pinning.loadCores,
+      processes: 1,
+    });
+    return { cmd, tree: slots.trees[i] as readonly number[] };
+  }) as unknown as readonly [{ cmd: never; tree: never }, { cmd: never; tree: never }];
+  return runPairLoad(options.tool, loads, seconds, cpusOf(pinning, host.info.cores), (children) => {
+    runner.tools = children;
+  });
+}
+
+/** Why an app of the pair is gone, if one is. */
+async function deaths(slots: Slots): Promise<(string | undefined)[]> {
+  return Promise.all(
+    slots.running.map(async (r) =>
+      r?.hasExited() ? `the app exited (${await r.exited}) during the sample` : undefined,
+    ),
+  );
+}
+
+/** The record of one sample. */
+function pairTrial(
+  runner: PairRunner,
+  pair: SidePair,
+  slots: Slots,
+  at: { scenario: string; round: number; sample: number; startedAt: string },
+  run: PairLoadRun,
+  died: readonly (string | undefined)[],
+): PairTrial {
+  const { options, pinning } = runner;
+  const checks = judgePair({
+    tool: options.tool.name,
+    requestedSec: options.durationSec,
+    sides: run.sides.map((s, i) => ({
+      app: slots.apps[i]?.name as string,
+      result: s.result,
+      ...(s.problem ? { problem: s.problem } : {}),
+      ...(died[i] ? { appDied: died[i] } : {}),
+      connections: s.connections,
+      cpuNs: s.cpuNs,
+    })) as never,
+    ...(run.rates ? { rates: run.rates } : {}),
+    serverCores: pinning.serverCores,
+    loadCores: pinning.loadCores,
+  });
+  const r = run.rates;
+  const sides = run.sides.map((s, i) => ({
+    app: slots.apps[i]?.name as string,
+    slot: i as 0 | 1,
+    address: SLOT_ADDRESSES[i] as string,
+    pid: slots.trees[i]?.[0] ?? 0,
+    command: s.command,
+    connections: s.connections,
+    result: s.result,
+    cpuNs: s.cpuNs,
+    ...(s.result && s.result.requests > 0 ? { nsPerRequest: s.cpuNs / s.result.requests } : {}),
+    serverCpuPercent: r?.serverCpuPercent[i] ?? 0,
+    peakRssMiB: s.peakRssBytes / 2 ** 20,
+    loadGenerator: { cpuPercent: r?.loadCpuPercent[i] ?? 0, threads: s.threads },
+  })) as unknown as PairTrial["sides"];
+  return {
+    reference: pair.reference.name,
+    app: pair.app.name,
+    scenario: at.scenario,
+    round: at.round,
+    ...(options.samples > 1 ? { sample: at.sample } : {}),
+    startedAt: at.startedAt,
+    requestedSec: options.durationSec,
+    cpuWindowSec: r?.windowSec ?? 0,
+    sides,
+    ...(r?.serverCoreIdlePercent !== undefined
+      ? { serverCoreIdlePercent: r.serverCoreIdlePercent }
+      : {}),
+    ...(r?.loadCoreIdlePercent !== undefined ? { loadCoreIdlePercent: r.loadCoreIdlePercent } : {}),
+    stealPercent: r?.stealPercent ?? 0,
+    checks,
+  };
+}
+
+function progressLine(t: PairTrial): string {
+  const [ref, app] = [t.reference, t.app].map((name) => t.sides.find((s) => s.app === name));
+  const ns = (n: number | undefined) =>
+    n === undefined ? "—" : `${Math.round(n).toLocaleString("en-US")} ns`;
+  const ratio =
+    ref?.nsPerRequest && app?.nsPerRequest
+      ? ` (×${(app.nsPerRequest / ref.nsPerRequest).toFixed(3)})`
+      : "";
+  const c = t.checks;
+  return (
+    `  ${t.app} vs ${t.reference} · ${t.scenario}: ${ns(app?.nsPerRequest)} vs ${ns(ref?.nsPerRequest)} per request${ratio}, ` +
+    `servers ${t.sides.map((s) => s.serverCpuPercent.toFixed(0)).join("+")}% CPU` +
+    (c.valid ? "" : ` · INVALID: ${c.invalidReasons.join("; ")}`) +
+    (c.generatorCeiling ? " · GENERATOR CEILING" : c.unsaturated ? " · UNSATURATED" : "") +
+    (c.contended ? " · CONTENDED" : "")
+  );
+}
+
+/** Warm-up and samples of one scenario; false when the pair must stop (an app died, Ctrl-C). */
+async function measureScenario(
+  runner: PairRunner,
+  pair: SidePair,
+  slots: Slots,
+  listed: Scenario,
+  round: number,
+): Promise<boolean> {
+  const { options } = runner;
+  const sent: Scenario[] = [];
+  for (const [i, app] of slots.apps.entries()) {
+    const scenario = await scenarioAsSent(listed, app.port, SLOT_ADDRESSES[i]);
+    if (typeof scenario === "string") {
+      runner.fail(app.name, `${listed.name}: ${scenario}`);
+      return false;
+    }
+    sent.push(scenario);
+  }
+  const scenarios = sent as unknown as readonly [Scenario, Scenario];
+  if (options.warmupSec > 0) {
+    log(
+      `  ${pair.app.name} vs ${pair.reference.name} · ${listed.name}: warm-up ${options.warmupSec} s (not recorded)`,
+    );
+    await loadBoth(runner, slots, scenarios, options.warmupSec);
+    if (runner.interrupted) return false;
+  }
+  for (let sample = 1; sample <= options.samples; sample++) {
+    const startedAt = new Date().toISOString();
+    const run = await loadBoth(runner, slots, scenarios, options.durationSec);
+    if (runner.interrupted) return false;
+    const died = await deaths(slots);
+    const trial = pairTrial(
+      runner,
+      pair,
+      slots,
+      { scenario: listed.name, round, sample, startedAt },
+      run,
+      died,
+    );
+    runner.recorder.addPairTrial(trial);
+    log(progressLine(trial));
+    const gone = died.flatMap((why, i) => (why ? [[slots.apps[i]?.name as string, why]] : []));
+    for (const [name, why] of gone) runner.fail(name as string, why as string);
+    if (gone.length > 0) return false;
+  }
+  return true;
+}
+
+/** One pair in one round: both apps started afresh, verified, measured on every scenario, stopped. */
+async function runPair(
+  runner: PairRunner,
+  pair: SidePair,
+  index: number,
+  round: number,
+  started: Set<string>,
+) {
+  const apps = bySlot(pair, round, index);
+  const slot = referenceSlot(round, index);
+  log(
+    `[round ${round}] ${pair.app.name} vs ${pair.reference.name}: starting ` +
+      `(${apps[0].name} at ${SLOT_ADDRESSES[0]}, ${apps[1].name} at ${SLOT_ADDRESSES[1]}; reference in slot ${slot + 1})`,
+  );
+  const slots: Slots = { apps, running: [], trees: [] };
+  try {
+    for (const i of [0, 1] as const) {
+      const first = !started.has(apps[i].name);
+      started.add(apps[i].name);
+      if (!(await startSlot(runner, slots, i, first))) return;
+    }
+    for (const listed of runner.options.scenarios) {
+      if (runner.interrupted || !(await measureScenario(runner, pair, slots, listed, round)))
+        return;
+    }
+  } catch (error) {
+    const why = `harness error: ${error instanceof Error ? error.message : String(error)}`;
+    runner.fail(pair.app.name, why);
+  } finally {
+    await stopSlots(runner, slots);
+  }
+}
+
+/** One round: every pair whose rows have not failed, in an order reversed every other round. */
+async function runRound(
+  runner: PairRunner,
+  pairs: readonly SidePair[],
+  round: number,
+  started: Set<string>,
+) {
+  const turns = pairs.map((pair, index) => ({ name: pair.app.name, pair, index }));
+  for (const { pair, index } of roundOrder(turns, round)) {
+    if (runner.interrupted || runner.host.lost()) break;
+    if (failed(runner, pair.reference.name) || failed(runner, pair.app.name)) continue;
+    await runPair(runner, pair, index, round, started);
+  }
+}
+
+/**
+ * The rounds: `trials` of them, or with --precision at least that many and then more until
+ * every comparison's CI is within the target or the next round would not fit in --max-time.
+ */
+export async function runPairRounds(runner: PairRunner, pairs: readonly SidePair[]): Promise<void> {
+  const { options } = runner;
+  const started = new Set<string>();
+  const t0 = performance.now();
+  const elapsed = () => (performance.now() - t0) / 1000;
+  let round = 0;
+  let longest = 0;
+  let reached = false;
+  let widest: { what: string; halfWidth: number } | undefined;
+  const live = () =>
+    pairs.some((p) => !failed(runner, p.reference.name) && !failed(runner, p.app.name));
+  while (!runner.interrupted && !runner.host.lost() && live()) {
+    if (
+      round >= options.trials &&
+      (!options.precision ||
+        reached ||
+        !roundFits(elapsed(), longest, options.precision.maxTimeSec))
+    ) {
+      break;
+    }
+    const before = elapsed();
+    await runRound(runner, pairs, ++round, started);
+    longest = Math.max(longest, elapsed() - before);
+    if (!options.precision || runner.interrupted) {
+      if (!options.precision)
+        log(`bench: round ${round} of ${options.trials} done · ${formatSec(elapsed())}`);
+      continue;
+    }
+    const status = precisionStatus(analyze(runner.recorder.results), options.precision.target);
+    reached = status.reached;
+    widest = status.widths[0];
+    log(progressText(status, options.precision.target, elapsed(), options.precision.maxTimeSec));
+  }
+  const results = runner.recorder.results;
+  results.manifest.settings.trials = Math.max(1, round);
+  if (options.precision) {
+    results.precision = {
+      reached,
+      rounds: round,
+      elapsedSec: elapsed(),
+      ...(widest && Number.isFinite(widest.halfWidth) ? { widest } : {}),
+    };
+  }
+  runner.recorder.save();
+}

@@ -1,0 +1,351 @@
+// The analysis of a side-by-side run (--side-by-side): per scenario, each row's CPU time per
+// request relative to its reference, from samples in which both served at once on one core.
+// A sample gives one log ratio, ln(ns per request of the row / of its reference); a pair of
+// processes (one round) gives the mean of its samples' log ratios; the estimate is over the
+// rounds (Student's t, the level-wise analysis estimate.ts uses for processes). Two rows with
+// the same reference are compared round by round through it (the difference of their log
+// ratios), and every comparison of a scenario is one family, held to ALPHA by Holm, from which
+// the ranks, the ties and what a tie could have detected come. With --against, each row's
+// verdict (slower, faster, no change beyond the threshold, inconclusive) is estimate.ts's gate.
+
+import type { Flag } from "../analysis.ts";
+import {
+  ALPHA,
+  type Estimate,
+  estimate,
+  familyVerdicts,
+  flipped,
+  type Gate,
+  gate,
+  logRatioTest,
+  type PairTest,
+  type Verdict,
+} from "../estimate.ts";
+import type { PairSide, PairTrial, Results } from "../schema.ts";
+import { type Interval, median } from "../stats.ts";
+
+/** The verdict a comparison's family gives it, with the test behind it. */
+export type SideDifference = Verdict;
+
+export interface SideRow {
+  readonly app: string;
+  /** The row it is measured against; undefined for a reference itself. */
+  readonly reference?: string;
+  readonly scenario: string;
+  readonly status: "ok" | "failed";
+  readonly failure?: string;
+  /** Its CPU time per request relative to the reference's: 1 for a reference. */
+  readonly ratio: number;
+  /** 95% CI of the ratio (over rounds); undefined for a reference, or with too few rounds. */
+  readonly ci?: Interval;
+  /** Against its reference: the test, Holm's verdict, the detectable difference. */
+  readonly vsReference?: SideDifference;
+  /** Its own CPU time per request, ns: the mean over its processes of their sample means. */
+  readonly nsPerRequest: Estimate;
+  /** req/s while sharing the core: context, not a ranking. */
+  readonly rps: number;
+  /** Rounds (pairs of processes) with a valid sample. */
+  readonly pairs: number;
+  readonly validSamples: number;
+  readonly samples: number;
+  readonly unsaturatedSamples: number;
+  readonly ceilingSamples: number;
+  readonly contendedSamples: number;
+  /** Rank within its reference's group, cheapest first: ≈ for a tie with the group's opener. */
+  readonly rank?: { readonly position: number; readonly tie: boolean; readonly mdd?: number };
+  /** --against: the gate's verdict on the row against the commit it is compared with. */
+  readonly gate?: Gate;
+  /** What qualifies the row: failed, invalid samples, unsaturated, generator ceiling... */
+  readonly flags: readonly Flag[];
+  readonly notes: readonly string[];
+}
+
+export interface SideGroup {
+  readonly scenario: string;
+  /** Grouped by reference, each group cheapest first. */
+  readonly rows: readonly SideRow[];
+  /** Testable comparisons in the scenario's family. */
+  readonly comparisons: number;
+  /** The verdict of row `b` against row `a` (b's cost relative to a's), when both share a reference. */
+  readonly between: (a: string, b: string) => SideDifference;
+}
+
+export interface SideAnalysis {
+  readonly groups: ReadonlyMap<string, SideGroup>;
+  /** The pairs measured, [reference, app]. */
+  readonly pairs: readonly (readonly [string, string])[];
+  /** --against: the commit compared with, and the threshold of the verdicts. */
+  readonly against?: { readonly ref: string; readonly commit: string; readonly threshold: number };
+}
+
+const sideOf = (trial: PairTrial, app: string): PairSide | undefined =>
+  trial.sides.find((s) => s.app === app);
+
+/** ln(row / reference) of one valid sample; undefined when a side has no figure. */
+export function sampleLogRatio(trial: PairTrial): number | undefined {
+  const a = sideOf(trial, trial.reference)?.nsPerRequest;
+  const b = sideOf(trial, trial.app)?.nsPerRequest;
+  return a && b && a > 0 && b > 0 ? Math.log(b / a) : undefined;
+}
+
+/** Per round, the mean log ratio of its valid samples: one observation per pair of processes. */
+export function roundRatios(trials: readonly PairTrial[]): Map<number, number> {
+  const byRound = new Map<number, number[]>();
+  for (const t of trials) {
+    const r = t.checks.valid ? sampleLogRatio(t) : undefined;
+    if (r !== undefined) byRound.set(t.round, [...(byRound.get(t.round) ?? []), r]);
+  }
+  return new Map(
+    [...byRound].map(([round, logs]) => [round, logs.reduce((a, b) => a + b, 0) / logs.length]),
+  );
+}
+
+/** b's cost against a's, round by round, when both are measured against the same reference. */
+export function throughReference(
+  a: Map<number, number>,
+  b: Map<number, number>,
+): PairTest | undefined {
+  const diffs = [...b].flatMap(([round, lb]) => {
+    const la = a.get(round);
+    return la === undefined ? [] : [lb - la];
+  });
+  return logRatioTest(diffs);
+}
+
+/** Each process's mean of one side's valid samples, for an app's own ns per request or req/s. */
+function processMeans(
+  trials: readonly PairTrial[],
+  app: string,
+  value: (s: PairSide) => number | undefined,
+) {
+  const byProcess = new Map<string, number[]>();
+  for (const t of trials) {
+    const side = sideOf(t, app);
+    const v = t.checks.valid && side ? value(side) : undefined;
+    if (v === undefined || !Number.isFinite(v)) continue;
+    const key = `${t.round}\u0000${t.reference}\u0000${t.app}`;
+    byProcess.set(key, [...(byProcess.get(key) ?? []), v]);
+  }
+  return [...byProcess.values()].map((values, i) => ({ round: i + 1, values }));
+}
+
+interface Comparison {
+  readonly key: string;
+  readonly test: PairTest | undefined;
+}
+
+/** The rows' raw figures in one scenario, before the family's verdicts. */
+function rawRows(results: Results, scenario: string) {
+  const trials = (results.pairTrials ?? []).filter((t) => t.scenario === scenario);
+  const pairs = results.manifest.settings.sideBySide?.pairs ?? [];
+  const references = [...new Set(pairs.map(([ref]) => ref))];
+  const names = [...references, ...pairs.map(([, app]) => app)];
+  return names.map((name) => {
+    const record = results.apps.find((a) => a.name === name);
+    const mine = trials.filter((t) => t.app === name || t.reference === name);
+    const reference = pairs.find(([, app]) => app === name)?.[0];
+    const own =
+      reference === undefined ? undefined : roundRatios(mine.filter((t) => t.app === name));
+    const valid = mine.filter((t) => t.checks.valid);
+    return {
+      app: name,
+      ...(reference === undefined ? {} : { reference }),
+      scenario,
+      status: record?.status === "failed" ? ("failed" as const) : ("ok" as const),
+      ...(record?.status === "failed" && record.failure ? { failure: record.failure } : {}),
+      rounds: own,
+      test: own ? logRatioTest([...own.values()]) : undefined,
+      nsPerRequest: estimate(processMeans(mine, name, (s) => s.nsPerRequest)),
+      rps: estimate(processMeans(mine, name, (s) => s.result?.rps)).mean,
+      pairs: own ? own.size : new Set(valid.map((t) => t.round)).size,
+      validSamples: valid.length,
+      samples: mine.length,
+      unsaturatedSamples: valid.filter((t) => t.checks.unsaturated).length,
+      ceilingSamples: valid.filter((t) => t.checks.generatorCeiling).length,
+      contendedSamples: valid.filter((t) => t.checks.contended).length,
+      invalidReasons: [
+        ...new Set(mine.filter((t) => !t.checks.valid).flatMap((t) => t.checks.invalidReasons)),
+      ],
+      notes: [...new Set(valid.flatMap((t) => t.checks.notes))],
+    };
+  });
+}
+
+type RawRow = ReturnType<typeof rawRows>[number];
+
+/** A row's qualifiers, counted over its samples like the closed-loop tables' flags. */
+export function sideFlags(
+  r: Pick<
+    RawRow,
+    | "failure"
+    | "status"
+    | "pairs"
+    | "samples"
+    | "validSamples"
+    | "unsaturatedSamples"
+    | "ceilingSamples"
+    | "contendedSamples"
+  > & { readonly invalidReasons: readonly string[] },
+): Flag[] {
+  const flags: Flag[] = [];
+  if (r.status === "failed") {
+    flags.push({ tag: "FAILED", text: `FAILED: ${(r.failure ?? "unknown").split("\n")[0]}` });
+  }
+  const invalid = r.samples - r.validSamples;
+  if (invalid > 0) {
+    const tag = `INVALID ${invalid}/${r.samples}`;
+    flags.push({ tag, text: `${tag} (${r.invalidReasons.join("; ")}): excluded` });
+  }
+  const counted = (tag: string, count: number, why: string) => {
+    if (count > 0) {
+      const head = `${tag} ${count}/${r.validSamples}`;
+      flags.push({ tag: head, text: `${head}: ${why}` });
+    }
+  };
+  counted(
+    "GENERATOR CEILING",
+    r.ceilingSamples,
+    "the generators used all they can while the servers' core had room: a cost measured below saturation",
+  );
+  counted(
+    "UNSATURATED",
+    r.unsaturatedSamples,
+    "the servers did not fill their core (see the notes)",
+  );
+  counted(
+    "CONTENDED",
+    r.contendedSamples,
+    "something else had the servers' core, or CPU steal was high (see the notes)",
+  );
+  if (r.pairs > 0 && r.pairs < 3) {
+    flags.push({
+      tag: `${r.pairs} PAIR${r.pairs === 1 ? "" : "S"}`,
+      text: `${r.pairs} pair${r.pairs === 1 ? "" : "s"} of processes with valid samples: too few for a CI`,
+    });
+  }
+  return flags;
+}
+
+/** Every comparison of a scenario: each row against its reference, each two rows through theirs. */
+function comparisons(rows: readonly RawRow[]): Comparison[] {
+  const out: Comparison[] = rows.flatMap((r) =>
+    r.reference ? [{ key: r.app, test: r.test }] : [],
+  );
+  for (const [i, a] of rows.entries()) {
+    for (const b of rows.slice(i + 1)) {
+      if (!a.reference || a.reference !== b.reference || !a.rounds || !b.rounds) continue;
+      out.push({ key: `${a.app}\u0000${b.app}`, test: throughReference(a.rounds, b.rounds) });
+    }
+  }
+  return out;
+}
+
+/** The verdict of b against a from the family (either way round); a tie when it holds none. */
+function reader(rows: readonly RawRow[], family: Map<string, Verdict>) {
+  const referenceOf = (name: string) => rows.find((r) => r.app === name)?.reference;
+  const flip = (v: Verdict | undefined): Verdict =>
+    v?.test ? { ...v, test: flipped(v.test) } : (v ?? { significant: false });
+  return (a: string, b: string): Verdict => {
+    if (a === b) return { significant: false };
+    if (referenceOf(b) === a) return family.get(b) ?? { significant: false };
+    if (referenceOf(a) === b) return flip(family.get(a));
+    const direct = family.get(`${a}\u0000${b}`);
+    return direct ?? flip(family.get(`${b}\u0000${a}`));
+  };
+}
+
+/** Ranks within each reference's group, cheapest first (competition ranking, ties ≈). */
+function ranked(rows: readonly RawRow[], between: (a: string, b: string) => Verdict): SideRow[] {
+  const groups = new Map<string, RawRow[]>();
+  for (const r of rows) {
+    const ref = r.reference ?? r.app;
+    groups.set(ref, [...(groups.get(ref) ?? []), r]);
+  }
+  return [...groups.values()].flatMap((group) => {
+    const ratio = (r: RawRow) => (r.reference ? 1 + (r.test?.change ?? Number.NaN) : 1);
+    const sorted = [...group].sort((a, b) => (ratio(a) || Infinity) - (ratio(b) || Infinity));
+    let opener: RawRow | undefined;
+    let openerRank = 0;
+    return sorted.map((r, i): SideRow => {
+      const measured = r.pairs > 0 && Number.isFinite(ratio(r));
+      let rank: SideRow["rank"];
+      if (measured && (!opener || between(opener.app, r.app).significant)) {
+        opener = r;
+        openerRank = i + 1;
+        rank = { position: i + 1, tie: false };
+      } else if (measured && opener) {
+        const mdd = between(opener.app, r.app).mdd;
+        rank = { position: openerRank, tie: true, ...(mdd === undefined ? {} : { mdd }) };
+      }
+      const { rounds: _, test, invalidReasons: __, ...rest } = r;
+      const v = r.reference ? between(r.reference, r.app) : undefined;
+      return {
+        ...rest,
+        flags: sideFlags(r),
+        ratio: ratio(r),
+        ...(test && r.pairs >= 3 ? { ci: { low: 1 + test.ci.low, high: 1 + test.ci.high } } : {}),
+        ...(v ? { vsReference: v } : {}),
+        ...(rank ? { rank } : {}),
+      };
+    });
+  });
+}
+
+function analyzeScenario(results: Results, scenario: string): SideGroup {
+  const raw = rawRows(results, scenario);
+  const all = comparisons(raw);
+  const family = familyVerdicts(all, (t) => t.p, 2);
+  const between = reader(raw, family);
+  return {
+    scenario,
+    rows: ranked(raw, between),
+    comparisons: all.filter((c) => c.test).length,
+    between,
+  };
+}
+
+/** --against: every row against the commit it is compared with, read as speed (faster: < 1). */
+function withGates(groups: Map<string, SideGroup>, threshold: number): void {
+  const members = [...groups.values()].flatMap((g) =>
+    g.rows.flatMap((r) =>
+      r.reference && r.vsReference?.test
+        ? [{ key: `${g.scenario}\u0000${r.app}`, test: flipped(r.vsReference.test) }]
+        : [],
+    ),
+  );
+  const gates = gate(members, threshold, ALPHA);
+  for (const [scenario, g] of groups) {
+    const rows = g.rows.map((r) => {
+      const found = gates.get(`${scenario}\u0000${r.app}`);
+      return found ? { ...r, gate: found } : r;
+    });
+    groups.set(scenario, { ...g, rows });
+  }
+}
+
+/** The analysis of a side-by-side run; undefined for any other run. */
+export function analyzeSide(results: Results): SideAnalysis | undefined {
+  const side = results.manifest.settings.sideBySide;
+  if (!side) return undefined;
+  const groups = new Map<string, SideGroup>();
+  for (const scenario of results.manifest.settings.scenarios) {
+    groups.set(scenario, analyzeScenario(results, scenario));
+  }
+  const against = side.against
+    ? { ...side.against, threshold: side.threshold ?? DEFAULT_AGAINST_THRESHOLD }
+    : undefined;
+  if (against) withGates(groups, against.threshold);
+  return { groups, pairs: side.pairs, ...(against ? { against } : {}) };
+}
+
+/** --against's threshold when --threshold is not given: a 2% change, what the mode settles. */
+export const DEFAULT_AGAINST_THRESHOLD = 0.02;
+
+/** A row's median ns per request over its valid samples (the calibration's sizing figure). */
+export function medianNsPerRequest(results: Results, app: string): number {
+  const values = (results.pairTrials ?? []).flatMap((t) => {
+    const side = t.checks.valid ? sideOf(t, app) : undefined;
+    return side?.nsPerRequest === undefined ? [] : [side.nsPerRequest];
+  });
+  return median(values);
+}

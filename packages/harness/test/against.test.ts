@@ -1,0 +1,136 @@
+// --against for real, in a throwaway clone of this checkout (its uncommitted changes applied,
+// so the harness under test is this one): a commit that makes bun-bare do far more work per
+// request must come out slower than its parent (exit 1, the app named), the same commit
+// against itself must not (exit 0), and a ref that names nothing is one line and exit 2. The
+// planted cost is ~20× a request's own, so no machine's noise can hide it or fake it.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO_ROOT } from "../src/index.ts";
+import type { Results } from "../src/schema.ts";
+import { TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 2 ** 20,
+  });
+
+/** A clone of this checkout as it is now: committed, then its uncommitted and untracked files. */
+function cloneHere(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "bench-against-")), "repo");
+  git(REPO_ROOT, "clone", "--quiet", "--no-local", REPO_ROOT, dir);
+  const diff = git(REPO_ROOT, "diff", "HEAD", "--binary");
+  if (diff.trim() !== "") {
+    const patch = join(dir, "..", "changes.patch");
+    writeFileSync(patch, diff);
+    git(dir, "apply", "--whitespace=nowarn", patch);
+  }
+  const untracked = git(REPO_ROOT, "ls-files", "--others", "--exclude-standard", "-z")
+    .split("\0")
+    .filter(Boolean);
+  for (const file of untracked) {
+    execFileSync("install", ["-D", join(REPO_ROOT, file), join(dir, file)]);
+  }
+  git(dir, "add", "-A");
+  git(dir, "commit", "--quiet", "--allow-empty", "-m", "this checkout as it is");
+  return dir;
+}
+
+/** bun-bare does 200,000 more loop iterations per request: about 20× its own cost. */
+function plantCost(dir: string): void {
+  const file = join(dir, "apps", "bun-bare", "src", "app.ts");
+  const source = readFileSync(file, "utf8");
+  const planted = source.replace(
+    "export const extraIterations = extraWork(process.env[EXTRA_WORK_ENV]);",
+    "export const extraIterations = extraWork(process.env[EXTRA_WORK_ENV]) ?? 200_000;",
+  );
+  if (planted === source)
+    throw new Error("bun-bare's app.ts changed: the planted cost has no anchor");
+  writeFileSync(file, planted);
+  git(dir, "commit", "--quiet", "-am", "bun-bare: 200,000 iterations per request");
+}
+
+function run(dir: string, args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn("bash", [join(dir, "benchmark.sh"), ...args], {
+      cwd: dir,
+      env: { ...process.env, BENCH_BUN: process.execPath, BENCH_TEST_TAG: TEST_TAG },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const SHORT = ["--quick", "--rounds", "2", "--samples", "1", "--tool", "wrk", "bun-bare"];
+
+describe("--against GIT_REF", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = cloneHere();
+    plantCost(dir);
+  });
+  afterAll(() => {
+    if (dir) rmSync(join(dir, ".."), { recursive: true, force: true });
+  });
+
+  test("a commit that costs ~20× more per request: slower than its parent, exit 1", async () => {
+    const out = join(dir, "..", "slower");
+    const r = await run(dir, ["--against", "HEAD~1", "-o", out, ...SHORT]);
+    expect(r.stderr).toContain("bench: --against HEAD~1: checking out commit");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("SLOWER than HEAD~1");
+    expect(r.stdout).toMatch(/bun-bare +api +\+\d[\d,]*\.\d% .* SLOWER/);
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
+    const parent = git(dir, "rev-parse", "HEAD~1").trim();
+    expect(results.manifest.settings.sideBySide?.against).toEqual({
+      ref: "HEAD~1",
+      commit: parent,
+    });
+    expect(results.apps.map((a) => [a.name, a.checkout?.commit])).toEqual([
+      [`bun-bare@${parent.slice(0, 7)}`, parent],
+      ["bun-bare", undefined],
+    ]);
+    const ratios = (results.pairTrials ?? []).map((t) => {
+      const ns = (app: string) => t.sides.find((s) => s.app === app)?.nsPerRequest ?? 0;
+      return ns("bun-bare") / ns(`bun-bare@${parent.slice(0, 7)}`);
+    });
+    for (const ratio of ratios) expect(ratio).toBeGreaterThan(3);
+    // The checkout is kept for the next run against the same commit.
+    expect(existsSync(join(dir, ".cache", "against", parent.slice(0, 12), "node_modules"))).toBe(
+      true,
+    );
+    expect(taggedProcesses()).toEqual([]);
+  }, 300_000);
+
+  test("the same commit against itself: not slower, exit 0", async () => {
+    const r = await run(dir, ["--against", "HEAD", "-o", join(dir, "..", "same"), ...SHORT]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("no app slower than HEAD");
+    expect(r.stdout).toMatch(/bun-bare +api .*(no change beyond the threshold|inconclusive)/);
+    expect(taggedProcesses()).toEqual([]);
+  }, 300_000);
+
+  test("a ref that names no commit: one line, exit 2, nothing measured", async () => {
+    const out = join(dir, "..", "none");
+    const r = await run(dir, ["--against", "no-such-branch", "-o", out, ...SHORT]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n").at(-1)).toBe(
+      "bench: --against no-such-branch: this checkout has no such commit (git rev-parse no-such-branch)",
+    );
+    expect(existsSync(join(out, "results.json"))).toBe(false);
+  }, 120_000);
+});

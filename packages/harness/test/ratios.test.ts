@@ -1,0 +1,379 @@
+// The analysis of a side-by-side run (side/ratios.ts) on synthetic samples whose answer is
+// known by construction: each row's CPU time per request relative to its reference, its
+// interval over pairs of processes, the comparisons through a shared reference, the ranks and
+// ties, the flags, --against's verdicts, and the interval's coverage on simulated runs.
+import { describe, expect, test } from "bun:test";
+import { analyze } from "../src/analysis.ts";
+import { calibrationViews } from "../src/calibration.ts";
+import { mulberry32 } from "../src/random.ts";
+import { bmfOf } from "../src/report/bmf.ts";
+import type { PairTrial, Results } from "../src/schema.ts";
+import {
+  analyzeSide,
+  medianNsPerRequest,
+  roundRatios,
+  sampleLogRatio,
+  throughReference,
+} from "../src/side/ratios.ts";
+import { tCritical } from "../src/stats.ts";
+import { syntheticPairTrial, syntheticSideRun } from "./support/synthetic.ts";
+
+/** A whole round's slowdown, shared by both servers of every pair (what the mode cancels). */
+const ROUND = [1, 1.1, 0.95, 1.2, 1.05, 1];
+/** Per round, two samples' own wobble of a row's cost against the reference's. */
+const WOBBLE = [
+  [1.01, 0.99],
+  [1.0, 1.02],
+  [0.98, 1.0],
+  [1.01, 1.01],
+  [0.99, 0.98],
+  [1.02, 1.0],
+];
+
+/** Six rounds of two samples: `app` at `ratio` × the reference's 10 µs, wobbling as WOBBLE. */
+function pairTrials(reference: string, app: string, ratio: number, shift = 0): PairTrial[] {
+  return ROUND.flatMap((shared, r) =>
+    [0, 1].map((s) => {
+      const wobble = WOBBLE[(r + shift) % 6]?.[s] as number;
+      return syntheticPairTrial(
+        reference,
+        app,
+        r + 1,
+        s + 1,
+        10_000 * shared,
+        10_000 * shared * ratio * wobble,
+      );
+    }),
+  );
+}
+
+const RUN = syntheticSideRun(
+  [
+    ["bun-bare", "bun-hono"],
+    ["bun-bare", "node-bare"],
+    ["bun-bare", "bun-elysia"],
+  ],
+  [
+    ...pairTrials("bun-bare", "bun-hono", 1.2),
+    ...pairTrials("bun-bare", "node-bare", 2.2, 3),
+    // ≈ the reference: a 0.5% difference under ±1–2% wobble, in three rounds only
+    ...pairTrials("bun-bare", "bun-elysia", 1.005, 1).filter((t) => t.round <= 3),
+  ],
+);
+
+const logs = (values: number[]) => values.map(Math.log);
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+
+describe("one row against its reference", () => {
+  const group = analyzeSide(RUN)?.groups.get("api");
+  const row = (app: string) => group?.rows.find((r) => r.app === app);
+
+  test("a sample's log ratio, a round's mean of them, the ratio over rounds with its t interval", () => {
+    const hono = RUN.pairTrials?.filter((t) => t.app === "bun-hono") ?? [];
+    expect(sampleLogRatio(hono[0] as PairTrial)).toBeCloseTo(Math.log(1.2 * 1.01), 12);
+    const rounds = roundRatios(hono);
+    expect([...rounds.keys()]).toEqual([1, 2, 3, 4, 5, 6]);
+    const perRound = WOBBLE.map((w) => mean(logs(w.map((x) => 1.2 * x))));
+    for (const [i, v] of [...rounds.values()].entries()) {
+      expect(v).toBeCloseTo(perRound[i] as number, 12);
+    }
+    // Over six rounds: the shared slowdown has cancelled; the wobble is what is left.
+    const m = mean(perRound);
+    const sd = Math.sqrt(perRound.reduce((a, v) => a + (v - m) ** 2, 0) / 5);
+    const half = tCritical(0.05, 5) * (sd / Math.sqrt(6));
+    expect(row("bun-hono")?.ratio).toBeCloseTo(Math.exp(m), 12);
+    expect(row("bun-hono")?.ci?.low).toBeCloseTo(Math.exp(m - half), 10);
+    expect(row("bun-hono")?.ci?.high).toBeCloseTo(Math.exp(m + half), 10);
+    expect(row("bun-hono")?.vsReference?.significant).toBe(true);
+    expect(row("bun-hono")?.pairs).toBe(6);
+    expect([row("bun-hono")?.validSamples, row("bun-hono")?.samples]).toEqual([12, 12]);
+  });
+
+  test("the reference is 1 by definition, its own ns per request over all its processes", () => {
+    const ref = row("bun-bare");
+    expect(ref?.ratio).toBe(1);
+    expect(ref?.reference).toBeUndefined();
+    expect(ref?.ci).toBeUndefined();
+    // 15 processes (three pairs a round, or one in rounds 4–6): 6 + 6 + 3, all of two samples.
+    expect(ref?.nsPerRequest.processes).toBe(15);
+    expect(ref?.samples).toBe(30);
+    expect(row("bun-hono")?.nsPerRequest.mean).toBeCloseTo(
+      mean(ROUND.map((f, r) => 12_000 * f * mean(WOBBLE[r] as number[]))),
+      6,
+    );
+    // Its 30 samples: 9,500 ×6, 10,000 ×10, 10,500 ×4, 11,000 ×6, 12,000 ×4: the middle two 10,000.
+    expect(medianNsPerRequest(RUN, "bun-bare")).toBe(10_000);
+    // req/s while sharing: context only (40,000 in every synthetic sample).
+    expect(row("bun-hono")?.rps).toBe(40_000);
+  });
+
+  test("ranks within the reference's group, cheapest first; a tie says what it could detect", () => {
+    const ranks = group?.rows.map((r) => [r.app, r.rank?.position, r.rank?.tie]);
+    expect(ranks).toEqual([
+      ["bun-bare", 1, false],
+      ["bun-elysia", 1, true],
+      ["bun-hono", 3, false],
+      ["node-bare", 4, false],
+    ]);
+    const elysia = row("bun-elysia");
+    expect(elysia?.vsReference?.significant).toBe(false);
+    expect(elysia?.rank?.mdd).toBeGreaterThan(0.005);
+    expect(elysia?.flags.map((f) => f.tag)).toEqual([]);
+    expect(group?.comparisons).toBe(6); // three rows against bun-bare, three pairs through it
+  });
+
+  test("two rows compared round by round through their reference, either way round", () => {
+    const ab = group?.between("bun-hono", "node-bare");
+    const ba = group?.between("node-bare", "bun-hono");
+    const hono = roundRatios(RUN.pairTrials?.filter((t) => t.app === "bun-hono") ?? []);
+    const node = roundRatios(RUN.pairTrials?.filter((t) => t.app === "node-bare") ?? []);
+    const direct = throughReference(hono, node);
+    const diffs = [...node].map(([r, v]) => v - (hono.get(r) as number));
+    expect(direct?.change).toBeCloseTo(Math.exp(mean(diffs)) - 1, 12);
+    expect(ab?.test?.change).toBeCloseTo(direct?.change as number, 12);
+    expect(ba?.test?.change).toBeCloseTo(1 / (1 + (direct?.change as number)) - 1, 12);
+    expect(ab?.significant).toBe(true);
+    expect(group?.between("node-bare", "bun-bare").test?.change).toBeCloseTo(
+      1 / (row("node-bare")?.ratio as number) - 1,
+      12,
+    );
+    expect(group?.between("bun-bare", "bun-bare")).toEqual({ significant: false });
+    // Rounds only one row has are not compared: three in common with bun-elysia.
+    expect(
+      throughReference(
+        hono,
+        new Map([
+          [1, 0.1],
+          [9, 0.2],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(group?.between("bun-elysia", "bun-hono").test?.paired).toBe(3);
+  });
+});
+
+describe("what qualifies a row", () => {
+  test("invalid samples excluded and counted, flagged samples counted, too few pairs said", () => {
+    const trials = pairTrials("bun-bare", "bun-hono", 1.2).map((t) =>
+      t.round === 2 && t.sample === 1
+        ? {
+            ...t,
+            checks: { ...t.checks, valid: false, invalidReasons: ["bun-hono: 3 failed requests"] },
+          }
+        : t.round === 3
+          ? { ...t, checks: { ...t.checks, unsaturated: true, notes: ["unsaturated: ..."] } }
+          : t,
+    );
+    const row = analyzeSide(syntheticSideRun([["bun-bare", "bun-hono"]], trials))
+      ?.groups.get("api")
+      ?.rows.find((r) => r.app === "bun-hono");
+    expect(row?.flags.map((f) => f.text)).toEqual([
+      "INVALID 1/12 (bun-hono: 3 failed requests): excluded",
+      "UNSATURATED 2/11: the servers did not fill their core (see the notes)",
+    ]);
+    expect(row?.notes).toEqual(["unsaturated: ..."]);
+    const two = trials.filter((t) => t.round <= 2);
+    const few = analyzeSide(syntheticSideRun([["bun-bare", "bun-hono"]], two))
+      ?.groups.get("api")
+      ?.rows.find((r) => r.app === "bun-hono");
+    expect(few?.flags.map((f) => f.tag)).toEqual(["INVALID 1/4", "2 PAIRS"]);
+    expect(few?.ci).toBeUndefined(); // fewer than 3 pairs: no interval shown
+  });
+
+  test("a failed app is flagged with its failure's first line", () => {
+    const run = syntheticSideRun(
+      [["bun-bare", "bun-hono"]],
+      pairTrials("bun-bare", "bun-hono", 1.2).slice(0, 2),
+    );
+    run.apps = run.apps.map((a) =>
+      a.name === "bun-hono"
+        ? { ...a, status: "failed" as const, failure: "did not start\nmore" }
+        : a,
+    );
+    const row = analyzeSide(run)
+      ?.groups.get("api")
+      ?.rows.find((r) => r.app === "bun-hono");
+    expect(row?.status).toBe("failed");
+    expect(row?.flags[0]?.text).toBe("FAILED: did not start");
+  });
+
+  test("not a side-by-side run: no side analysis, and the closed-loop groups as before", () => {
+    const plain = {
+      ...RUN,
+      manifest: { ...RUN.manifest, settings: { ...RUN.manifest.settings, sideBySide: undefined } },
+    };
+    expect(analyzeSide(plain as Results)).toBeUndefined();
+    expect(analyze(RUN).groups.size).toBe(0);
+    expect(analyze(RUN).side?.groups.size).toBe(1);
+  });
+});
+
+describe("--against: slower, faster, no change, inconclusive", () => {
+  const against = { against: { ref: "HEAD~1", commit: "1a2b3c4d5e6f7a8b" }, threshold: 0.02 };
+  const row = (ratio: number, wobble = 1) =>
+    ROUND.flatMap((shared, r) =>
+      [0, 1].map((s) => {
+        const w = 1 + ((WOBBLE[r]?.[s] as number) - 1) * wobble;
+        return syntheticPairTrial(
+          "bun-bare@1a2b3c4",
+          "bun-bare",
+          r + 1,
+          s + 1,
+          10_000 * shared,
+          10_000 * shared * ratio * w,
+        );
+      }),
+    );
+  const verdict = (ratio: number, wobble = 1) =>
+    analyzeSide(syntheticSideRun([["bun-bare@1a2b3c4", "bun-bare"]], row(ratio, wobble), against))
+      ?.groups.get("api")
+      ?.rows.find((r) => r.app === "bun-bare")?.gate;
+
+  test("5% more CPU per request: slower; 5% less: faster", () => {
+    expect(verdict(1.05)?.verdict).toBe("regression");
+    expect(verdict(1 / 1.05)?.verdict).toBe("improvement");
+  });
+
+  test("the same within ±0.2%: no change beyond the 2% threshold", () => {
+    expect(verdict(1.001, 0.1)?.verdict).toBe("no change beyond the threshold");
+  });
+
+  test("1.5% more under a wobble that cannot place it: inconclusive, with what was detectable", () => {
+    const g = verdict(1.015, 3);
+    expect(g?.verdict).toBe("inconclusive");
+    expect(g?.note).toMatch(
+      /^(slower, significantly, but )?not shown within ±2\.0% \(detectable ≥ \d+\.\d%\)$/,
+    );
+  });
+
+  test("the analysis carries the commit and the threshold (2% unless --threshold)", () => {
+    const a = analyzeSide(
+      syntheticSideRun([["bun-bare@1a2b3c4", "bun-bare"]], row(1), { against: against.against }),
+    );
+    expect(a?.against).toEqual({ ref: "HEAD~1", commit: "1a2b3c4d5e6f7a8b", threshold: 0.02 });
+  });
+});
+
+describe("--export bmf", () => {
+  test("cpu-per-request for every measured row, cost-ratio with its interval beside a reference", () => {
+    const bmf = bmfOf(analyze(RUN));
+    const hono = analyzeSide(RUN)
+      ?.groups.get("api")
+      ?.rows.find((r) => r.app === "bun-hono");
+    expect(Object.keys(bmf).sort()).toEqual([
+      "bun-bare api",
+      "bun-elysia api",
+      "bun-hono api",
+      "node-bare api",
+    ]);
+    expect(bmf["bun-hono api"]?.["cost-ratio"]).toEqual({
+      value: hono?.ratio as number,
+      lower_value: hono?.ci?.low as number,
+      upper_value: hono?.ci?.high as number,
+    });
+    expect(bmf["bun-bare api"]?.["cost-ratio"]).toBeUndefined();
+    expect(bmf["bun-bare api"]?.["cpu-per-request"]?.value).toBeCloseTo(
+      analyzeSide(RUN)?.groups.get("api")?.rows[0]?.nsPerRequest.mean as number,
+      9,
+    );
+  });
+});
+
+describe("--calibrate --side-by-side", () => {
+  test("expected = the realized share; detection rates over subsamples of the rounds", () => {
+    const base = "bun-bare";
+    const rows: [string, number][] = [
+      ["bun-bare+0%", 1],
+      ["bun-bare+5%", 1.05],
+    ];
+    const trials = rows.flatMap(([name, ratio]) =>
+      Array.from({ length: 12 }, (_, r) =>
+        [0, 1].map((s) =>
+          syntheticPairTrial(
+            base,
+            name,
+            r + 1,
+            s + 1,
+            10_000,
+            10_000 * ratio * (1 + (((r + s) % 3) - 1) * 0.004),
+          ),
+        ),
+      ).flat(),
+    );
+    const run = syntheticSideRun(
+      rows.map(([name]) => [base, name]),
+      trials,
+    );
+    run.manifest.calibration = {
+      app: base,
+      costPerRequestNs: 10_000,
+      nsPerIteration: 1,
+      subsampleRounds: 6,
+    };
+    run.apps = run.apps.map((a) =>
+      a.name === base
+        ? { ...a, extraWork: { share: 0, iterations: 0 } }
+        : a.name === "bun-bare+5%"
+          ? { ...a, extraWork: { share: 0.05, iterations: 500 } }
+          : { ...a, extraWork: { share: 0, iterations: 0 } },
+    );
+    const [view] = calibrationViews(analyze(run), 50);
+    const five = view?.rows.find((r) => r.name === "bun-bare+5%");
+    expect(five?.realized).toBeCloseTo(0.05, 9); // 500 × 1 ns of a 10,000 ns request
+    expect(five?.expected).toBeCloseTo(0.05, 9);
+    expect(five?.different).toBe(true);
+    expect(five?.rate).toBe(1);
+    expect(view?.rows.find((r) => r.name === "bun-bare+0%")?.rate).toBeLessThanOrEqual(0.05);
+    expect(view?.subsample).toEqual({ rounds: 6, draws: 50 });
+  });
+});
+
+/** Simulations take a second or two; mutation testing runs the exact tests only. */
+const simulate = process.env.BENCH_MUTATION === "1" ? test.skip : test;
+
+describe("on simulated runs with this VM's side-by-side noise", () => {
+  // Per round a shared slowdown (CoV 15%), per pair of processes a 0.5% level of its own,
+  // per sample 2% (the A/A ratio's spread on this VM): 10 rounds of 5 samples.
+  function simulated(ratio: number, random: () => number): Results {
+    const z = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    const trials = Array.from({ length: 10 }, (_, r) => {
+      const shared = 1 + 0.15 * z();
+      const level = 1 + 0.005 * z();
+      return Array.from({ length: 5 }, (_, s) =>
+        syntheticPairTrial(
+          "bun-bare",
+          "bun-hono",
+          r + 1,
+          s + 1,
+          10_000 * shared,
+          10_000 * shared * ratio * level * (1 + 0.02 * z()),
+        ),
+      );
+    }).flat();
+    return syntheticSideRun([["bun-bare", "bun-hono"]], trials);
+  }
+
+  simulate(
+    "A/A is called different in about 5% of runs, and the interval covers the truth ~95%",
+    () => {
+      const random = mulberry32(17);
+      let different = 0;
+      let covered = 0;
+      const runs = 1000;
+      for (let i = 0; i < runs; i++) {
+        const row = analyzeSide(simulated(1.05, random))
+          ?.groups.get("api")
+          ?.rows.find((r) => r.app === "bun-hono");
+        if (row?.ci && row.ci.low <= 1.05 && 1.05 <= row.ci.high) covered++;
+        const aa = analyzeSide(simulated(1, random))
+          ?.groups.get("api")
+          ?.rows.find((r) => r.app === "bun-hono");
+        if (aa?.vsReference?.significant) different++;
+      }
+      expect(covered / runs).toBeGreaterThan(0.93);
+      expect(covered / runs).toBeLessThan(0.97);
+      expect(different / runs).toBeLessThan(0.07);
+      expect(different / runs).toBeGreaterThan(0.03);
+    },
+  );
+});
