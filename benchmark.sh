@@ -17,9 +17,10 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
 readonly DEFAULT_ROUNDS=20 DEFAULT_SAMPLES=3 DEFAULT_DURATION=1 DEFAULT_WARMUP=2 DEFAULT_CONNECTIONS=100
 # --side-by-side: pairs of processes, each sample both apps at once, each generator its own
-# connections (two × 50: the default's 100 in all). 10 pairs of 5 samples gave ±0.5-1% on the
-# ratio here in about two minutes a comparison (README, "Side by side").
-readonly SIDE_ROUNDS=10 SIDE_SAMPLES=5 SIDE_CONNECTIONS=50
+# connections (two × 50: the default's 100 in all). Between pairs of processes the ratio moves
+# more than between samples of one pair (node-bare/bun-bare: 3.9% and 5.2% a 1 s sample), so
+# many short pairs: 20 of 3 samples, about two minutes a comparison (README, "Side by side").
+readonly SIDE_ROUNDS=20 SIDE_SAMPLES=3 SIDE_CONNECTIONS=50
 
 usage() {
   cat <<'USAGE'
@@ -116,7 +117,7 @@ Options:
                          processes, their positions (address, start order) alternated.
                          Several apps: each against --reference; one app: against itself
                          (A/A); with --node/--bun/--deno, each app's versions against its
-                         first. Defaults: 10 rounds (pairs) of 5 x 1 s samples after 2 s of
+                         first. Defaults: 20 rounds (pairs) of 3 x 1 s samples after 2 s of
                          warm-up, 50 connections per app. Not with --workers, --rates,
                          --profile, a list of --connections or --server-host
       --reference APP    with --side-by-side: the app every other is measured against

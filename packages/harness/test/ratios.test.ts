@@ -10,6 +10,8 @@ import { bmfOf } from "../src/report/bmf.ts";
 import type { PairTrial, Results } from "../src/schema.ts";
 import {
   analyzeSide,
+  DISTURBED,
+  disturbedSamples,
   medianNsPerRequest,
   roundRatios,
   sampleLogRatio,
@@ -170,6 +172,7 @@ describe("what qualifies a row", () => {
     expect(row?.flags.map((f) => f.text)).toEqual([
       "INVALID 1/12 (bun-hono: 3 failed requests): excluded",
       "UNSATURATED 2/11: the servers did not fill their core (see the notes)",
+      "DISTURBED 2/11: the reference's own CPU time per request was 15% or more above its median: the machine slowed down, which unlike runtimes need not feel alike (kept)",
     ]);
     expect(row?.notes).toEqual(["unsaturated: ..."]);
     const two = trials.filter((t) => t.round <= 2);
@@ -178,6 +181,25 @@ describe("what qualifies a row", () => {
       ?.rows.find((r) => r.app === "bun-hono");
     expect(few?.flags.map((f) => f.tag)).toEqual(["INVALID 1/4", "2 PAIRS"]);
     expect(few?.ci).toBeUndefined(); // fewer than 3 pairs: no interval shown
+  });
+
+  test("samples whose reference the machine slowed (15% over its median) are flagged, and kept", () => {
+    // Round 4's reference runs at 12,000 ns (ROUND), 1.17 × the median of 10,250: its 2 samples.
+    const trials = pairTrials("bun-bare", "bun-hono", 1.2);
+    expect(disturbedSamples(trials)).toBe(2);
+    const raised = trials.map((t) =>
+      t.round === 2
+        ? syntheticPairTrial("bun-bare", "bun-hono", 2, t.sample ?? 1, 11_500, 13_800)
+        : t,
+    );
+    // 11,500 against a median of 10,250: 12% over, under the 15% that flags.
+    expect(disturbedSamples(raised)).toBe(2);
+    const row = analyzeSide(syntheticSideRun([["bun-bare", "bun-hono"]], trials))
+      ?.groups.get("api")
+      ?.rows.find((r) => r.app === "bun-hono");
+    expect(row?.flags.map((f) => f.tag)).toEqual(["DISTURBED 2/12"]);
+    expect(row?.validSamples).toBe(12); // kept
+    expect(DISTURBED).toBe(1.15);
   });
 
   test("a failed app is flagged with its failure's first line", () => {

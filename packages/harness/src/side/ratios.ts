@@ -51,6 +51,8 @@ export interface SideRow {
   readonly unsaturatedSamples: number;
   readonly ceilingSamples: number;
   readonly contendedSamples: number;
+  /** Valid samples in which the machine slowed the pair's reference itself (see DISTURBED). */
+  readonly disturbedSamples: number;
   /** Rank within its reference's group, cheapest first: ≈ for a tie with the group's opener. */
   readonly rank?: { readonly position: number; readonly tie: boolean; readonly mdd?: number };
   /** --against: the gate's verdict on the row against the commit it is compared with. */
@@ -163,6 +165,8 @@ function rawRows(results: Results, scenario: string) {
       unsaturatedSamples: valid.filter((t) => t.checks.unsaturated).length,
       ceilingSamples: valid.filter((t) => t.checks.generatorCeiling).length,
       contendedSamples: valid.filter((t) => t.checks.contended).length,
+      disturbedSamples:
+        reference === undefined ? 0 : disturbedSamples(mine.filter((t) => t.app === name)),
       invalidReasons: [
         ...new Set(mine.filter((t) => !t.checks.valid).flatMap((t) => t.checks.invalidReasons)),
       ],
@@ -172,6 +176,24 @@ function rawRows(results: Results, scenario: string) {
 }
 
 type RawRow = ReturnType<typeof rawRows>[number];
+
+/**
+ * A sample in which the reference's own CPU time per request was this many times its median
+ * over the pair's valid samples: the machine itself slowed down (a neighbour's cache and memory
+ * traffic: bun-bare's cost rose 1.8x and node-bare's 3.5x in one second on this VM), which two
+ * apps of one runtime share in their ratio but unlike runtimes need not. Flagged, and kept.
+ */
+export const DISTURBED = 1.15;
+
+/** The pair's valid samples in which its reference ran DISTURBED times its median or slower. */
+export function disturbedSamples(trials: readonly PairTrial[]): number {
+  const costs = trials.flatMap((t) => {
+    const ns = t.checks.valid ? sideOf(t, t.reference)?.nsPerRequest : undefined;
+    return ns === undefined ? [] : [ns];
+  });
+  const typical = median(costs);
+  return costs.filter((ns) => ns >= DISTURBED * typical).length;
+}
 
 /** A row's qualifiers, counted over its samples like the closed-loop tables' flags. */
 export function sideFlags(
@@ -185,6 +207,7 @@ export function sideFlags(
     | "unsaturatedSamples"
     | "ceilingSamples"
     | "contendedSamples"
+    | "disturbedSamples"
   > & { readonly invalidReasons: readonly string[] },
 ): Flag[] {
   const flags: Flag[] = [];
@@ -216,6 +239,11 @@ export function sideFlags(
     "CONTENDED",
     r.contendedSamples,
     "something else had the servers' core, or CPU steal was high (see the notes)",
+  );
+  counted(
+    "DISTURBED",
+    r.disturbedSamples,
+    `the reference's own CPU time per request was ${Math.round((DISTURBED - 1) * 100)}% or more above its median: the machine slowed down, which unlike runtimes need not feel alike (kept)`,
   );
   if (r.pairs > 0 && r.pairs < 3) {
     flags.push({
