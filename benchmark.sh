@@ -148,8 +148,9 @@ Options:
   -h, --help             this text
 
 Reports (every run writes report.md and report.html next to its results.json):
-      --report FILE      regenerate report.md and report.html from a results.json (or
-                         the run folder holding it)
+      --report FILE      regenerate summary.txt, report.md and report.html from a
+                         results.json (or the run folder holding it): a later analysis of an
+                         earlier run
       --compare BASE NEW compare two results.json files: req/s and p99 per app and
                          scenario, and the smallest change each pair could have detected;
                          exit 1 if any app is slower by more than the threshold and

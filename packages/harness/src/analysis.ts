@@ -93,6 +93,11 @@ export interface SummaryRow {
   /** Lowest and highest of each percentile over the valid samples (NaN when none). */
   readonly latencyRangeMs: Percentiles<Interval>;
   readonly peakRssMiB: number;
+  /**
+   * The server's CPU time per request (schedstat, ns) over processes, each the mean of its
+   * samples; undefined for a run whose trials do not carry it (before it was recorded).
+   */
+  readonly cpuNsPerRequest?: Estimate;
   readonly serverCpuPercent: number;
   readonly loadCpuPercent: number;
   readonly rank?: Rank;
@@ -117,6 +122,8 @@ export interface GroupAnalysis {
   readonly comparisons: number;
   /** The verdict of row `a` against row `b` (b's change relative to a), by app name. */
   readonly between: (a: string, b: string) => Difference;
+  /** The same for their CPU time per request (a family of its own); a tie without the figure. */
+  readonly cpuBetween: (a: string, b: string) => Difference;
 }
 
 export interface Analysis {
@@ -146,6 +153,19 @@ export function processSamples(valid: readonly ValidTrial[]): ProcessSamples[] {
   return [...byRound.entries()]
     .sort(([a], [b]) => a - b)
     .map(([round, values]) => ({ round, values }));
+}
+
+/** The CPU time per request over processes, when every valid sample carries it. */
+function cpuCostOf(valid: readonly ValidTrial[]): { cpuNsPerRequest?: Estimate } {
+  if (valid.length === 0 || valid.some((t) => t.server.cpuNsPerRequest === undefined)) return {};
+  const byRound = new Map<number, number[]>();
+  for (const t of valid) {
+    byRound.set(t.round, [...(byRound.get(t.round) ?? []), t.server.cpuNsPerRequest as number]);
+  }
+  const processes = [...byRound]
+    .sort(([a], [b]) => a - b)
+    .map(([round, values]) => ({ round, values }));
+  return { cpuNsPerRequest: estimate(processes) };
 }
 
 /** The flags of one row, counted over its valid samples like LOAD-GENERATOR BOUND k/n. */
@@ -279,6 +299,7 @@ function rowFor(results: Results, app: string, group: Group): BaseRow {
     latencyMs: of(median),
     latencyRangeMs: of(range),
     peakRssMiB: valid.length > 0 ? Math.max(...valid.map((t) => t.server.peakRssMiB)) : Number.NaN,
+    ...cpuCostOf(valid),
     serverCpuPercent: mean(valid.map((t) => t.server.cpuPercent)),
     loadCpuPercent: mean(valid.map((t) => t.loadGenerator.cpuPercent)),
     flags: flagsFor(
@@ -357,15 +378,19 @@ function analyzeGroup(results: Results, group: Group): GroupAnalysis {
   const rows = results.manifest.settings.apps.map((app) => rowFor(results, app, group));
   rows.sort((a, b) => (b.rps.n > 0 ? b.rps.mean : -1) - (a.rps.n > 0 ? a.rps.mean : -1));
   const family = pairFamily(rows.map((r) => r.estimate));
+  const cpuFamily = pairFamily(rows.map((r) => r.cpuNsPerRequest ?? estimate([])));
   const index = new Map(rows.map((r, i) => [r.app, i]));
   const comparisons = [...family.values()].filter((v) => v.test).length;
-  const between = (a: string, b: string): Difference => {
-    const i = index.get(a);
-    const j = index.get(b);
-    return i === undefined || j === undefined || i === j
-      ? { significant: false }
-      : asDifference(verdictOf(family, i, j));
-  };
+  const reader =
+    (f: Map<string, Verdict>) =>
+    (a: string, b: string): Difference => {
+      const i = index.get(a);
+      const j = index.get(b);
+      return i === undefined || j === undefined || i === j
+        ? { significant: false }
+        : asDifference(verdictOf(f, i, j));
+    };
+  const between = reader(family);
   const fastest = rows[0]?.rps.n ? rows[0] : undefined;
   const measured = (name?: string) => rows.find((r) => r.app === name && r.rps.n > 0);
   const ranks = rankRows(rows, (i, j) => verdictOf(family, i, j));
@@ -386,7 +411,13 @@ function analyzeGroup(results: Results, group: Group): GroupAnalysis {
     };
   });
   const roundCov = roundComponent(byRound(complete, results, group));
-  return { rows: complete, comparisons, between, ...(roundCov === undefined ? {} : { roundCov }) };
+  return {
+    rows: complete,
+    comparisons,
+    between,
+    cpuBetween: reader(cpuFamily),
+    ...(roundCov === undefined ? {} : { roundCov }),
+  };
 }
 
 /**

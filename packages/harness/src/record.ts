@@ -9,8 +9,7 @@ import { REPO_ROOT } from "./launch.ts";
 import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
 import type { Options } from "./options.ts";
 import type { Pinning } from "./plan.ts";
-import { summaryExtras } from "./report/extras.ts";
-import { writeReports } from "./report/files.ts";
+import { writeReports, writeSummary } from "./report/files.ts";
 import type { RuntimeBuild } from "./runtime-versions.ts";
 import {
   type AppRecord,
@@ -23,7 +22,6 @@ import {
   type Startup,
   type Trial,
 } from "./schema.ts";
-import { formatSummary } from "./summary.ts";
 
 /** Write-then-rename, so a reader (or a crash) never sees half a file. */
 export function writeJson(path: string, value: unknown): void {
@@ -175,8 +173,7 @@ export class Recorder {
     this.save();
     // One analysis, rendered by the summary and both reports.
     const analysis = analyze(this.results);
-    const summary = [formatSummary(analysis), ...summaryExtras(analysis)].join("\n\n");
-    writeFileSync(join(outDir, "summary.txt"), `${summary}\n`);
+    const summary = writeSummary(join(outDir, "results.json"), analysis);
     return { summary, reports: writeReports(this.path, this.results, analysis) };
   }
 }

@@ -447,13 +447,16 @@ describe("reports of a real run", () => {
     expect(existsSync(join(dirA, "report.html"))).toBe(true);
   });
 
-  test("--report regenerates the same reports from results.json", async () => {
+  test("--report regenerates the same reports and summary from results.json", async () => {
     const before = readFileSync(join(dirA, "report.md"), "utf8");
+    const summary = readFileSync(join(dirA, "summary.txt"), "utf8");
     rmSync(join(dirA, "report.md"));
     rmSync(join(dirA, "report.html"));
+    rmSync(join(dirA, "summary.txt"));
     const r = await bench(["--report", join(dirA, "results.json")]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(dirA, "report.md"), "utf8")).toBe(before);
+    expect(readFileSync(join(dirA, "summary.txt"), "utf8")).toBe(summary);
     // the regenerated HTML is the report of that results.json, not just some file
     expect(readFileSync(join(dirA, "report.html"), "utf8")).toBe(htmlReport(analyze(results)));
   });

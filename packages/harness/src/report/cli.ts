@@ -13,7 +13,7 @@ import {
   GATING,
   runMismatches,
 } from "./compare.ts";
-import { InputError, loadResults, resultsFile, writeReports } from "./files.ts";
+import { InputError, loadResults, resultsFile, writeReports, writeSummary } from "./files.ts";
 import { updateReadme } from "./readme.ts";
 
 /** Where the command's lines go: the terminal, or a test's buffers. */
@@ -41,7 +41,10 @@ function main(argv: string[], io: Io): number {
       const [given] = positionals;
       if (!given) throw new InputError("report needs a results.json");
       const path = resultsFile(given);
-      for (const written of writeReports(path, loadResults(path))) io.out(written);
+      const analysis = analyze(loadResults(path));
+      writeSummary(path, analysis);
+      io.out(join(dirname(path), "summary.txt"));
+      for (const written of writeReports(path, analysis.results, analysis)) io.out(written);
       return 0;
     }
     case "compare": {

@@ -10,6 +10,7 @@ import {
   calibrationCells,
   calibrationSections,
 } from "./calibration.ts";
+import { CPU_COST_HEADER, cpuCostViews } from "./cpu-cost.ts";
 import { rateViews } from "./rates.ts";
 import { startupCells, startupTable } from "./startup.ts";
 import { versionViews } from "./versions.ts";
@@ -34,6 +35,14 @@ export function summaryExtras(analysis: Analysis): string[] {
       [
         `== ${v.scenario}: capacity at p99 ≤ ${budget} ms (open loop, oha --latency-correction)`,
         ...columns([["app", "capacity", "how"], ...v.capacity]),
+      ].join("\n"),
+    );
+  }
+  for (const v of cpuCostViews(analysis)) {
+    out.push(
+      [
+        `== ${v.group}: CPU time per request, one app at a time (× the cheapest; ≈ not significant)`,
+        ...columns([CPU_COST_HEADER, ...v.rows]),
       ].join("\n"),
     );
   }

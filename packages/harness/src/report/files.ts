@@ -4,6 +4,8 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { analyze } from "../analysis.ts";
 import { type Results, schemaErrors } from "../schema.ts";
+import { formatSummary } from "../summary.ts";
+import { summaryExtras } from "./extras.ts";
 import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";
 
@@ -32,6 +34,17 @@ export function loadResults(path: string): Results {
     );
   }
   return value as Results;
+}
+
+/** The terminal summary of a run (summary.txt): its tables, then what else it measured. */
+export const summaryText = (analysis: ReturnType<typeof analyze>): string =>
+  [formatSummary(analysis), ...summaryExtras(analysis)].join("\n\n");
+
+/** Writes summary.txt next to results.json; returns the summary. */
+export function writeSummary(resultsPath: string, analysis: ReturnType<typeof analyze>): string {
+  const summary = summaryText(analysis);
+  writeFileSync(join(dirname(resultsPath), "summary.txt"), `${summary}\n`);
+  return summary;
 }
 
 /**

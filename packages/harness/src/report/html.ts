@@ -18,6 +18,7 @@ import {
   calibrationCells,
   calibrationIntro,
 } from "./calibration.ts";
+import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
 import { chartJsSource, colorOfName, PAGE_SCRIPT, REPORT_CSS } from "./html-assets.ts";
@@ -445,6 +446,16 @@ function scenarioTables(scenario: string, group: GroupAnalysis): string {
 <div class="charts"><div class="chart"><canvas id="rps-${scenario}"></canvas></div><div class="chart"><canvas id="latency-${scenario}"></canvas></div></div></section>`;
 }
 
+/** The CPU time per request of each app, one at a time. */
+function cpuCostSection(analysis: Analysis): string {
+  const views = cpuCostViews(analysis);
+  if (views.length === 0) return "";
+  const parts = views.map(
+    (v) => `<h3>${escapeHtml(v.group)}</h3>${htmlTable(CPU_COST_HEADER, v.rows)}`,
+  );
+  return `<section><h2>CPU time per request</h2><p>${escapeHtml(CPU_COST_INTRO)}</p>${parts.join("")}</section>`;
+}
+
 /** --side-by-side: the ratio tables, --against's verdicts, and the calibration's known answer. */
 function sideSection(analysis: Analysis): string {
   if (!analysis.side) return "";
@@ -508,7 +519,7 @@ ${REPORT_CSS}</style></head><body>
 <h1>Benchmark results</h1>${header}${interrupted}
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${sections}
-${sideSection(analysis)}${productionSection(analysis)}
+${sideSection(analysis)}${productionSection(analysis)}${cpuCostSection(analysis)}
 ${analysis.groups.size > 0 ? '<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>' : ""}
 ${curveSection(analysis)}
 ${ratesSection(results)}

@@ -26,6 +26,7 @@ import {
   calibrationIntro,
   calibrationSections,
 } from "./calibration.ts";
+import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
@@ -279,6 +280,18 @@ function scalingLines(analysis: Analysis, h: string): string[] {
   return out;
 }
 
+/** The CPU time per request of each app, one at a time, and its ratio to the cheapest. */
+function cpuCostLines(analysis: Analysis, h: string): string[] {
+  const views = cpuCostViews(analysis);
+  if (views.length === 0) return [];
+  const out = ["", `${h}# CPU time per request`, "", CPU_COST_INTRO];
+  for (const v of views) {
+    if (views.length > 1) out.push("", `${h}## ${v.group}`);
+    out.push("", table(CPU_COST_HEADER, "lrr", v.rows));
+  }
+  return out;
+}
+
 /** --side-by-side: a table per scenario with its notes, and --against's verdicts. */
 function sideLines(analysis: Analysis, h: string): string[] {
   if (!analysis.side) return [];
@@ -332,6 +345,7 @@ export function markdownReport(analysis: Analysis, level = 1): string {
     if (noise) out.push("", noise);
   }
   out.push(...productionLines(analysis, h));
+  out.push(...cpuCostLines(analysis, h));
   const charts = mermaidCharts(analysis);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
   const curves = curveViews(analysis);
