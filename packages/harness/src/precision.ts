@@ -57,7 +57,8 @@ export function precisionStatus(analysis: Analysis, target: number): PrecisionSt
 
 /**
  * --side-by-side: each comparison of a row with its reference, its ratio's 95% CI (half its
- * width); fewer than MIN_CI_PROCESSES pairs: infinitely wide. A failed row no longer counts.
+ * width, as a share of the ratio: the tables' ± column); fewer than MIN_CI_PROCESSES pairs:
+ * infinitely wide. A failed row no longer counts.
  */
 function sideWidths(analysis: Analysis): Width[] {
   const widths: Width[] = [];
@@ -69,7 +70,7 @@ function sideWidths(analysis: Analysis): Width[] {
         what: `${row.app} vs ${row.reference} (${key})`,
         halfWidth:
           row.ci && row.pairs >= MIN_CI_PROCESSES
-            ? (row.ci.high - row.ci.low) / 2
+            ? (row.ci.high - row.ci.low) / 2 / row.ratio
             : Number.POSITIVE_INFINITY,
       });
     }

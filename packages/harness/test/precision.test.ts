@@ -16,7 +16,12 @@ import {
 import { precisionStatus, progressText, roundFits } from "../src/precision.ts";
 import type { Results } from "../src/schema.ts";
 import { formatSummary, precisionText } from "../src/summary.ts";
-import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+import {
+  syntheticPairTrial,
+  syntheticRun,
+  syntheticSideRun,
+  syntheticTrial,
+} from "./support/synthetic.ts";
 
 /**
  * `rounds` processes per app, each with one sample: mean × (1 ± spread), alternating, every
@@ -105,6 +110,43 @@ describe("precision status", () => {
     const status = precisionStatus(analyze(r), 0.05);
     expect(status.widths.map((w) => w.what)).toEqual(["bun-hono (api)"]);
     expect(status.reached).toBe(true);
+  });
+
+  test("side by side: each ratio's half-width as a share of the ratio, as the tables show it", () => {
+    const trials = [1, 2, 3, 4].flatMap((round) =>
+      [1, 2].map((sample) =>
+        syntheticPairTrial(
+          "bun-bare",
+          "node-bare",
+          round,
+          sample,
+          10_000,
+          22_000 * (1 + (round % 2 ? 0.02 : -0.02)),
+        ),
+      ),
+    );
+    const run = syntheticSideRun([["bun-bare", "node-bare"]], trials);
+    const analysis = analyze(run);
+    const row = analysis.side?.groups.get("api")?.rows.find((r) => r.app === "node-bare");
+    const status = precisionStatus(analysis, 0.03);
+    expect(status.widths).toEqual([
+      {
+        what: "node-bare vs bun-bare (api)",
+        halfWidth: ((row?.ci?.high ?? 0) - (row?.ci?.low ?? 0)) / 2 / (row?.ratio ?? 1),
+      },
+    ]);
+    expect(status.widths[0]?.halfWidth).toBeLessThan(0.04); // ±2% per round over 4 rounds
+    expect(status.widths[0]?.halfWidth).toBeGreaterThan(0.02);
+    // Too few pairs: no interval yet; a failed reference: nothing left to narrow.
+    const two = syntheticSideRun(
+      [["bun-bare", "node-bare"]],
+      trials.filter((t) => t.round <= 2),
+    );
+    expect(precisionStatus(analyze(two), 0.03).widths[0]?.halfWidth).toBe(Number.POSITIVE_INFINITY);
+    run.apps = run.apps.map((a) =>
+      a.name === "bun-bare" ? { ...a, status: "failed" as const } : a,
+    );
+    expect(precisionStatus(analyze(run), 0.03).widths).toEqual([]);
   });
 
   test("one more round only when it fits in the time left", () => {
