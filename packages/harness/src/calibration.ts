@@ -6,6 +6,7 @@
 // call a row different is its false-positive rate (A/A) or its detection rate.
 
 import { type Analysis, analyze } from "./analysis.ts";
+import type { Verdict } from "./estimate.ts";
 import { mulberry32 } from "./random.ts";
 import type { AppRun } from "./runtime-versions.ts";
 import type { Results } from "./schema.ts";
@@ -103,6 +104,36 @@ function draw<T>(items: readonly T[], k: number, random: () => number): T[] {
   return pool.slice(0, k);
 }
 
+/** A verdict of the calibration's table: is `name` different from `base`? */
+type Between = (base: string, name: string) => Verdict;
+
+/** The run's rounds, and the table's verdicts of the run cut down to some of them. */
+interface Rounds {
+  readonly all: readonly number[];
+  readonly analyzeKept: (keep: ReadonlySet<number>) => Between | undefined;
+}
+
+/** One at a time: the closed-loop trials' rounds, the first group's verdicts. */
+const trialRounds = (results: Results): Rounds => ({
+  all: [...new Set(results.trials.map((t) => t.round))],
+  analyzeKept: (keep) => {
+    const sub = analyze({ ...results, trials: results.trials.filter((t) => keep.has(t.round)) });
+    return [...sub.groups.values()][0]?.between;
+  },
+});
+
+/** Side by side: the pairs' rounds, the first scenario's verdicts. */
+const pairRounds = (results: Results): Rounds => {
+  const trials = results.pairTrials ?? [];
+  return {
+    all: [...new Set(trials.map((t) => t.round))],
+    analyzeKept: (keep) => {
+      const sub = analyzeSide({ ...results, pairTrials: trials.filter((t) => keep.has(t.round)) });
+      return [...(sub?.groups.values() ?? [])][0]?.between;
+    },
+  };
+};
+
 /**
  * Per calibration row, the share of `draws` subsamples of `rounds` rounds (the same rounds for
  * every row, as a shorter run would have had them) whose analysis calls it different from
@@ -113,86 +144,38 @@ export function subsampleRates(
   rounds: number,
   draws: number,
   seed = 1,
+  of: Rounds = results.manifest.settings.sideBySide ? pairRounds(results) : trialRounds(results),
 ): Map<string, number> | undefined {
-  const all = [...new Set(results.trials.map((t) => t.round))];
-  if (all.length <= rounds) return undefined;
+  if (of.all.length <= rounds) return undefined;
   const base = results.manifest.calibration?.app ?? CALIBRATION_APP;
   const names = results.apps.filter((a) => a.extraWork && a.name !== base).map((a) => a.name);
   const hits = new Map(names.map((n) => [n, 0]));
   const random = mulberry32(seed);
   for (let d = 0; d < draws; d++) {
-    const keep = new Set(draw(all, rounds, random));
-    const sub = analyze({ ...results, trials: results.trials.filter((t) => keep.has(t.round)) });
-    const group = [...sub.groups.values()][0];
+    const between = of.analyzeKept(new Set(draw(of.all, rounds, random)));
     for (const name of names) {
-      if (group?.between(base, name).significant) hits.set(name, (hits.get(name) ?? 0) + 1);
-    }
-  }
-  return new Map([...hits].map(([n, h]) => [n, h / draws]));
-}
-
-/** Per calibration row of a side-by-side run, the share of subsamples that call it different. */
-function sideSubsampleRates(
-  results: Results,
-  rounds: number,
-  draws: number,
-  seed = 1,
-): Map<string, number> | undefined {
-  const trials = results.pairTrials ?? [];
-  const all = [...new Set(trials.map((t) => t.round))];
-  if (all.length <= rounds) return undefined;
-  const base = results.manifest.calibration?.app ?? CALIBRATION_APP;
-  const names = results.apps.filter((a) => a.extraWork && a.name !== base).map((a) => a.name);
-  const hits = new Map(names.map((n) => [n, 0]));
-  const random = mulberry32(seed);
-  for (let d = 0; d < draws; d++) {
-    const keep = new Set(draw(all, rounds, random));
-    const sub = analyzeSide({ ...results, pairTrials: trials.filter((t) => keep.has(t.round)) });
-    const group = [...(sub?.groups.values() ?? [])][0];
-    for (const name of names) {
-      if (group?.between(base, name).significant) hits.set(name, (hits.get(name) ?? 0) + 1);
+      if (between?.(base, name).significant) hits.set(name, (hits.get(name) ?? 0) + 1);
     }
   }
   return new Map([...hits].map(([n, h]) => [n, h / draws]));
 }
 
 /**
- * A side-by-side calibration: the figure is the CPU time per request itself, so x more CPU
- * per request is a ratio of 1 + x, and the realized share comes from the base row's own
- * schedstat figures in this run.
+ * The base row's cost per request in this run's own samples, and what x more of it does to the
+ * figure: one at a time, a CPU-bound server serves 1/(1 + x) as much; side by side, the figure
+ * is the CPU time per request itself, x more of it is a ratio of 1 + x (schedstat figures).
  */
-function sideCalibrationViews(analysis: Analysis, draws: number): CalibrationView[] {
+function knownAnswer(analysis: Analysis, base: string) {
   const { results } = analysis;
-  const calibration = results.manifest.calibration;
-  if (!calibration || !analysis.side) return [];
-  const rounds = calibration.subsampleRounds;
-  const rates = sideSubsampleRates(results, rounds, draws);
-  const baseCost = medianNsPerRequest(results, calibration.app);
-  const realized = (iterations: number) =>
-    Number.isFinite(baseCost) ? (iterations * calibration.nsPerIteration) / baseCost : 0;
-  const first = [...analysis.side.groups.keys()][0];
-  return [...analysis.side.groups].map(([key, group]) => ({
-    group: key,
-    base: calibration.app,
-    rows: results.apps.flatMap((app): CalibrationRow[] => {
-      if (!app.extraWork || app.name === calibration.app) return [];
-      const d = group.between(calibration.app, app.name);
-      return [
-        {
-          name: app.name,
-          share: app.extraWork.share,
-          iterations: app.extraWork.iterations,
-          realized: realized(app.extraWork.iterations),
-          expected: realized(app.extraWork.iterations),
-          ...(d.test ? { measured: d.test.change, ci: d.test.ci } : {}),
-          different: d.significant,
-          ...(d.mdd === undefined ? {} : { mdd: d.mdd }),
-          ...(rates && key === first ? { rate: rates.get(app.name) ?? 0 } : {}),
-        },
-      ];
-    }),
-    ...(rates ? { subsample: { rounds, draws } } : {}),
-  }));
+  if (analysis.side) {
+    return { baseCost: medianNsPerRequest(results, base), expected: (x: number) => x };
+  }
+  const baseCost = costPerRequestNs(
+    results.trials
+      .filter((t) => t.app === base && t.checks.valid && t.result)
+      .map((t) => ({ cpuPercent: t.server.cpuPercent, rps: t.result?.rps ?? 0 })),
+  );
+  return { baseCost, expected: expectedChange };
 }
 
 /** What the reports show for a calibration run; empty for any other run. */
@@ -200,35 +183,30 @@ export function calibrationViews(analysis: Analysis, draws = 400): CalibrationVi
   const { results } = analysis;
   const calibration = results.manifest.calibration;
   if (!calibration) return [];
-  if (analysis.side) return sideCalibrationViews(analysis, draws);
   const rounds = calibration.subsampleRounds;
   const rates = subsampleRates(results, rounds, draws);
-  const baseCost = costPerRequestNs(
-    results.trials
-      .filter((t) => t.app === calibration.app && t.checks.valid && t.result)
-      .map((t) => ({ cpuPercent: t.server.cpuPercent, rps: t.result?.rps ?? 0 })),
-  );
+  const { baseCost, expected } = knownAnswer(analysis, calibration.app);
   const realized = (iterations: number) =>
     Number.isFinite(baseCost) ? (iterations * calibration.nsPerIteration) / baseCost : 0;
-  return [...analysis.groups].map(([key, group]) => ({
+  const groups: [string, { between: Between }][] = [...(analysis.side?.groups ?? analysis.groups)];
+  return groups.map(([key, group], i) => ({
     group: key,
     base: calibration.app,
     rows: results.apps.flatMap((app): CalibrationRow[] => {
       if (!app.extraWork || app.name === calibration.app) return [];
       const d = group.between(calibration.app, app.name);
+      const share = realized(app.extraWork.iterations);
       return [
         {
           name: app.name,
           share: app.extraWork.share,
           iterations: app.extraWork.iterations,
-          realized: realized(app.extraWork.iterations),
-          expected: expectedChange(realized(app.extraWork.iterations)),
+          realized: share,
+          expected: expected(share),
           ...(d.test ? { measured: d.test.change, ci: d.test.ci } : {}),
           different: d.significant,
           ...(d.mdd === undefined ? {} : { mdd: d.mdd }),
-          ...(rates && key === [...analysis.groups.keys()][0]
-            ? { rate: rates.get(app.name) ?? 0 }
-            : {}),
+          ...(rates && i === 0 ? { rate: rates.get(app.name) ?? 0 } : {}),
         },
       ];
     }),

@@ -57,6 +57,21 @@ export interface WindowRates {
   readonly windowSec: number;
 }
 
+/**
+ * The first and last of the samples inside the window and the seconds between them; undefined
+ * when fewer than two fall in it (or they span no time).
+ */
+export function span<T extends { readonly t: number }>(
+  samples: readonly T[],
+  window: Window,
+): { first: T; last: T; sec: number } | undefined {
+  const inside = samples.filter((s) => s.t >= window.startMs && s.t <= window.endMs);
+  const first = inside[0];
+  const last = inside[inside.length - 1];
+  if (!first || !last || last.t - first.t <= 0) return undefined;
+  return { first, last, sec: (last.t - first.t) / 1000 };
+}
+
 /** CPU over the samples inside the window; undefined when fewer than two fall in it. */
 export function ratesOver(
   samples: readonly Sample[],
@@ -64,11 +79,9 @@ export function ratesOver(
   cores: number,
   serverCpus = 0,
 ): WindowRates | undefined {
-  const inside = samples.filter((s) => s.t >= window.startMs && s.t <= window.endMs);
-  const first = inside[0];
-  const last = inside[inside.length - 1];
-  if (!first || !last || last.t - first.t <= 0) return undefined;
-  const sec = (last.t - first.t) / 1000;
+  const within = span(samples, window);
+  if (!within) return undefined;
+  const { first, last, sec } = within;
   const percent = (ticks: number) => (ticks / CLK_TCK / sec) * 100;
   return {
     serverCpuPercent: Math.max(0, percent(last.serverTicks - first.serverTicks)),

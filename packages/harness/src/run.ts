@@ -38,12 +38,13 @@ import {
   roundOrder,
   serverPinning,
 } from "./plan.ts";
-import { formatSec, precisionStatus, progressText, roundFits } from "./precision.ts";
+import { formatSec } from "./precision.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { RATE_TOLERANCE } from "./rates.ts";
 import { newResults, Recorder } from "./record.ts";
 import { connectRemote } from "./remote.ts";
 import { writeBmf } from "./report/bmf.ts";
+import { runRounds } from "./rounds.ts";
 import { type AppRun, type RuntimeBuild, registryName } from "./runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "./runtimes.ts";
 import type { Trial } from "./schema.ts";
@@ -723,44 +724,17 @@ async function runRound(run: Run, round: number): Promise<void> {
   }
 }
 
-/**
- * The rounds: `trials` of them, or with --precision, at least that many and then more until
- * every width is within the target or the next round would not fit in --max-time.
- */
-async function runRounds(run: Run): Promise<void> {
-  const { options } = run;
-  const started = performance.now();
-  const elapsed = () => (performance.now() - started) / 1000;
-  let longest = 0;
-  let round = 0;
-  let reached = false;
-  let widest: { what: string; halfWidth: number } | undefined;
-  const left = () => options.apps.some((a) => run.recorder.app(a.name).status !== "failed");
-  while (!run.interrupted && !run.host.lost() && left()) {
-    if (!options.precision && round >= options.trials) break;
-    if (options.precision && round >= options.trials) {
-      if (reached || !roundFits(elapsed(), longest, options.precision.maxTimeSec)) break;
-    }
-    const before = elapsed();
-    await runRound(run, ++round);
-    longest = Math.max(longest, elapsed() - before);
-    if (!options.precision || run.interrupted) continue;
-    const status = precisionStatus(analyze(run.recorder.results), options.precision.target);
-    reached = status.reached;
-    widest = status.widths[0];
-    log(progressText(status, options.precision.target, elapsed(), options.precision.maxTimeSec));
-  }
-  const settings = run.recorder.results.manifest.settings;
-  settings.trials = Math.max(1, round);
-  if (options.precision) {
-    run.recorder.results.precision = {
-      reached,
-      rounds: round,
-      elapsedSec: elapsed(),
-      ...(widest && Number.isFinite(widest.halfWidth) ? { widest } : {}),
-    };
-  }
-  run.recorder.save();
+/** The rounds of a run one app at a time (rounds.ts decides how many). */
+function oneAtATime(run: Run): Promise<void> {
+  const left = () => run.options.apps.some((a) => run.recorder.app(a.name).status !== "failed");
+  return runRounds({
+    options: run.options,
+    recorder: run.recorder,
+    done: () => run.interrupted !== undefined || run.host.lost() !== undefined || !left(),
+    interrupted: () => run.interrupted !== undefined,
+    round: (n) => runRound(run, n),
+    log,
+  });
 }
 
 /** The results folder exists or can be made, and is writable: otherwise a UsageError, before anything runs. */
@@ -884,7 +858,7 @@ async function measure(run: Run): Promise<number> {
   process.on("SIGTERM", (signal) => run.interrupt(signal));
   announce(run);
   if (options.side) await runPairRounds(run, run.planSide());
-  else await runRounds(run);
+  else await oneAtATime(run);
   if (!run.interrupted && options.startups > 0) {
     await extraStarts({
       ...run.afterRounds(),

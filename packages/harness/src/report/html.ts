@@ -385,6 +385,20 @@ function workersSection(analysis: Analysis): string {
   return `<section><h2>Workers</h2><p>${escapeHtml(WORKERS_INTRO)}</p>${htmlTable(WORKERS_HEADER, rows.map(workersCells))}${scalingPart}</section>`;
 }
 
+/** Each flag's explanation with its samples' notes beneath it: a list, or nothing. */
+function notesList(
+  notes: readonly { app: string; text: string; notes: readonly string[] }[],
+): string {
+  if (notes.length === 0) return "";
+  const item = (n: (typeof notes)[number]) => {
+    const sub = n.notes.length
+      ? `<ul>${n.notes.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`
+      : "";
+    return `<li>${escapeHtml(`${n.app}: ${n.text}`)}${sub}</li>`;
+  };
+  return `<ul class="notes">${notes.map(item).join("")}</ul>`;
+}
+
 /** An app's label on a chart carries its qualifiers, so a bar is never read without them. */
 function label(row: SummaryRow): string {
   if (row.status === "failed") return `${row.app} (failed)`;
@@ -415,17 +429,7 @@ function scenarioTables(scenario: string, group: GroupAnalysis): string {
   const { rows } = group;
   const description = findScenario(scenarioOfKey(scenario))?.description ?? "";
   const main = htmlTable(SCENARIO_HEADER, rows.map(scenarioRow), "results");
-  const notes = rowNotes(rows);
-  const noteList = notes.length
-    ? `<ul class="notes">${notes
-        .map((n) => {
-          const sub = n.notes.length
-            ? `<ul>${n.notes.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`
-            : "";
-          return `<li>${escapeHtml(`${n.app}: ${n.text}`)}${sub}</li>`;
-        })
-        .join("")}</ul>`
-    : "";
+  const noteList = notesList(rowNotes(rows));
   const m = relativeMatrix(group);
   const matrix =
     m.rows.length > 1
@@ -460,17 +464,7 @@ function cpuCostSection(analysis: Analysis): string {
 function sideSection(analysis: Analysis): string {
   if (!analysis.side) return "";
   const parts = [...analysis.side.groups].map(([scenario, group]) => {
-    const notes = sideNotes(group);
-    const list = notes.length
-      ? `<ul>${notes
-          .map((n) => {
-            const sub = n.notes.length
-              ? `<ul>${n.notes.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`
-              : "";
-            return `<li>${escapeHtml(`${n.app}: ${n.text}`)}${sub}</li>`;
-          })
-          .join("")}</ul>`
-      : "";
+    const list = notesList(sideNotes(group));
     return `<h3>${escapeHtml(scenario)}</h3>${htmlTable(SIDE_HEADER, group.rows.map(sideCells))}${list}<div class="chart"><canvas id="side-${escapeHtml(scenario)}"></canvas></div>`;
   });
   const against = againstCells(analysis);

@@ -14,7 +14,7 @@ import {
   SERVER_CORE_IDLE,
   STEAL_HIGH,
 } from "../judge.ts";
-import type { Window } from "../measure.ts";
+import { span, type Window } from "../measure.ts";
 import type { LoadResult, ToolName } from "../parse.ts";
 import { CLK_TCK } from "../procstats.ts";
 
@@ -56,11 +56,9 @@ export function pairRates(
   window: Window,
   cores: { readonly machine: number; readonly server: number; readonly load: number },
 ): PairRates | undefined {
-  const inside = samples.filter((s) => s.t >= window.startMs && s.t <= window.endMs);
-  const first = inside[0];
-  const last = inside[inside.length - 1];
-  if (!first || !last || last.t - first.t <= 0) return undefined;
-  const sec = (last.t - first.t) / 1000;
+  const within = span(samples, window);
+  if (!within) return undefined;
+  const { first, last, sec } = within;
   const ticks = (n: number) => Math.max(0, (n / CLK_TCK / sec) * 100);
   const ns = (i: 0 | 1) => Math.max(0, ((last.serverNs[i] - first.serverNs[i]) / 1e9 / sec) * 100);
   const tool = (i: 0 | 1) => ticks(last.toolTicks[i] - first.toolTicks[i]);

@@ -10,6 +10,7 @@ import type { LoadResult } from "../parse.ts";
 import { cpuTicks, machineTicks, rssBytes, treeSchedNs } from "../procstats.ts";
 import type { ToolCommand, ToolInfo } from "../tools.ts";
 import { overlap, type PairRates, type PairSample, pairRates } from "./pair-checks.ts";
+import { both } from "./pairing.ts";
 
 /** One side's load: its generator's command and its server's processes. */
 export interface PairLoad {
@@ -99,54 +100,37 @@ export async function runPairLoad(
   onChildren: (children: ChildProcess[]) => void = () => {},
 ): Promise<PairLoadRun> {
   const hardLimitMs = (requestedSec + 30) * 1000;
-  const before = loads.map((l) => treeSchedNs(l.tree));
+  const before = both((i) => treeSchedNs(loads[i].tree));
   const spawnedMs = performance.now();
-  const spawned = loads.map((l) => spawnTool(l.cmd, hardLimitMs));
+  const spawned = both((i) => spawnTool(loads[i].cmd, hardLimitMs));
   onChildren(spawned.map((s) => s.child));
   const alive = (i: number) => {
     const child = spawned[i]?.child;
     return child?.pid && child.exitCode === null ? child.pid : undefined;
   };
   const sampler = pairSampler([loads[0].tree, loads[1].tree], () => [alive(0), alive(1)], cpus);
-  const exits: number[] = [];
-  const outs = await Promise.all(
-    spawned.map((s, i) =>
-      s.output.then((out) => {
-        exits[i] = performance.now();
-        return out;
-      }),
-    ),
-  );
-  const after = loads.map((l) => treeSchedNs(l.tree));
+  const ended = (i: 0 | 1) => spawned[i].output.then((out) => ({ out, at: performance.now() }));
+  const outs = await Promise.all(both(ended));
+  const after = both((i) => treeSchedNs(loads[i].tree));
   await sampler.stop();
   onChildren([]);
-  const sides = loads.map((load, i): SideRun => {
-    const { result, problem } = readResult(
-      tool,
-      load.cmd,
-      outs[i] as never,
-      requestedSec,
-      hardLimitMs,
-    );
+  const sides = both((i): SideRun => {
+    const { cmd } = loads[i];
+    const { result, problem } = readResult(tool, cmd, outs[i].out, requestedSec, hardLimitMs);
     return {
-      command: load.cmd.argv.map(String),
+      command: cmd.argv.map(String),
       result,
       ...(problem ? { problem } : {}),
-      cpuNs: Math.max(0, (after[i] as number) - (before[i] as number)),
+      cpuNs: Math.max(0, after[i] - before[i]),
       peakRssBytes: sampler.peaks[i] as number,
-      threads: load.cmd.threads,
-      connections: load.cmd.connections,
+      threads: cmd.threads,
+      connections: cmd.connections,
     };
-  }) as unknown as [SideRun, SideRun];
-  const windows = sides.map((side, i) =>
-    loadWindow(
-      spawnedMs,
-      exits[i] as number,
-      side.result?.durationSec ?? requestedSec,
-      requestedSec,
-    ),
+  });
+  const windows = both((i) =>
+    loadWindow(spawnedMs, outs[i].at, sides[i].result?.durationSec ?? requestedSec, requestedSec),
   );
-  const rates = pairRates(sampler.samples, overlap(windows[0] as never, windows[1] as never), {
+  const rates = pairRates(sampler.samples, overlap(windows[0], windows[1]), {
     machine: cpus.machineCores,
     server: cpus.server.length,
     load: cpus.load.length,

@@ -6,20 +6,20 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { Scenario } from "@bench/contract";
-import { analyze } from "../analysis.ts";
 import type { ServerHost } from "../host.ts";
 import { LaunchError, type RunningApp, type StartOptions } from "../launch.ts";
 import type { Options } from "../options.ts";
 import { cpuList, type Pinning, roundOrder } from "../plan.ts";
-import { formatSec, precisionStatus, progressText, roundFits } from "../precision.ts";
+import { formatSec } from "../precision.ts";
 import type { Recorder } from "../record.ts";
+import { runRounds } from "../rounds.ts";
 import type { AppRun } from "../runtime-versions.ts";
 import type { PairTrial } from "../schema.ts";
 import { scenarioAsSent } from "../sent.ts";
 import { toolCommand } from "../tools.ts";
 import { judgePair } from "./pair-checks.ts";
 import { type PairCpus, type PairLoadRun, runPairLoad } from "./pair-load.ts";
-import { bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "./pairing.ts";
+import { both, bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "./pairing.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -113,11 +113,11 @@ function loadBoth(
   seconds: number,
 ) {
   const { options, pinning, host } = runner;
-  const loads = slots.apps.map((app, i) => {
-    const scenario = scenarios[i] as Scenario;
+  const loads = both((i) => {
+    const scenario = scenarios[i];
     const bodyFile = runner.bodyFiles.get(scenario.name);
     const cmd = toolCommand(options.tool, {
-      url: `http://${SLOT_ADDRESSES[i]}:${app.port}${scenario.path}`,
+      url: `http://${SLOT_ADDRESSES[i]}:${slots.apps[i].port}${scenario.path}`,
       scenario,
       connections: options.connections,
       durationSec: seconds,
@@ -127,7 +127,7 @@ function loadBoth(
       processes: 1,
     });
     return { cmd, tree: slots.trees[i] as readonly number[] };
-  }) as unknown as readonly [{ cmd: never; tree: never }, { cmd: never; tree: never }];
+  });
   return runPairLoad(options.tool, loads, seconds, cpusOf(pinning, host.info.cores), (children) => {
     runner.tools = children;
   });
@@ -155,33 +155,40 @@ function pairTrial(
   const checks = judgePair({
     tool: options.tool.name,
     requestedSec: options.durationSec,
-    sides: run.sides.map((s, i) => ({
-      app: slots.apps[i]?.name as string,
-      result: s.result,
-      ...(s.problem ? { problem: s.problem } : {}),
-      ...(died[i] ? { appDied: died[i] } : {}),
-      connections: s.connections,
-      cpuNs: s.cpuNs,
-    })) as never,
+    sides: both((i) => {
+      const s = run.sides[i];
+      const why = died[i];
+      return {
+        app: slots.apps[i].name,
+        result: s.result,
+        ...(s.problem ? { problem: s.problem } : {}),
+        ...(why ? { appDied: why } : {}),
+        connections: s.connections,
+        cpuNs: s.cpuNs,
+      };
+    }),
     ...(run.rates ? { rates: run.rates } : {}),
     serverCores: pinning.serverCores,
     loadCores: pinning.loadCores,
   });
   const r = run.rates;
-  const sides = run.sides.map((s, i) => ({
-    app: slots.apps[i]?.name as string,
-    slot: i as 0 | 1,
-    address: SLOT_ADDRESSES[i] as string,
-    pid: slots.trees[i]?.[0] ?? 0,
-    command: s.command,
-    connections: s.connections,
-    result: s.result,
-    cpuNs: s.cpuNs,
-    ...(s.result && s.result.requests > 0 ? { nsPerRequest: s.cpuNs / s.result.requests } : {}),
-    serverCpuPercent: r?.serverCpuPercent[i] ?? 0,
-    peakRssMiB: s.peakRssBytes / 2 ** 20,
-    loadGenerator: { cpuPercent: r?.loadCpuPercent[i] ?? 0, threads: s.threads },
-  })) as unknown as PairTrial["sides"];
+  const sides = both((i) => {
+    const s = run.sides[i];
+    return {
+      app: slots.apps[i].name,
+      slot: i,
+      address: SLOT_ADDRESSES[i],
+      pid: slots.trees[i]?.[0] ?? 0,
+      command: s.command,
+      connections: s.connections,
+      result: s.result,
+      cpuNs: s.cpuNs,
+      ...(s.result && s.result.requests > 0 ? { nsPerRequest: s.cpuNs / s.result.requests } : {}),
+      serverCpuPercent: r?.serverCpuPercent[i] ?? 0,
+      peakRssMiB: s.peakRssBytes / 2 ** 20,
+      loadGenerator: { cpuPercent: r?.loadCpuPercent[i] ?? 0, threads: s.threads },
+    };
+  });
   return {
     reference: pair.reference.name,
     app: pair.app.name,
@@ -228,16 +235,17 @@ async function measureScenario(
   round: number,
 ): Promise<boolean> {
   const { options } = runner;
-  const sent: Scenario[] = [];
-  for (const [i, app] of slots.apps.entries()) {
-    const scenario = await scenarioAsSent(listed, app.port, SLOT_ADDRESSES[i]);
-    if (typeof scenario === "string") {
-      runner.fail(app.name, `${listed.name}: ${scenario}`);
+  const sent = await Promise.all(
+    both((i) => scenarioAsSent(listed, slots.apps[i].port, SLOT_ADDRESSES[i])),
+  );
+  for (const i of [0, 1] as const) {
+    const why = sent[i];
+    if (typeof why === "string") {
+      runner.fail(slots.apps[i].name, `${listed.name}: ${why}`);
       return false;
     }
-    sent.push(scenario);
   }
-  const scenarios = sent as unknown as readonly [Scenario, Scenario];
+  const scenarios = sent as [Scenario, Scenario];
   if (options.warmupSec > 0) {
     log(
       `  ${pair.app.name} vs ${pair.reference.name} · ${listed.name}: warm-up ${options.warmupSec} s (not recorded)`,
@@ -315,52 +323,23 @@ async function runRound(
   }
 }
 
-/**
- * The rounds: `trials` of them, or with --precision at least that many and then more until
- * every comparison's CI is within the target or the next round would not fit in --max-time.
- */
-export async function runPairRounds(runner: PairRunner, pairs: readonly SidePair[]): Promise<void> {
+/** The rounds of a side-by-side run (rounds.ts decides how many): every pair, every round. */
+export function runPairRounds(runner: PairRunner, pairs: readonly SidePair[]): Promise<void> {
   const { options } = runner;
   const started = new Set<string>();
   const t0 = performance.now();
-  const elapsed = () => (performance.now() - t0) / 1000;
-  let round = 0;
-  let longest = 0;
-  let reached = false;
-  let widest: { what: string; halfWidth: number } | undefined;
   const live = () =>
     pairs.some((p) => !failed(runner, p.reference.name) && !failed(runner, p.app.name));
-  while (!runner.interrupted && !runner.host.lost() && live()) {
-    if (
-      round >= options.trials &&
-      (!options.precision ||
-        reached ||
-        !roundFits(elapsed(), longest, options.precision.maxTimeSec))
-    ) {
-      break;
-    }
-    const before = elapsed();
-    await runRound(runner, pairs, ++round, started);
-    longest = Math.max(longest, elapsed() - before);
-    if (!options.precision || runner.interrupted) {
-      if (!options.precision)
-        log(`bench: round ${round} of ${options.trials} done · ${formatSec(elapsed())}`);
-      continue;
-    }
-    const status = precisionStatus(analyze(runner.recorder.results), options.precision.target);
-    reached = status.reached;
-    widest = status.widths[0];
-    log(progressText(status, options.precision.target, elapsed(), options.precision.maxTimeSec));
-  }
-  const results = runner.recorder.results;
-  results.manifest.settings.trials = Math.max(1, round);
-  if (options.precision) {
-    results.precision = {
-      reached,
-      rounds: round,
-      elapsedSec: elapsed(),
-      ...(widest && Number.isFinite(widest.halfWidth) ? { widest } : {}),
-    };
-  }
-  runner.recorder.save();
+  return runRounds({
+    options,
+    recorder: runner.recorder,
+    done: () => runner.interrupted !== undefined || runner.host.lost() !== undefined || !live(),
+    interrupted: () => runner.interrupted !== undefined,
+    round: async (n) => {
+      await runRound(runner, pairs, n, started);
+      const seconds = formatSec((performance.now() - t0) / 1000);
+      if (!options.precision) log(`bench: round ${n} of ${options.trials} done · ${seconds}`);
+    },
+    log,
+  });
 }

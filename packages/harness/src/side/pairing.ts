@@ -61,6 +61,9 @@ export function planPairs(apps: readonly AppRun[], perApp: boolean, reference?: 
 export const referenceSlot = (round: number, index: number): 0 | 1 =>
   (round + index) % 2 === 1 ? 0 : 1;
 
+/** One value per slot, in slot order: the pair's two sides, typed as the pair they are. */
+export const both = <T>(of: (slot: 0 | 1) => T): [T, T] => [of(0), of(1)];
+
 /** The pair's two rows in slot order: [slot 0, slot 1]. */
 export function bySlot(pair: SidePair, round: number, index: number): [AppRun, AppRun] {
   return referenceSlot(round, index) === 0
