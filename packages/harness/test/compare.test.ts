@@ -4,7 +4,7 @@
 // p99 gating the exit code, a setup difference let through).
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../src/report/cli.ts";
@@ -470,6 +470,49 @@ describe("p99", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("+100.0%");
     expect(r.stdout).toContain("never gated");
+  });
+});
+
+describe("side-by-side runs", () => {
+  test("are not compared across runs: one line, exit 2", () => {
+    const base = run([{ app: "bun-bare", rps: BASE3 }]);
+    const side = {
+      ...base,
+      manifest: {
+        ...base.manifest,
+        settings: {
+          ...base.manifest.settings,
+          sideBySide: {
+            pairs: [["bun-bare", "bun-bare#2"]],
+            addresses: ["127.0.0.1", "127.0.0.2"],
+          },
+        },
+      },
+    } as Results;
+    for (const [a, b] of [
+      [base, side],
+      [side, base],
+    ] as const) {
+      const r = cli(a, b);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        "report: compare takes runs measured one app at a time; a side-by-side run compares within itself (--side-by-side, or --against GIT_REF for two commits)\n",
+      );
+    }
+    // Nor does one take the README's results section.
+    const dir = mkdtempSync(join(tmpdir(), "readme-side-"));
+    writeFileSync(join(dir, "results.json"), JSON.stringify(side));
+    writeFileSync(join(dir, "README.md"), "untouched\n");
+    const err: string[] = [];
+    const code = runCli(["readme", join(dir, "results.json"), "--readme", join(dir, "README.md")], {
+      out: () => {},
+      err: (l) => err.push(l),
+    });
+    expect(code).toBe(2);
+    expect(err).toEqual([
+      "report: readme's results section shows a run measured one app at a time, not a side-by-side run",
+    ]);
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("untouched\n");
   });
 });
 

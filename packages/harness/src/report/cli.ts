@@ -61,6 +61,12 @@ function main(argv: string[], io: Io): number {
       const options = { threshold, alpha };
       const base = loadResults(resultsFile(basePath));
       const next = loadResults(resultsFile(newPath));
+      if (base.manifest.settings.sideBySide || next.manifest.settings.sideBySide) {
+        throw new InputError(
+          "compare takes runs measured one app at a time; a side-by-side run compares within " +
+            "itself (--side-by-side, or --against GIT_REF for two commits)",
+        );
+      }
       const mismatches = runMismatches(base, next);
       if (mismatches.length > 0 && !values["allow-mismatch"]) {
         io.err(
@@ -81,11 +87,13 @@ function main(argv: string[], io: Io): number {
         values.readme ?? join(import.meta.dir, "..", "..", "..", "..", "README.md");
       // The summary links the run's report, relative to where the README is.
       const reportDir = relative(dirname(resolve(readmePath)), dirname(resolve(path))) || ".";
-      const readme = updateReadme(
-        readFileSync(readmePath, "utf8"),
-        analyze(loadResults(path)),
-        reportDir,
-      );
+      const analysis = analyze(loadResults(path));
+      if (analysis.side) {
+        throw new InputError(
+          "readme's results section shows a run measured one app at a time, not a side-by-side run",
+        );
+      }
+      const readme = updateReadme(readFileSync(readmePath, "utf8"), analysis, reportDir);
       writeFileSync(readmePath, readme);
       io.out(`${readmePath}: results section updated from ${path}`);
       return 0;
