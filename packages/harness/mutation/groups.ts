@@ -18,7 +18,8 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "stats",
     package: "harness",
     mutate: ["src/stats.ts", "src/estimate.ts"],
-    tests: ["test/stats.test.ts", "test/estimate.test.ts"],
+    // compare.test.ts reads estimate.ts's regression gate through --compare's verdicts.
+    tests: ["test/stats.test.ts", "test/estimate.test.ts", "test/compare.test.ts"],
   },
   {
     name: "judge",
@@ -30,7 +31,32 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "analysis",
     package: "harness",
     mutate: ["src/analysis.ts", "src/summary.ts", "src/report/compare.ts"],
-    tests: ["test/analysis.test.ts", "test/summary.test.ts", "test/compare.test.ts"],
+    tests: [
+      "test/analysis.test.ts",
+      "test/summary.test.ts",
+      "test/compare.test.ts",
+      "test/cpu-cost.test.ts",
+    ],
+  },
+  {
+    name: "side",
+    package: "harness",
+    // The side-by-side mode's decisions: its plan, a sample's judgement, the analysis and
+    // what renders it. pair-load.ts and pair-run.ts start processes: side-by-side.test.ts.
+    mutate: [
+      "src/side/pairing.ts",
+      "src/side/pair-checks.ts",
+      "src/side/ratios.ts",
+      "src/report/side-by-side.ts",
+      "src/report/cpu-cost.ts",
+      "src/report/bmf.ts",
+    ],
+    tests: [
+      "test/pairing.test.ts",
+      "test/pair-checks.test.ts",
+      "test/ratios.test.ts",
+      "test/cpu-cost.test.ts",
+    ],
   },
   {
     name: "rates",
