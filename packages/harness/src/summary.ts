@@ -88,9 +88,10 @@ export function taxText(row: SummaryRow): { ofBare: string; cost: string; p: str
 export const SIGNIFICANCE_NOTE =
   "Each app's mean is over processes (fresh starts), each process the mean of its samples; " +
   `its 95% CI (Student's t) needs ${MIN_CI_PROCESSES} processes or more. ≈ marks a difference ` +
-  "that is not significant (a paired t-test on the per-round log ratios of the process means, " +
-  "Welch's where two apps share fewer than 2 rounds; every pair of a table is one family, held " +
-  "to 5% by Holm's step-down) or that cannot be tested (fewer than 2 processes): a " +
+  "that is not significant (a paired t-test on the per-round log ratios of the process means " +
+  "where two apps share 20 rounds or more, as a default run's do; Welch's t-test on the process " +
+  "means where they share fewer; every pair of a table is one family, held to 5% by Holm's " +
+  "step-down) or that cannot be tested (fewer than 2 processes): a " +
   "tie, not a ranking. Beside a tie, the smallest difference the run could have detected (at " +
   "Holm's strictest level, 80% power). An app gets a new rank only when it is significantly " +
   "slower than the app that opened the current tie group; tied apps share that rank (1, ≈1, 3).";

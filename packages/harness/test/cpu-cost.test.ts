@@ -9,8 +9,12 @@ import { markdownReport } from "../src/report/markdown.ts";
 import type { Trial } from "../src/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
-/** One sample per process; `ns` per round, the round's whole slowdown shared by both apps. */
-const SHARED = [1, 1.2, 0.9, 1.1];
+/**
+ * One sample per process; `ns` per round, the round's whole slowdown shared by both apps:
+ * twenty rounds, enough to pair them (PAIRED_MIN_ROUNDS).
+ */
+const SHARED = Array.from({ length: 20 }, (_, i) => [1, 1.2, 0.9, 1.1][i % 4] as number);
+const still = (head: number[]) => [...head, ...Array(SHARED.length - head.length).fill(1)];
 const trial = (app: string, round: number, ns: number | undefined): Trial => {
   const t = syntheticTrial(app, "api", round, 50, 1e9 / (ns ?? 20_000), 5);
   return ns === undefined ? t : { ...t, server: { ...t.server, cpuNsPerRequest: ns } };
@@ -23,26 +27,26 @@ const run = (ratio: number, wobble: number[]) =>
       trial("bun-bare", i + 1, 10_000 * k),
       trial("node-bare", i + 1, 10_000 * k * ratio * (wobble[i] as number)),
     ]),
-    { trials: 4 },
+    { trials: SHARED.length },
   );
 
 describe("CPU time per request, one app at a time", () => {
   test("over processes, each app with its interval; the ratio to the cheapest paired by round", () => {
-    const analysis = analyze(run(2.2, [1.01, 0.99, 1, 1]));
+    const analysis = analyze(run(2.2, still([1.01, 0.99])));
     const rows = analysis.groups.get("api")?.rows ?? [];
     const bare = rows.find((r) => r.app === "bun-bare");
     expect(bare?.cpuNsPerRequest?.mean).toBeCloseTo((10_000 * (1 + 1.2 + 0.9 + 1.1)) / 4, 6);
-    expect(bare?.cpuNsPerRequest?.processes).toBe(4);
+    expect(bare?.cpuNsPerRequest?.processes).toBe(20);
     const d = analysis.groups.get("api")?.cpuBetween("bun-bare", "node-bare");
     // The shared slowdown cancels: the ratio is 2.2 × the geometric mean of the wobble.
-    const geo = Math.exp((Math.log(1.01) + Math.log(0.99)) / 4);
+    const geo = Math.exp((Math.log(1.01) + Math.log(0.99)) / 20);
     expect(d?.test?.change).toBeCloseTo(2.2 * geo - 1, 12);
-    expect(d?.test?.paired).toBe(4);
+    expect(d?.test?.paired).toBe(20);
     expect(d?.significant).toBe(true);
     const [view, ...more] = cpuCostViews(analysis);
     expect(more).toEqual([]);
-    // 10, 12, 9, 11 µs: sd 1.291, t(0.975, 3) = 3.182: 10.50 ± 2.05.
-    expect(view?.rows[0]).toEqual(["bun-bare", "10.50 (8.45–12.55)", "×1.000 (the cheapest)"]);
+    // 10, 12, 9, 11 µs five times: sd √(25 / 19) = 1.147, t(0.975, 19) = 2.093: 10.50 ± 0.54.
+    expect(view?.rows[0]).toEqual(["bun-bare", "10.50 (9.96–11.04)", "×1.000 (the cheapest)"]);
     expect(view?.rows[1]?.[0]).toBe("node-bare");
     expect(view?.rows[1]?.[2]).toMatch(/^×2\.200 \(2\.1\d\d–2\.2\d\d\)$/);
     expect(markdownReport(analysis)).toContain("## CPU time per request");
@@ -52,7 +56,7 @@ describe("CPU time per request, one app at a time", () => {
   });
 
   test("a ratio the rounds cannot tell from 1: ≈, with what it could have detected", () => {
-    const analysis = analyze(run(1.0, [1.08, 0.93, 1.05, 0.96]));
+    const analysis = analyze(run(1.0, still([1.08, 0.93, 1.05, 0.96])));
     const [view] = cpuCostViews(analysis);
     expect(view?.rows[1]?.[2]).toMatch(
       /^≈×\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}, could detect ≥ \d+\.\d%\)$/,
@@ -60,7 +64,7 @@ describe("CPU time per request, one app at a time", () => {
   });
 
   test("runs before the figure was recorded, or a sample without it: no figure, no section", () => {
-    const old = run(2.2, [1, 1, 1, 1]);
+    const old = run(2.2, still([]));
     old.trials = old.trials.map((t, i) => (i === 0 ? trial(t.app, t.round, undefined) : t));
     const analysis = analyze(old);
     expect(

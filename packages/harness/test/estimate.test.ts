@@ -10,8 +10,10 @@ import {
   detectable,
   equivalenceP,
   estimate,
+  logRatioTest,
   MIN_CI_PROCESSES,
   oneSidedP,
+  PAIRED_MIN_ROUNDS,
   type ProcessSamples,
   pairFamily,
   roundComponent,
@@ -80,6 +82,8 @@ function simulateRounds(
 
 /** The VM in a noisy hour: a tenth of every process's level shared by its whole round. */
 const ROUND_COV = 0.1;
+/** A default run's rounds: the fewest at which a run's comparisons are paired by round. */
+const PAIRED: Design = { ...VM, processes: PAIRED_MIN_ROUNDS };
 
 const RUNS = 4000;
 /**
@@ -160,7 +164,7 @@ describe("confidence intervals over processes", () => {
     const z = normal(mulberry32(20));
     let covered = 0;
     for (let i = 0; i < RUNS; i++) {
-      const [a, b] = simulateRounds(VM, [VM.mean, VM.mean * 0.9], ROUND_COV, z).map((p) =>
+      const [a, b] = simulateRounds(PAIRED, [VM.mean, VM.mean * 0.9], ROUND_COV, z).map((p) =>
         estimate(p),
       );
       const ci = testPair(a as never, b as never)?.ci;
@@ -179,7 +183,7 @@ describe("a family of comparisons (Holm)", () => {
       let falseAlarms = 0;
       let unadjusted = 0;
       for (let i = 0; i < RUNS / 2; i++) {
-        const runs = simulateRounds(VM, Array(5).fill(VM.mean), ROUND_COV, z);
+        const runs = simulateRounds(PAIRED, Array(5).fill(VM.mean), ROUND_COV, z);
         const family = pairFamily(runs.map((p) => estimate(p)));
         if ([...family.values()].some((v) => v.significant)) falseAlarms++;
         if ([...family.values()].some((v) => (v.test?.p ?? 1) < ALPHA)) unadjusted++;
@@ -194,7 +198,7 @@ describe("a family of comparisons (Holm)", () => {
     "a paired difference as large as the stated detectable one is found 80% of the time",
     () => {
       const z = normal(mulberry32(29));
-      const design = { ...VM, processes: 10 };
+      const design = PAIRED;
       // The true standard error of a mean log ratio: the round's share cancels, the rest adds.
       const seTrue = Math.sqrt(
         (2 * (design.between ** 2 + design.within ** 2 / design.samples)) / design.processes,
@@ -243,7 +247,9 @@ describe("a family of comparisons (Holm)", () => {
     let paired = 0;
     let unpaired = 0;
     for (let i = 0; i < RUNS / 4; i++) {
-      const [a, b] = simulateRounds(VM, [VM.mean, VM.mean * 0.92], 0.15, z).map((p) => estimate(p));
+      const [a, b] = simulateRounds(PAIRED, [VM.mean, VM.mean * 0.94], 0.15, z).map((p) =>
+        estimate(p),
+      );
       if ((testPair(a as never, b as never)?.p ?? 1) < ALPHA) paired++;
       if ((welchPair(a as never, b as never)?.p ?? 1) < ALPHA) unpaired++;
     }
@@ -263,15 +269,16 @@ describe("a family of comparisons (Holm)", () => {
   });
 
   test("verdictOf reads a paired pair from either side: the ratio inverts, the rest mirrors", () => {
+    const rounds = Array.from({ length: PAIRED_MIN_ROUNDS }, (_, i) => i + 1);
     const family = pairFamily([
-      estimate([1, 2, 3].map((r) => ({ round: r, values: [100 + r] }))),
-      estimate([1, 2, 3].map((r) => ({ round: r, values: [80 + r * r] }))),
+      estimate(rounds.map((r) => ({ round: r, values: [100 + r] }))),
+      estimate(rounds.map((r) => ({ round: r, values: [80 + (r % 4) * r] }))),
     ]);
     const ab = verdictOf(family, 0, 1);
     const ba = verdictOf(family, 1, 0);
-    expect(ab.test?.paired).toBe(3);
-    const logs = [81 / 101, 84 / 102, 89 / 103].map(Math.log);
-    const mean = logs.reduce((x, y) => x + y) / 3;
+    expect(ab.test?.paired).toBe(PAIRED_MIN_ROUNDS);
+    const logs = rounds.map((r) => Math.log((80 + (r % 4) * r) / (100 + r)));
+    const mean = logs.reduce((x, y) => x + y) / logs.length;
     expect(ab.test?.change).toBeCloseTo(Math.exp(mean) - 1, 12);
     expect(ba.test?.change).toBeCloseTo(Math.exp(-mean) - 1, 12);
     expect(ba.test?.t).toBeCloseTo(-(ab.test?.t ?? 0), 12);
@@ -525,7 +532,7 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     const mean = logs.reduce((x, y) => x + y) / 3;
     const sd = Math.sqrt(logs.reduce((x, y) => x + (y - mean) ** 2, 0) / 2);
     const se = sd / Math.sqrt(3);
-    const t = testPair(a, b);
+    const t = logRatioTest(logs);
     expect(t?.paired).toBe(3);
     expect(t?.df).toBe(2);
     expect(t?.change).toBeCloseTo(Math.exp(mean) - 1, 12);
@@ -535,27 +542,49 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     // t(0.975, 2) = 4.302652729911275
     expect(t?.ci.low).toBeCloseTo(Math.exp(mean - 4.302652729911275 * se) - 1, 8);
     expect(t?.ci.high).toBeCloseTo(Math.exp(mean + 4.302652729911275 * se) - 1, 8);
-    // One round in common: Welch's test instead (rounds 1 and 9 of b).
-    const apart = estimate([
-      { round: 1, values: [110] },
-      { round: 9, values: [120] },
-    ]);
-    expect(testPair(a, apart)?.paired).toBeUndefined();
-    expect(testPair(a, apart)).toEqual(welchPair(a, apart) as never);
+    expect(logRatioTest([0.1])).toBeUndefined();
+  });
+
+  test(`a run's pair is paired from ${PAIRED_MIN_ROUNDS} rounds in common; Welch's below`, () => {
+    const rounds = (n: number, f: (r: number) => number) =>
+      estimate(Array.from({ length: n }, (_, i) => ({ round: i + 1, values: [f(i + 1)] })));
+    const wobble = (r: number) => 100 * (1 + 0.01 * ((r * 7) % 5));
+    const at = (n: number) =>
+      testPair(
+        rounds(n, wobble),
+        rounds(n, (r) => 1.1 * wobble(r) * (1 + 0.01 * (r % 3))),
+      );
+    expect(at(PAIRED_MIN_ROUNDS)?.paired).toBe(PAIRED_MIN_ROUNDS);
+    expect(at(PAIRED_MIN_ROUNDS)).toEqual(
+      logRatioTest(
+        roundLogRatios(
+          rounds(PAIRED_MIN_ROUNDS, wobble),
+          rounds(PAIRED_MIN_ROUNDS, (r) => 1.1 * wobble(r) * (1 + 0.01 * (r % 3))),
+        ),
+      ) as never,
+    );
+    const short = PAIRED_MIN_ROUNDS - 1;
+    expect(at(short)?.paired).toBeUndefined();
+    expect(at(short)).toEqual(
+      welchPair(
+        rounds(short, wobble),
+        rounds(short, (r) => 1.1 * wobble(r) * (1 + 0.01 * (r % 3))),
+      ) as never,
+    );
+    // Rounds in common count, not rounds each: twenty apart are not paired.
+    const apart = estimate(
+      Array.from({ length: 20 }, (_, i) => ({ round: i + 21, values: [100 + i] })),
+    );
+    expect(testPair(rounds(20, wobble), apart)?.paired).toBeUndefined();
+    expect(PAIRED_MIN_ROUNDS).toBe(20);
   });
 
   test("no spread on either side: a difference is certain, none is impossible", () => {
-    const paired = testPair(estimate(p([[5], [10]])), estimate(p([[6], [12]])));
+    const paired = logRatioTest([Math.log(1.2), Math.log(1.2)]);
     expect(paired).toMatchObject({ t: Number.POSITIVE_INFINITY, p: 0, se: 0, paired: 2, df: 1 });
     expect(paired?.change).toBeCloseTo(0.2, 12);
-    expect(testPair(estimate(p([[5], [10]])), estimate(p([[5], [10]])))).toMatchObject({
-      change: 0,
-      t: 0,
-      p: 1,
-    });
-    expect(testPair(estimate(p([[6], [12]])), estimate(p([[5], [10]])))?.t).toBe(
-      Number.NEGATIVE_INFINITY,
-    );
+    expect(logRatioTest([0, 0])).toMatchObject({ change: 0, t: 0, p: 1 });
+    expect(logRatioTest([-0.1, -0.1])?.t).toBe(Number.NEGATIVE_INFINITY);
     const same = welchPair(estimate(p([[5], [5]])), estimate(p([[5], [5]])));
     expect(same).toMatchObject({ change: 0, t: 0, p: 1, se: 0, df: 2 });
     const up = welchPair(estimate(p([[5], [5]])), estimate(p([[6], [6]])));

@@ -106,7 +106,7 @@ describe("Markdown report of the synthetic run", () => {
     // echo: ties share the rank and say what they could have detected; one process has no
     // CI and no range
     expect(md).toContain(
-      "| ≈1 (could detect ≥ 12.2%) | bun-hono | 19,400 ± 400 | 18,406–20,394 | ±5.1% | 2.1% excellent | 1.20 | 7.00 (6.00–8.00) | 67.0 | 97% | 75% | 3 | 3/3 |",
+      "| ≈1 (could detect ≥ 6.1%) | bun-hono | 19,400 ± 400 | 18,406–20,394 | ±5.1% | 2.1% excellent | 1.20 | 7.00 (6.00–8.00) | 67.0 | 97% | 75% | 3 | 3/3 |",
     );
     expect(md).toContain(
       "| ≈1 | node-hono | 10,000 ⚠️ invalid 1/2 excluded ⚠️ 1 process | too few samples | — | — | 2.00 | 50.00 | 90.0 | 97% | 75% | 1 | 1/2 |",
@@ -156,9 +156,9 @@ describe("Markdown report of the synthetic run", () => {
 
   test("framework tax: a cost where the difference is significant, ≈ tie where not", () => {
     const header = "| app | % of bare | cost | p |\n| :-- | --: | :-- | --: |\n";
-    // api: 98.3% of bun-bare in every round (paired p < 0.001); echo: 99%, 93%, 99% (p 0.272).
-    expect(md).toContain(`${header}| bun-hono | 98% | 2% | < 0.001 |\n`);
-    expect(md).toContain(`${header}| bun-hono | ≈97% | ≈ tie (could detect ≥ 12.2%) | 0.272 |\n`);
+    // Three rounds: too few to pair, so Welch's test on the process means.
+    expect(md).toContain(`${header}| bun-hono | 98% | 2% | 0.013 |\n`);
+    expect(md).toContain(`${header}| bun-hono | ≈97% | ≈ tie (could detect ≥ 6.1%) | 0.140 |\n`);
   });
 
   test("the report says how to read ranks, ≈, the CI and the flags", () => {
@@ -166,7 +166,7 @@ describe("Markdown report of the synthetic run", () => {
     expect(md).toContain("Each app's mean is over processes (fresh starts)");
     expect(md).toContain("p99 also shows its lowest–highest over samples");
     expect(md).toContain(
-      "≈ marks a difference that is not significant (a paired t-test on the per-round log ratios of the process means, Welch's where two apps share fewer than 2 rounds; every pair of a table is one family, held to 5% by Holm's step-down)",
+      "≈ marks a difference that is not significant (a paired t-test on the per-round log ratios of the process means where two apps share 20 rounds or more, as a default run's do; Welch's t-test on the process means where they share fewer; every pair of a table is one family, held to 5% by Holm's step-down)",
     );
     expect(md).toContain("the smallest difference the run could have detected");
     expect(md).toContain("significantly slower than the app that opened the current tie group");
@@ -208,7 +208,7 @@ describe("HTML report", () => {
     );
     expect(html).toContain("<td>17.99 (9.93–437.65)</td>");
     expect(html).toContain("): bun-hono 98% of bare (cost 2%)</p>");
-    expect(html).toContain("): bun-hono ≈ tie (97% of bare, could detect ≥ 12.2%)</p>");
+    expect(html).toContain("): bun-hono ≈ tie (97% of bare, could detect ≥ 6.1%)</p>");
     expect(html).toContain("<td>bun-hono</td><td>≈97%</td><td>100%</td><td>≈194%</td>");
     expect(html).toContain(
       "<li>bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)<ul><li>CPU steal 14% during the trial</li></ul></li>",
@@ -314,7 +314,7 @@ describe("README section", () => {
       [
         "| app | api | echo |",
         "| :-- | --: | --: |",
-        "| bun-hono | 40.5k ±1.2% (2)* | 19.4k ±5.1% (≈1 ≥ 12.2%) |",
+        "| bun-hono | 40.5k ±1.2% (2)* | 19.4k ±5.1% (≈1 ≥ 6.1%) |",
         "| bun-bare | 41.2k ±1.2% (1)* | 20.0k ±5.0% (1) |",
         "| node-hono | 30.0k ±0.8% (3) | 10.0k (≈1) |",
         "| node-bare | failed | failed |",
@@ -498,8 +498,8 @@ describe("README section: every cell", () => {
     expect(blocks[1]).toBe(
       "**Requests per second**: mean over processes ± half-width of its 95% confidence interval, " +
         "(rank) in the scenario; ≈ marks a tie: not significantly slower than the app that opened " +
-        "its group (a paired t-test on the per-round log ratios of process means, Holm over the " +
-        "table's pairs), with the " +
+        "its group (a paired t-test on the per-round log ratios of process means from 20 rounds, " +
+        "else Welch's; Holm over the table's pairs), with the " +
         "smallest difference the run could have detected (80% power). * marks an app with " +
         "load-generator-bound, generator-ceiling, unsaturated, contended or machine-full samples: " +
         "not the server's best.",
@@ -640,8 +640,7 @@ describe("the terminal summary's extras", () => {
         "app        node 22.23.3  node 24.21.0",
         // node-bare 10,000 → 11,000: 110%; node-hono 8,000 both: a tie
         "node-bare  10,000        11,000 (110%)",
-        // (its per-round ratios 1.01, 0.92, 1.08 over 3 rounds: a paired test sees little)
-        "node-hono  8,000         8,000 (≈100%, could detect ≥ 93.3%)",
+        "node-hono  8,000         8,000 (≈100%, could detect ≥ 23.9%)",
       ].join("\n"),
     );
   });
@@ -1443,9 +1442,9 @@ describe("Markdown: blocks stand apart", () => {
       "| node-hono | 73% | 74% | 100% |\n\nFramework tax (the framework app's req/s as % of its runtime's bare baseline; " +
         "≈ tie: not significant, with the smallest difference the run could have detected):\n\n| app | % of bare |",
     );
-    expect(md).toContain("| bun-hono | 98% | 2% | < 0.001 |\n\n## echo — POST /api/echo");
+    expect(md).toContain("| bun-hono | 98% | 2% | 0.013 |\n\n## echo — POST /api/echo");
     expect(md).toContain(
-      "| 0.272 |\n\n## Charts\n\nCharts (an app marked * had load-generator-bound or generator-ceiling samples, so its bar is a lower bound, " +
+      "| 0.140 |\n\n## Charts\n\nCharts (an app marked * had load-generator-bound or generator-ceiling samples, so its bar is a lower bound, " +
         "or unsaturated, contended or machine-full samples, where neither the server nor the load generator was saturated, " +
         "something else had the CPU, or both shared full cores: not the server's best; ties and confidence intervals are in " +
         "the tables):\n\n```mermaid\nxychart-beta\n",
@@ -1516,7 +1515,7 @@ describe("Markdown: blocks stand apart", () => {
     expect(versions).toContain(
       " only the runtime differs.\n\n### api · node\n\n| app | node 22.23.3 |",
     );
-    expect(versions).toContain("could detect ≥ 93.3%) |\n\n```mermaid\n");
+    expect(versions).toContain("could detect ≥ 23.9%) |\n\n```mermaid\n");
     const calibrated = markdownReport(analyze(CALIBRATED));
     expect(calibrated).toContain("```\n\n## Calibration\n\nbun-bare against itself");
     expect(calibrated).toContain(" for the others the detection rate.\n\napi: too few rounds");

@@ -13,7 +13,8 @@ import { starred } from "./mermaid.ts";
 export const PRODUCTION_INTRO =
   "Each middleware stage's mean req/s as a percentage of the same app's `api` scenario (the same " +
   "processes measured both). ≈: not significantly different from api (a paired t-test on the " +
-  "per-process log ratios; every stage of every app is one family, held to 5% by Holm), with the smallest " +
+  "per-process log ratios from 20 processes, else Welch's; every stage of every app is one " +
+  "family, held to 5% by Holm), with the smallest " +
   "difference the run could have detected. The framework tax column is api against the " +
   "runtime's bare app. The `ratelimit` stage measures the 429 a limiter answers under a flood, " +
   "and `etag` the 304 of a matching If-None-Match. * marks a mean with samples that were not " +

@@ -15,8 +15,8 @@ export const VERSIONS_INTRO =
   "interleaved in the same rounds so that machine drift hits every version alike: mean req/s " +
   "over processes and, in brackets, as a percentage of the first version asked. ≈ marks " +
   "a difference from the first version that is not significant (the same tests as the " +
-  "summary's: a paired t-test on the per-round log ratios of process means, Holm over every " +
-  "pair of the table) or cannot " +
+  "summary's: paired by round from 20 rounds, else Welch's, Holm over every pair of the " +
+  "table) or cannot " +
   "be tested (fewer than 2 processes on either side), with the smallest difference the run " +
   "could have detected: read it as no change that large. The app's code and dependencies are the same for every " +
   "version; only the runtime differs.";

@@ -92,8 +92,8 @@ export function workersCells(row: WorkersRow): string[] {
 export const SCALING_INTRO =
   "Each app at every worker count of the run (--workers), interleaved in the same rounds: mean " +
   "req/s over processes, and in brackets as a multiple of the first count. ≈ marks a " +
-  "multiple whose difference from the first count is not significant (a paired t-test on " +
-  "the per-round log ratios of process means, Holm over the scenario's comparisons) or cannot " +
+  "multiple whose difference from the first count is not significant (the summary's test: " +
+  "paired by round from 20 rounds, else Welch's; Holm over the scenario's comparisons) or cannot " +
   "be tested (fewer than 2 processes on either side). Near N× means the app " +
   "is CPU-bound per process and scales; read it only where the machine has a CPU per worker " +
   "and one more for the load generator (the Pinning line says whether it had).";
