@@ -216,7 +216,8 @@ export function roundLogRatios(a: Estimate, b: Estimate): number[] {
  * run's): the paired test wins only where its variance is under 0.83 of the unpaired one at 20
  * rounds, 0.64 at 10, 0.29 at 5. On the published runs the ratio was 0.45–0.66 (20 rounds or
  * more) and 0.86 (10); re-analysed with a paired test, a 3-round run's ties could have hidden
- * 550%. The rule looks at the design only, never at the data's verdicts.
+ * 550%. The rule counts the rounds the two share (the run's design, less any round whose
+ * process had no valid sample), never the verdicts.
  */
 export const PAIRED_MIN_ROUNDS = 20;
 
@@ -363,21 +364,26 @@ export interface Gate {
 
 /**
  * The gate over a family of comparisons (untested members have none): regression when the
- * fall is significant (one-sided, Holm over the family) and at least the threshold;
- * improvement likewise upward; "no change beyond the threshold" only where an equivalence
- * test (TOST against ±threshold, Holm) shows it; otherwise inconclusive, with the change the
- * pair could have detected. Three families, each held to alpha.
+ * change in the `worse` direction ("down": a fall in speed; "up": a rise in cost) is
+ * significant (one-sided, Holm over the family) and at least the threshold; improvement
+ * likewise the other way; "no change beyond the threshold" only where an equivalence test
+ * (TOST against ±threshold, Holm) shows it; otherwise inconclusive, with the change the pair
+ * could have detected. Three families, each held to alpha.
  */
 export function gate(
   members: readonly { key: string; test: PairTest | undefined }[],
   threshold: number,
   alpha = ALPHA,
+  worse: "down" | "up" = "down",
 ): Map<string, Gate> {
+  const better = worse === "down" ? "up" : "down";
   const family = (pOf: (t: PairTest) => number) => familyVerdicts(members, pOf, 1, alpha);
-  const slower = family((t) => oneSidedP(t, "down"));
-  const faster = family((t) => oneSidedP(t, "up"));
+  const worsened = family((t) => oneSidedP(t, worse));
+  const bettered = family((t) => oneSidedP(t, better));
   const within = family((t) => equivalenceP(t, threshold));
   const atWorst = alpha / Math.max(1, members.filter((m) => m.test).length);
+  const beyond = (t: PairTest, direction: "down" | "up") =>
+    direction === "down" ? t.change <= -threshold : t.change >= threshold;
   const out = new Map<string, Gate>();
   for (const { key, test } of members) {
     if (!test) continue;
@@ -387,14 +393,14 @@ export function gate(
       equivalenceP: equivalenceP(test, threshold),
       detectable: detectable(test, atWorst, 1),
     };
-    const moved = test.t < 0 ? "slower" : "faster";
-    if (found(slower) && test.change <= -threshold)
-      out.set(key, { ...base, verdict: "regression" });
-    else if (found(faster) && test.change >= threshold)
+    const towards = test.t < 0 ? "down" : "up";
+    if (found(worsened) && beyond(test, worse)) out.set(key, { ...base, verdict: "regression" });
+    else if (found(bettered) && beyond(test, better))
       out.set(key, { ...base, verdict: "improvement" });
     else if (found(within)) out.set(key, { ...base, verdict: "no change beyond the threshold" });
     else {
-      const significant = found(moved === "slower" ? slower : faster);
+      const moved = towards === worse ? "slower" : "faster";
+      const significant = found(towards === worse ? worsened : bettered);
       const note =
         (significant ? `${moved}, significantly, but ` : "") +
         `not shown within ±${(threshold * 100).toFixed(1)}% (detectable ≥ ${(base.detectable * 100).toFixed(1)}%)`;

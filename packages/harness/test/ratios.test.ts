@@ -256,6 +256,15 @@ describe("--against: slower, faster, no change, inconclusive", () => {
     expect(verdict(1 / 1.05)?.verdict).toBe("improvement");
   });
 
+  test("the threshold is on the CPU change the table shows, not on its inverse", () => {
+    // +2.02% CPU per request is 1/1.0202 − 1 = −1.98% requests per CPU-second: read as speed
+    // it would fall short of the 2% threshold.
+    expect(verdict(1.0202, 0.001)?.verdict).toBe("regression");
+    expect(verdict(1 - 0.0202, 0.001)?.verdict).toBe("improvement");
+    const short = verdict(1.0198, 0.001);
+    expect(short?.verdict).toBe("no change beyond the threshold");
+  });
+
   test("the same within ±0.2%: no change beyond the 2% threshold", () => {
     expect(verdict(1.001, 0.1)?.verdict).toBe("no change beyond the threshold");
   });

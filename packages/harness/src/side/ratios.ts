@@ -114,7 +114,11 @@ export function throughReference(
   return logRatioTest(diffs);
 }
 
-/** Each process's mean of one side's valid samples, for an app's own ns per request or req/s. */
+/**
+ * Each process's mean of one side's valid samples, for an app's own ns per request or req/s:
+ * an estimate to show, never to pair (a reference has a process per pair in each round, so its
+ * `round` numbers the processes instead; comparisons go through the pairs' own log ratios).
+ */
 function processMeans(
   trials: readonly PairTrial[],
   app: string,
@@ -332,16 +336,19 @@ function analyzeScenario(results: Results, scenario: string): SideGroup {
   };
 }
 
-/** --against: every row against the commit it is compared with, read as speed (faster: < 1). */
+/**
+ * --against: every row against the commit it is compared with, on the scale the table shows:
+ * CPU time per request, where a rise of the threshold or more is slower.
+ */
 function withGates(groups: Map<string, SideGroup>, threshold: number): void {
   const members = [...groups.values()].flatMap((g) =>
     g.rows.flatMap((r) =>
       r.reference && r.vsReference?.test
-        ? [{ key: `${g.scenario}\u0000${r.app}`, test: flipped(r.vsReference.test) }]
+        ? [{ key: `${g.scenario}\u0000${r.app}`, test: r.vsReference.test }]
         : [],
     ),
   );
-  const gates = gate(members, threshold, ALPHA);
+  const gates = gate(members, threshold, ALPHA, "up");
   for (const [scenario, g] of groups) {
     const rows = g.rows.map((r) => {
       const found = gates.get(`${scenario}\u0000${r.app}`);
