@@ -66,6 +66,45 @@ export function schedNs(pid: number): number {
 export const treeSchedNs = (pids: readonly number[]): number =>
   pids.reduce((total, pid) => total + schedNs(pid), 0);
 
+/** Every thread's schedstat CPU time of the given processes, ns, by "pid/tid". */
+export function threadNs(pids: readonly number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of pids) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+        out.set(`${pid}/${tid}`, ns);
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU time spent between two looks, thread by thread: a thread seen only at the end spent
+ * all of its time in between; one seen only at the start exited, and what it spent in between
+ * is lost (counted as `exited`, never subtracted: a sum over the threads alive at each look
+ * would take the whole life of an exited thread off the total).
+ */
+export function cpuSince(
+  before: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, number>,
+): { ns: number; exited: number } {
+  let ns = 0;
+  for (const [key, end] of after) ns += Math.max(0, end - (before.get(key) ?? 0));
+  let exited = 0;
+  for (const key of before.keys()) if (!after.has(key)) exited++;
+  return { ns, exited };
+}
+
 export function treeCpuTicks(pids: readonly number[]): number {
   return pids.reduce((total, pid) => total + cpuTicks(pid), 0);
 }

@@ -191,6 +191,15 @@ describe("judgePair", () => {
     ]);
   });
 
+  test("a server thread that exited during the sample: noted, the sample kept", () => {
+    const m = measured();
+    const r = judgePair({ ...m, sides: [m.sides[0], { ...m.sides[1], threadsExited: 2 }] });
+    expect(r.valid).toBe(true);
+    expect(r.notes).toEqual([
+      `${m.sides[1].app}: 2 server thread(s) exited during the sample; their CPU time in it is not counted`,
+    ]);
+  });
+
   test("CPU not measured: said, and nothing flagged from it", () => {
     const { rates: _, ...rest } = measured();
     const r = judgePair(rest);

@@ -1,6 +1,6 @@
 // /proc/stat read the way the judgement needs it.
 import { describe, expect, test } from "bun:test";
-import { machineTicks, schedNs, treeSchedNs } from "../src/procstats.ts";
+import { cpuSince, machineTicks, schedNs, threadNs, treeSchedNs } from "../src/procstats.ts";
 
 const STAT = [
   "cpu  1000 20 300 5000 40 6 70 80 0 0",
@@ -35,5 +35,34 @@ describe("schedNs: CPU time of every thread, at nanosecond resolution", () => {
 
   test("a process that is gone reads 0", () => {
     expect(schedNs(2 ** 22 + 12345)).toBe(0);
+  });
+});
+
+describe("cpuSince: the time between two looks, thread by thread", () => {
+  test("this process: every thread by pid/tid, the main thread's id its pid", () => {
+    const threads = threadNs([process.pid, 2 ** 22 + 12345]);
+    expect(threads.get(`${process.pid}/${process.pid}`)).toBeGreaterThan(0);
+    expect([...threads.keys()].every((k) => k.startsWith(`${process.pid}/`))).toBe(true);
+  });
+
+  test("a new thread counts whole; an exited one is counted, never subtracted", () => {
+    const before = new Map([
+      ["1/1", 1_000],
+      ["1/2", 5_000],
+      ["2/2", 300],
+    ]);
+    const after = new Map([
+      ["1/1", 1_500],
+      ["1/3", 200],
+      ["2/2", 300],
+    ]);
+    // 500 on 1/1, 200 on the new 1/3, 0 on 2/2; 1/2 exited with 5,000 of its life behind it.
+    expect(cpuSince(before, after)).toEqual({ ns: 700, exited: 1 });
+    expect(cpuSince(new Map(), after)).toEqual({ ns: 2_000, exited: 0 });
+    // A thread id reused with a smaller count is a new thread's: no negative time.
+    expect(cpuSince(new Map([["1/1", 900]]), new Map([["1/1", 100]]))).toEqual({
+      ns: 0,
+      exited: 0,
+    });
   });
 });

@@ -86,6 +86,8 @@ export interface SideMeasurement {
   readonly connections: number;
   /** The server's CPU time from just before its generator started to just after it ended, ns. */
   readonly cpuNs: number;
+  /** Threads of its server that exited meanwhile (their time in the sample is not counted). */
+  readonly threadsExited?: number;
 }
 
 export interface PairMeasurement {
@@ -164,7 +166,13 @@ function contention(m: PairMeasurement, r: PairRates): string | undefined {
 /** The judgement of one sample of a pair. */
 export function judgePair(m: PairMeasurement): PairChecks {
   const reasons = [...sideFailures(m, m.sides[0]), ...sideFailures(m, m.sides[1])];
-  const notes: string[] = [];
+  const notes: string[] = m.sides.flatMap((s) =>
+    s.threadsExited
+      ? [
+          `${s.app}: ${s.threadsExited} server thread(s) exited during the sample; their CPU time in it is not counted`,
+        ]
+      : [],
+  );
   const r = m.rates;
   if (!r) {
     notes.push("CPU not measured over the window: too short to sample");

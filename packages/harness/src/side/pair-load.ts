@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { readResult, SAMPLE_MS, spawnTool } from "../load.ts";
 import { loadWindow } from "../measure.ts";
 import type { LoadResult } from "../parse.ts";
-import { cpuTicks, machineTicks, rssBytes, treeSchedNs } from "../procstats.ts";
+import { cpuSince, cpuTicks, machineTicks, rssBytes, threadNs, treeSchedNs } from "../procstats.ts";
 import type { ToolCommand, ToolInfo } from "../tools.ts";
 import { overlap, type PairRates, type PairSample, pairRates } from "./pair-checks.ts";
 import { both } from "./pairing.ts";
@@ -23,6 +23,8 @@ export interface SideRun {
   readonly result: LoadResult | null;
   readonly problem?: string;
   readonly cpuNs: number;
+  /** Threads of its server that exited during the sample: their time in it is not in cpuNs. */
+  readonly threadsExited: number;
   readonly peakRssBytes: number;
   readonly threads: number;
   readonly connections: number;
@@ -100,7 +102,7 @@ export async function runPairLoad(
   onChildren: (children: ChildProcess[]) => void = () => {},
 ): Promise<PairLoadRun> {
   const hardLimitMs = (requestedSec + 30) * 1000;
-  const before = both((i) => treeSchedNs(loads[i].tree));
+  const before = both((i) => threadNs(loads[i].tree));
   const spawnedMs = performance.now();
   const spawned = both((i) => spawnTool(loads[i].cmd, hardLimitMs));
   onChildren(spawned.map((s) => s.child));
@@ -111,17 +113,19 @@ export async function runPairLoad(
   const sampler = pairSampler([loads[0].tree, loads[1].tree], () => [alive(0), alive(1)], cpus);
   const ended = (i: 0 | 1) => spawned[i].output.then((out) => ({ out, at: performance.now() }));
   const outs = await Promise.all(both(ended));
-  const after = both((i) => treeSchedNs(loads[i].tree));
+  const after = both((i) => threadNs(loads[i].tree));
   await sampler.stop();
   onChildren([]);
   const sides = both((i): SideRun => {
     const { cmd } = loads[i];
+    const cpu = cpuSince(before[i], after[i]);
     const { result, problem } = readResult(tool, cmd, outs[i].out, requestedSec, hardLimitMs);
     return {
       command: cmd.argv.map(String),
       result,
       ...(problem ? { problem } : {}),
-      cpuNs: Math.max(0, after[i] - before[i]),
+      cpuNs: cpu.ns,
+      threadsExited: cpu.exited,
       peakRssBytes: sampler.peaks[i] as number,
       threads: cmd.threads,
       connections: cmd.connections,

@@ -82,17 +82,22 @@ async function startSlot(
   return true;
 }
 
-/** Stops both (the second slot first), and fails an app that left processes behind. */
+/**
+ * Stops both (the second slot first), and fails an app that left processes behind; a slot
+ * whose stop throws still lets the other be stopped.
+ */
 async function stopSlots(runner: PairRunner, slots: Slots): Promise<void> {
   for (const slot of [1, 0] as const) {
     const running = slots.running[slot];
     if (!running) continue;
-    const stopped = await running.stop();
-    if (stopped.survivors.length > 0) {
-      runner.fail(
-        slots.apps[slot].name,
-        `processes left running after KILL: ${stopped.survivors.join(", ")}`,
-      );
+    const name = slots.apps[slot].name;
+    try {
+      const stopped = await running.stop();
+      if (stopped.survivors.length > 0) {
+        runner.fail(name, `processes left running after KILL: ${stopped.survivors.join(", ")}`);
+      }
+    } catch (error) {
+      runner.fail(name, `could not be stopped: ${error instanceof Error ? error.message : error}`);
     }
   }
 }
@@ -165,6 +170,7 @@ function pairTrial(
         ...(why ? { appDied: why } : {}),
         connections: s.connections,
         cpuNs: s.cpuNs,
+        threadsExited: s.threadsExited,
       };
     }),
     ...(run.rates ? { rates: run.rates } : {}),
@@ -246,6 +252,7 @@ async function measureScenario(
     }
   }
   const scenarios = sent as [Scenario, Scenario];
+  if (runner.interrupted) return false;
   if (options.warmupSec > 0) {
     log(
       `  ${pair.app.name} vs ${pair.reference.name} · ${listed.name}: warm-up ${options.warmupSec} s (not recorded)`,
@@ -254,6 +261,7 @@ async function measureScenario(
     if (runner.interrupted) return false;
   }
   for (let sample = 1; sample <= options.samples; sample++) {
+    if (runner.interrupted) return false;
     const startedAt = new Date().toISOString();
     const run = await loadBoth(runner, slots, scenarios, options.durationSec);
     if (runner.interrupted) return false;
