@@ -3,10 +3,19 @@
 // shares this repository's objects) and its locked dependencies installed there with the
 // pinned Bun, so its apps start as that commit's users start them, on the runtimes its own
 // lockfile pins; a later run against the same commit reuses it. A checkout whose install did
-// not finish is removed, so the next run starts it again.
+// not finish is removed, so the next run starts it again; of the others, the KEPT_CHECKOUTS
+// used last stay (each holds its own node_modules), older ones are removed.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { type AppRun, registryName } from "../runtime-versions.ts";
 import { runWatched, WatchedTimeout } from "../watched.ts";
@@ -25,6 +34,8 @@ export interface Checkout {
 /** How long the worktree's `bun install` may take. */
 export const INSTALL_TIMEOUT_MS = 300_000;
 const MARKER = ".bench-installed";
+/** Checkouts kept in .cache/against, the current one included: the ones used last. */
+export const KEPT_CHECKOUTS = 3;
 
 const git = (repo: string, args: string[]) =>
   execFileSync("git", ["-C", repo, ...args], {
@@ -99,6 +110,9 @@ export async function prepareCheckout(
     log(
       `bench: --against ${ref}: commit ${commit.slice(0, 12)}, checked out and installed in ${root}`,
     );
+    const now = new Date();
+    utimesSync(marker, now, now);
+    pruneCheckouts(repo, root);
     return { ref, commit, root };
   }
   log(`bench: --against ${ref}: checking out commit ${commit.slice(0, 12)} into ${root}`);
@@ -118,7 +132,36 @@ export async function prepareCheckout(
     );
   }
   writeFileSync(marker, `${commit}\n`);
+  pruneCheckouts(repo, root);
   return { ref, commit, root };
+}
+
+/**
+ * Removes the checkouts in .cache/against beyond the KEPT_CHECKOUTS used last (by their
+ * marker's time; a folder without one is a leftover), never `current`.
+ */
+export function pruneCheckouts(repo: string, current: string): void {
+  const parent = join(repo, ".cache", "against");
+  const used = (dir: string) => {
+    try {
+      return statSync(join(dir, MARKER)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  const others = readdirSync(parent)
+    .map((name) => join(parent, name))
+    .filter((dir) => dir !== current)
+    .sort((a, b) => used(b) - used(a));
+  for (const dir of others.slice(KEPT_CHECKOUTS - 1)) {
+    try {
+      git(repo, ["worktree", "remove", "--force", dir]);
+    } catch {
+      // not a worktree git knows: removed below
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  git(repo, ["worktree", "prune"]);
 }
 
 /** The row of `app` at the checkout: "bun-bare@1a2b3c4", started from the checkout's folder. */
