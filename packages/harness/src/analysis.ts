@@ -146,10 +146,16 @@ const range = (values: readonly number[]): Interval =>
     ? { low: Number.NaN, high: Number.NaN }
     : { low: Math.min(...values), high: Math.max(...values) };
 
-/** The valid samples of each process (a round of one app), rounds in order. */
-export function processSamples(valid: readonly ValidTrial[]): ProcessSamples[] {
+/**
+ * The valid samples of each process (a round of one app), rounds in order: their req/s, or
+ * another figure of theirs.
+ */
+export function processSamples(
+  valid: readonly ValidTrial[],
+  value: (t: ValidTrial) => number = (t) => t.result.rps,
+): ProcessSamples[] {
   const byRound = new Map<number, number[]>();
-  for (const t of valid) byRound.set(t.round, [...(byRound.get(t.round) ?? []), t.result.rps]);
+  for (const t of valid) byRound.set(t.round, [...(byRound.get(t.round) ?? []), value(t)]);
   return [...byRound.entries()]
     .sort(([a], [b]) => a - b)
     .map(([round, values]) => ({ round, values }));
@@ -158,14 +164,9 @@ export function processSamples(valid: readonly ValidTrial[]): ProcessSamples[] {
 /** The CPU time per request over processes, when every valid sample carries it. */
 function cpuCostOf(valid: readonly ValidTrial[]): { cpuNsPerRequest?: Estimate } {
   if (valid.length === 0 || valid.some((t) => t.server.cpuNsPerRequest === undefined)) return {};
-  const byRound = new Map<number, number[]>();
-  for (const t of valid) {
-    byRound.set(t.round, [...(byRound.get(t.round) ?? []), t.server.cpuNsPerRequest as number]);
-  }
-  const processes = [...byRound]
-    .sort(([a], [b]) => a - b)
-    .map(([round, values]) => ({ round, values }));
-  return { cpuNsPerRequest: estimate(processes) };
+  return {
+    cpuNsPerRequest: estimate(processSamples(valid, (t) => t.server.cpuNsPerRequest as number)),
+  };
 }
 
 /** The flags of one row, counted over its valid samples like LOAD-GENERATOR BOUND k/n. */

@@ -131,13 +131,10 @@ export function workerUse(
   connections: ReadonlyMap<number, number>,
   alive: (pid: number) => boolean,
 ): WorkerUse[] {
-  const inside = samples.filter((s) => s.t >= window.startMs && s.t <= window.endMs);
-  const first = inside[0];
-  const last = inside[inside.length - 1];
-  const sec = first && last ? (last.t - first.t) / 1000 : 0;
+  const within = span(samples, window);
   return workers.map((pid, i) => {
-    const ticks = (last?.workerTicks?.[i] ?? 0) - (first?.workerTicks?.[i] ?? 0);
-    const cpuPercent = sec > 0 ? Math.max(0, (ticks / CLK_TCK / sec) * 100) : 0;
+    const ticks = (within?.last.workerTicks?.[i] ?? 0) - (within?.first.workerTicks?.[i] ?? 0);
+    const cpuPercent = within ? Math.max(0, (ticks / CLK_TCK / within.sec) * 100) : 0;
     return { pid, cpuPercent, connections: connections.get(pid) ?? 0, alive: alive(pid) };
   });
 }
