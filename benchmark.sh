@@ -32,8 +32,9 @@ results/<UTC timestamp>/results.json and summary.txt; prints the summary at the 
 A run is rounds: in each, every app is started afresh (one process), verified, warmed up,
 then measured in a few short back-to-back samples; the apps take turns, in an order reversed
 every round. Means and 95% confidence intervals are over the processes; every rank, tie and
-comparison comes from one set of tests (Welch on process means, Holm over each table), and a
-tie states the smallest difference the run could have detected.
+comparison comes from one set of tests (a paired t-test on per-round log ratios where
+two apps share 20 rounds or more, Welch's on process means below that; Holm over each
+table), and a tie states the smallest difference the run could have detected.
 
 Options:
   -a, --apps LIST        comma-separated app names, or "all" (default: all); app names
@@ -53,16 +54,18 @@ Options:
   -n, --rounds N         rounds: each app is started afresh once per round, apps
                          interleaved (default: 20); --trials is the same flag
       --samples K        back-to-back samples per process and scenario (default: 3)
-      --precision PCT    add rounds (at least 3) until every app's mean and every
-                         comparison the summary makes has a 95% CI within +-PCT percent,
-                         or until the next round would not fit in --max-time
+      --precision PCT    add rounds (at least 3; side by side, 20) until every app's
+                         mean and every comparison the summary makes has a 95% CI within
+                         +-PCT percent, or until the next round would not fit in
+                         --max-time
       --max-time DURATION
                          with --precision: the time the rounds may take, like 90s, 10m
                          or 1h (default: 10m)
       --calibrate        the statistics' known answer: bun-bare against itself (A/A) and
-                         against itself with 2%, 5% and 10% more CPU per request
-                         (BENCH_EXTRA_WORK, sized first); reports the verdicts and how
-                         often subsamples of a default run's length call each different.
+                         against itself with 2%, 5% and 10% more CPU per request (side
+                         by side: 1%, 2% and 5%; BENCH_EXTRA_WORK, sized first); reports
+                         the verdicts and how often subsamples of a default run's length
+                         call each different.
                          Takes no apps; 40 rounds unless -n says otherwise
   -t, --tool NAME        load generator: wrk, oha or autocannon (default: the first
                          installed, in that order: wrk is the least likely to be the
@@ -117,19 +120,22 @@ Options:
                          processes, their positions (address, start order) alternated.
                          Several apps: each against --reference; one app: against itself
                          (A/A); with --node/--bun/--deno, each app's versions against its
-                         first. Defaults: 20 rounds (pairs) of 3 x 1 s samples after 2 s of
-                         warm-up, 50 connections per app. Not with --workers, --rates,
+                         first (every app needs two or more). Defaults: 20 rounds (pairs) of
+                         3 x 1 s samples after 2 s of warm-up, 50 connections per app. Needs
+                         taskset and 2 cores; not with --no-pin, --workers, --rates,
                          --profile, a list of --connections or --server-host
       --reference APP    with --side-by-side: the app every other is measured against
                          (default: the first named)
       --against GIT_REF  the named apps at another commit (a git worktree of it in
                          .cache/against, its locked dependencies installed there) side by
                          side with this checkout's: slower / faster / no change beyond
-                         --threshold (default 2) / inconclusive per app and scenario; exit 1
-                         if an app is slower. Implies --side-by-side
+                         --threshold (default 2, a change in CPU per request) /
+                         inconclusive per app and scenario; exit 1 if an app is slower.
+                         Implies --side-by-side; not with --apps-root
       --export bmf FILE  write the run's figures in Bencher Metric Format (throughput,
-                         latency, cpu-per-request, cost-ratio, each with its 95% interval)
-                         for a continuous-benchmarking service (bencher run --adapter json)
+                         latency, cpu-per-request, cost-ratio; the 95% interval where the
+                         run has one) for a continuous-benchmarking service (bencher run
+                         --adapter json); after a finished run, or with --report
       --apps-root DIR    take apps from DIR/apps/<name> instead of this checkout
                          (for testing the harness with stand-in apps)
       --server-host [USER@]HOST[:PORT]
@@ -170,10 +176,12 @@ Reports (every run writes report.md and report.html next to its results.json):
 
 Exit status: 0 every app measured and every sample valid; 1 an app failed (start, contract,
 crash) or a sample was invalid (or --compare found a regression or a failed, unmeasured or
-missing app); 2 bad flags, an app or scenario given twice, a missing tool, a runtime version
-that cannot be had, an unusable --output, -c beyond the open-file limit or the local ports
+missing app, or --against an app slower than at the commit, or --export could not write);
+2 bad flags, an app or scenario given twice, a missing tool, a runtime version that cannot
+be had, an unusable --output, -c beyond the open-file limit or the local ports
 (all before anything is measured), a --server-host that cannot be reached or lacks the
-project at this commit, BENCH_EXTRA_WORK set outside --calibrate, or an unreadable
+project at this commit, an --against commit that cannot be checked out or installed,
+--side-by-side without pinning, BENCH_EXTRA_WORK set outside --calibrate, or an unreadable
 results.json; 130 interrupted (Ctrl-C), with the finished samples kept. A connection to the
 --server-host lost mid-run: 1, with the finished samples kept.
 USAGE
@@ -332,9 +340,11 @@ check_server() {
 }
 
 # --side-by-side runs one process per app, at one connection count, in closed loop, on this
-# machine; --against needs git and names a commit (the harness resolves it).
+# machine, pinned; --against needs git and names a commit (the harness resolves it) of this
+# repository's apps.
 check_side() {
-  local workers=$1 rates=$2 profile=$3 connections=$4 server_host=$5 against=$6
+  local workers=$1 rates=$2 profile=$3 connections=$4 server_host=$5 against=$6 pin=$7 apps_root=$8
+  [[ $pin -eq 1 ]] || die_usage "--side-by-side does not go with --no-pin"
   [[ "$workers" == 1 ]] || die_usage "--side-by-side does not go with --workers other than 1"
   [[ -z "$rates" ]] || die_usage "--side-by-side does not go with --rates"
   [[ $profile -eq 0 ]] || die_usage "--side-by-side does not go with --profile"
@@ -342,6 +352,7 @@ check_side() {
   [[ -z "$server_host" ]] || die_usage "--side-by-side does not go with --server-host"
   if [[ -n "$against" ]]; then
     [[ "$against" != -* ]] || die_usage "--against takes a git commit, branch or tag, got '$against'"
+    [[ -z "$apps_root" ]] || die_usage "--against checks out this repository's apps at the commit: not with --apps-root"
     command -v git >/dev/null || die_env "--against needs git: install it (apt-get install git)"
   fi
 }
@@ -452,6 +463,12 @@ main() {
     [[ "${report_cmd[0]:-}" == compare ]] || die_usage "--allow-mismatch goes with --compare"
     report_cmd+=(--allow-mismatch)
   fi
+  if [[ -n "$export_bmf" ]]; then
+    [[ "${report_cmd[0]:-report}" == report ]] || die_usage "--export goes with a run or --report, not --${report_cmd[0]/readme/update-readme}"
+    [[ -d "$(dirname "$export_bmf")" && -w "$(dirname "$export_bmf")" ]] ||
+      die_usage "--export bmf $export_bmf: cannot write in $(dirname "$export_bmf")"
+    if [[ ${#report_cmd[@]} -gt 0 ]]; then report_cmd+=(--export-bmf "$export_bmf"); fi
+  fi
   if [[ ${#report_cmd[@]} -gt 0 ]]; then
     cd "$ROOT"
     # shellcheck source=scripts/bootstrap.sh
@@ -464,7 +481,7 @@ main() {
     : "${duration:=1}" "${warmup:=1}" "${trials:=3}" "${samples:=2}" "${connections:=50}"
   fi
   if [[ $side -eq 1 ]]; then
-    check_side "$workers" "$rates" "$profile" "${connections:-}" "$server_host" "$against"
+    check_side "$workers" "$rates" "$profile" "${connections:-}" "$server_host" "$against" "$pin" "$apps_root"
     : "${samples:=$SIDE_SAMPLES}" "${connections:=$SIDE_CONNECTIONS}"
     # Twice the rounds for --calibrate, as without --side-by-side: its subsamples are this long.
     [[ $calibrate -eq 0 ]] || : "${trials:=$((2 * SIDE_ROUNDS))}"

@@ -222,10 +222,7 @@ export function parseOptions(argv: string[]): Options {
   const runtimeVersions = versionsOf(values, apps);
   const server = serverOf(values);
   if (server) remoteLimits(values);
-  const side = sideOptionsOf(
-    values,
-    apps.map((a) => a.name),
-  );
+  const side = sideOptionsOf(values, apps);
   return {
     apps,
     ...scenariosOf(values.scenarios),
@@ -277,7 +274,7 @@ function percentOf(text: string, flag: string): number {
  */
 export function sideOptionsOf(
   values: Record<string, unknown>,
-  apps: readonly string[],
+  apps: readonly { name: string; runtime: string }[],
 ): SideOptions | undefined {
   const reference = values.reference as string | undefined;
   const against = values.against as string | undefined;
@@ -289,12 +286,14 @@ export function sideOptionsOf(
     return undefined;
   }
   sideLimits(values);
-  if (reference !== undefined && !apps.includes(reference)) {
+  const names = apps.map((a) => a.name);
+  if (reference !== undefined && !names.includes(reference)) {
     throw new UsageError(
-      `--reference ${reference} is not one of the apps to run (${apps.join(", ")})`,
+      `--reference ${reference} is not one of the apps to run (${names.join(", ")})`,
     );
   }
   const perApp = ["node", "bun", "deno"].some((r) => values[r] !== undefined);
+  if (perApp && against === undefined) versionsPaired(values, apps);
   if (reference !== undefined && (perApp || against !== undefined || values.calibrate === true)) {
     throw new UsageError(
       "--reference chooses among apps: with --against, --calibrate or a runtime's versions each app is its own reference",
@@ -303,6 +302,11 @@ export function sideOptionsOf(
   if (against !== undefined && (perApp || values.calibrate === true)) {
     throw new UsageError(
       "--against compares two commits: not with --calibrate or --node/--bun/--deno",
+    );
+  }
+  if (against !== undefined && values["apps-root"] !== undefined) {
+    throw new UsageError(
+      "--against checks out this repository's apps at the commit: not with --apps-root",
     );
   }
   if (against !== undefined && (against === "" || against.startsWith("-"))) {
@@ -318,9 +322,38 @@ export function sideOptionsOf(
   };
 }
 
-/** What a side-by-side run does not do: one process per app, one count, closed loop, one host. */
+/**
+ * With --node/--bun/--deno each app's versions are measured against its first: every app
+ * needs two or more, or it would be started for nothing and reported nowhere.
+ */
+function versionsPaired(
+  values: Record<string, unknown>,
+  apps: readonly { name: string; runtime: string }[],
+): void {
+  const count = (runtime: string) =>
+    String(values[runtime] ?? "")
+      .split(",")
+      .filter(Boolean).length;
+  const alone = apps.filter((a) => count(a.runtime) < 2);
+  if (alone.length > 0) {
+    throw new UsageError(
+      `--side-by-side with versions measures each app's versions against its first: ${alone
+        .map(
+          (a) =>
+            `${a.name} would run on one ${a.runtime} (give --${a.runtime} two or more versions, or leave it out)`,
+        )
+        .join("; ")}`,
+    );
+  }
+}
+
+/**
+ * What a side-by-side run does not do: one process per app, one count, closed loop, one host,
+ * and the servers' core pinned (its idle time is what says a sample was saturated).
+ */
 function sideLimits(values: Record<string, unknown>): void {
   const refused: [string, boolean][] = [
+    ["--no-pin", values["no-pin"] === true],
     ["--workers other than 1", values.workers !== undefined && values.workers !== "1"],
     ["--rates", values.rates !== undefined],
     ["--profile", values.profile === true],

@@ -47,7 +47,7 @@ import { writeBmf } from "./report/bmf.ts";
 import { runRounds } from "./rounds.ts";
 import { type AppRun, type RuntimeBuild, registryName } from "./runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "./runtimes.ts";
-import type { Trial } from "./schema.ts";
+import type { Results, Trial } from "./schema.ts";
 import { scenarioAsSent } from "./sent.ts";
 import { runPairRounds } from "./side/pair-run.ts";
 import { planPairs, type SidePair, SLOT_ADDRESSES } from "./side/pairing.ts";
@@ -799,6 +799,15 @@ export async function main(argv: string[]): Promise<number> {
     log(`bench: ${host}`);
     return 2;
   }
+  const plan = pinningPlan(options.pin, host.info.cores, host.info.hasTaskset, options.workers);
+  if (options.side && !plan.enabled) {
+    // Unpinned, nothing says whether the servers' core was saturated: no sample could be judged.
+    log(
+      `bench: --side-by-side needs the servers' core pinned, apart from the generators': ${plan.note}`,
+    );
+    await host.close();
+    return 2;
+  }
   try {
     return await measure(new Run(options, host));
   } finally {
@@ -877,16 +886,28 @@ async function measure(run: Run): Promise<number> {
   const lost = run.host.lost();
   if (lost) log(`bench: ${lost}: the run stopped there; the finished trials are kept`);
   const results = run.recorder.results;
-  if (options.exportBmf) {
-    writeBmf(options.exportBmf, analyze(results));
-    log(`bench: Bencher Metric Format → ${options.exportBmf}`);
-  }
-  const failed = lost !== undefined || results.apps.some((a) => a.status === "failed");
+  const exported = options.exportBmf ? exportBmf(options.exportBmf, results) : true;
+  const failed = !exported || lost !== undefined || results.apps.some((a) => a.status === "failed");
   const invalid =
     results.trials.some((t) => !t.checks.valid) ||
     (results.rateTrials ?? []).some((t) => !t.valid) ||
     (results.pairTrials ?? []).some((t) => !t.checks.valid);
   return failed || invalid || slowerThanAgainst(analyze(results)) ? 1 : 0;
+}
+
+/**
+ * --export bmf FILE after a finished run: false, and why, when it cannot be written (the run's
+ * own results and reports are already saved; the exit status says the export failed).
+ */
+function exportBmf(file: string, results: Results): boolean {
+  try {
+    writeBmf(file, analyze(results));
+    log(`bench: Bencher Metric Format → ${file}`);
+    return true;
+  } catch (error) {
+    log(`bench: --export bmf ${file} failed: ${error instanceof Error ? error.message : error}`);
+    return false;
+  }
 }
 
 /** --against: some app is slower than at the commit it was compared with (the gate's verdict). */

@@ -449,6 +449,19 @@ describe("command line", () => {
       ],
       [["--export", "bmf"], "--export needs a format and a file: bmf FILE"],
       [
+        ["--export", "bmf", "/nonexistent-dir/x.json", "bun-bare"],
+        "--export bmf /nonexistent-dir/x.json: cannot write in /nonexistent-dir",
+      ],
+      [
+        ["--export", "bmf", "/tmp/x.json", "--compare", "a.json", "b.json"],
+        "--export goes with a run or --report, not --compare",
+      ],
+      [["--side-by-side", "--no-pin"], "--side-by-side does not go with --no-pin"],
+      [
+        ["--against", "HEAD", "--apps-root", "/tmp"],
+        "--against checks out this repository's apps at the commit: not with --apps-root",
+      ],
+      [
         ["--calibrate", "--against", "HEAD"],
         "--calibrate measures bun-bare against itself: no --against or --reference",
       ],

@@ -102,9 +102,29 @@ describe("--side-by-side and its companions", () => {
     expect(refused("--server-host", "example")).toThrow(
       "--side-by-side does not go with --server-host",
     );
+    // Unpinned, nothing says whether the servers' core was saturated.
+    expect(refused("--no-pin")).toThrow("--side-by-side does not go with --no-pin");
     expect(
       parse("--apps", "bun-bare", "--scenarios", "api", "--side-by-side", "--workers", "1").side,
     ).toEqual({});
+  });
+
+  test("with versions, every app needs two: a lone one would be started for nothing", () => {
+    const side = (...more: string[]) =>
+      parse("--scenarios", "api", "--side-by-side", "--node", "22,24", ...more);
+    expect(side("--apps", "node-bare,node-hono").side).toEqual({});
+    expect(() => side("--apps", "node-bare,bun-bare")).toThrow(
+      "--side-by-side with versions measures each app's versions against its first: bun-bare would run on one bun (give --bun two or more versions, or leave it out)",
+    );
+    expect(() =>
+      parse("--scenarios", "api", "--side-by-side", "--node", "22", "--apps", "node-bare"),
+    ).toThrow("node-bare would run on one node");
+  });
+
+  test("--against checks out this repository's apps: not stand-ins from --apps-root", () => {
+    expect(() => parse("--apps", "bun-bare", "--against", "HEAD~1", "--apps-root", "/tmp")).toThrow(
+      "--against checks out this repository's apps at the commit: not with --apps-root",
+    );
   });
 
   test("--export-bmf: an absolute path", () => {

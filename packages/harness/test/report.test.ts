@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyze } from "../src/analysis.ts";
 import { REPO_ROOT } from "../src/index.ts";
+import { bmfOf } from "../src/report/bmf.ts";
 import { writeReports } from "../src/report/files.ts";
 import { htmlReport } from "../src/report/html.ts";
 import { markdownReport } from "../src/report/markdown.ts";
@@ -459,6 +460,15 @@ describe("reports of a real run", () => {
     expect(readFileSync(join(dirA, "summary.txt"), "utf8")).toBe(summary);
     // the regenerated HTML is the report of that results.json, not just some file
     expect(readFileSync(join(dirA, "report.html"), "utf8")).toBe(htmlReport(analyze(results)));
+  });
+
+  test("--report --export bmf: an earlier run's figures for a continuous-benchmarking service", async () => {
+    const file = join(dirA, "bmf.json");
+    const r = await bench(["--report", join(dirA, "results.json"), "--export", "bmf", file]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(
+      JSON.parse(JSON.stringify(bmfOf(analyze(results)))),
+    );
   });
 
   test("--report on something that is not a results.json: exit 2, says why", async () => {

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { analyze } from "../analysis.ts";
+import { writeBmf } from "./bmf.ts";
 import {
   compareRuns,
   DEFAULT_COMPARE,
@@ -34,6 +35,7 @@ function main(argv: string[], io: Io): number {
       alpha: { type: "string" },
       "allow-mismatch": { type: "boolean" },
       readme: { type: "string" },
+      "export-bmf": { type: "string" },
     },
   });
   switch (command) {
@@ -45,6 +47,11 @@ function main(argv: string[], io: Io): number {
       writeSummary(path, analysis);
       io.out(join(dirname(path), "summary.txt"));
       for (const written of writeReports(path, analysis.results, analysis)) io.out(written);
+      const bmf = values["export-bmf"];
+      if (bmf !== undefined) {
+        writeBmf(bmf, analysis);
+        io.out(bmf);
+      }
       return 0;
     }
     case "compare": {

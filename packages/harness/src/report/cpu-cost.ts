@@ -13,7 +13,8 @@ export const CPU_COST_INTRO =
   "The server's CPU time per request, each app measured alone: every thread's schedstat time " +
   "over the load window divided by the requests answered in it, the mean over processes with " +
   "its 95% CI. × cheapest: the ratio to the cheapest app of the table, from the per-round log " +
-  "ratios (paired t, one Holm family per table); ≈ marks a ratio not significantly different " +
+  "ratios (paired t) where the two share 20 rounds or more, else the ratio of the means (Welch's " +
+  "t), one Holm family per table; ≈ marks a ratio not significantly different " +
   "from 1, with the smallest difference the run could have detected. A server that is not " +
   "saturated spends more per request than a saturated one (fewer requests share each wake-up).";
 // Stryker restore StringLiteral
