@@ -9,7 +9,7 @@ import {
   type SummaryRow,
   summarize,
 } from "./analysis.ts";
-import { MIN_CI_PROCESSES } from "./estimate.ts";
+import { MIN_CI_PROCESSES, PAIRED_MIN_ROUNDS } from "./estimate.ts";
 import { connectionsText, workersText } from "./groups.ts";
 import { formatSec } from "./precision.ts";
 import { fmt, pct, pValue } from "./report/format.ts";
@@ -89,7 +89,7 @@ export const SIGNIFICANCE_NOTE =
   "Each app's mean is over processes (fresh starts), each process the mean of its samples; " +
   `its 95% CI (Student's t) needs ${MIN_CI_PROCESSES} processes or more. ≈ marks a difference ` +
   "that is not significant (a paired t-test on the per-round log ratios of the process means " +
-  "where two apps share 20 rounds or more, as a default run's do; Welch's t-test on the process " +
+  `where two apps share ${PAIRED_MIN_ROUNDS} rounds or more, as a default run's do; Welch's t-test on the process ` +
   "means where they share fewer; every pair of a table is one family, held to 5% by Holm's " +
   "step-down) or that cannot be tested (fewer than 2 processes): a " +
   "tie, not a ranking. Beside a tie, the smallest difference the run could have detected (at " +

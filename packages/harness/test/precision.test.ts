@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { getApp } from "@bench/contract";
 import { analyze } from "../src/analysis.ts";
+import { PAIRED_MIN_ROUNDS } from "../src/estimate.ts";
 import {
   CALIBRATION_SHARES,
   calibrationName,
@@ -63,10 +64,10 @@ describe("precision status", () => {
   });
 
   test("widest first; paired by round, a comparison is as wide as the noise rounds did not share", () => {
-    // Twenty rounds, so comparisons are paired. Apps the rounds moved apart: their per-round ratio
+    // PAIRED_MIN_ROUNDS rounds, so comparisons are paired. Apps the rounds moved apart: their per-round ratio
     // swings twice as far as either app.
     const apart = precisionStatus(
-      analyze(run({ "bun-bare": 50_000, "bun-hono": 50_000 }, 20, 0.05, true)),
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 50_000 }, PAIRED_MIN_ROUNDS, 0.05, true)),
       0.01,
     );
     expect(apart.reached).toBe(false);
@@ -75,7 +76,7 @@ describe("precision status", () => {
     expect(apart.widths[0]?.what).toContain(" vs ");
     // Apps every round moved alike: their ratio never moved, so the comparison is the narrowest.
     const alike = precisionStatus(
-      analyze(run({ "bun-bare": 50_000, "bun-hono": 50_000 }, 20, 0.05)),
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 50_000 }, PAIRED_MIN_ROUNDS, 0.05)),
       0.01,
     );
     expect(alike.widths.at(-1)?.what).toContain(" vs ");

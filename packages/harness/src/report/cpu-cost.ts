@@ -5,7 +5,8 @@
 // --side-by-side's figure, against which that mode's bias is measured (README). Runs before the
 // figure was recorded have no section.
 
-import type { Analysis, SummaryRow } from "../analysis.ts";
+import type { Analysis, Difference, SummaryRow } from "../analysis.ts";
+import { type Estimate, PAIRED_MIN_ROUNDS } from "../estimate.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
@@ -13,7 +14,7 @@ export const CPU_COST_INTRO =
   "The server's CPU time per request, each app measured alone: every thread's schedstat time " +
   "over the load window divided by the requests answered in it, the mean over processes with " +
   "its 95% CI. × cheapest: the ratio to the cheapest app of the table, from the per-round log " +
-  "ratios (paired t) where the two share 20 rounds or more, else the ratio of the means (Welch's " +
+  `ratios (paired t) where the two share ${PAIRED_MIN_ROUNDS} rounds or more, else the ratio of the means (Welch's ` +
   "t), one Holm family per table; ≈ marks a ratio not significantly different " +
   "from 1, with the smallest difference the run could have detected. A server that is not " +
   "saturated spends more per request than a saturated one (fewer requests share each wake-up).";
@@ -28,25 +29,25 @@ export interface CpuCostView {
 
 const micro = (ns: number) => fmt(ns / 1000, 2);
 
-function cells(row: SummaryRow, cheapest: SummaryRow, analysis: Analysis, group: string): string[] {
-  const cost = row.cpuNsPerRequest;
-  if (!cost || cost.processes === 0) return [row.app, "—", "—"];
+/** A row that carries the figure, with it. */
+interface Measured {
+  readonly row: SummaryRow;
+  readonly cost: Estimate;
+}
+
+function cells({ row, cost }: Measured, cheapest: Measured, between: Difference): string[] {
   const own = cost.ci
     ? `${micro(cost.mean)} (${micro(cost.ci.low)}–${micro(cost.ci.high)})`
     : micro(cost.mean);
-  if (row === cheapest) return [row.app, own, "×1.000 (the cheapest)"];
-  const d = analysis.groups.get(group)?.cpuBetween(cheapest.app, row.app);
-  const t = d?.test;
-  if (!t)
-    return [
-      row.app,
-      own,
-      `≈×${fmt(cost.mean / (cheapest.cpuNsPerRequest?.mean ?? Number.NaN), 3)} (untestable)`,
-    ];
+  if (row === cheapest.row) return [row.app, own, "×1.000 (the cheapest)"];
+  const t = between.test;
+  if (!t) return [row.app, own, `≈×${fmt(cost.mean / cheapest.cost.mean, 3)} (untestable)`];
   const ci = `${fmt(1 + t.ci.low, 3)}–${fmt(1 + t.ci.high, 3)}`;
-  const tie = d.significant ? "" : "≈";
+  const tie = between.significant ? "" : "≈";
   const detect =
-    !d.significant && d.mdd !== undefined ? `, could detect ≥ ${fmt(d.mdd * 100, 1)}%` : "";
+    !between.significant && between.mdd !== undefined
+      ? `, could detect ≥ ${fmt(between.mdd * 100, 1)}%`
+      : "";
   return [row.app, own, `${tie}×${fmt(1 + t.change, 3)} (${ci}${detect})`];
 }
 
@@ -54,10 +55,15 @@ function cells(row: SummaryRow, cheapest: SummaryRow, analysis: Analysis, group:
 export function cpuCostViews(analysis: Analysis): CpuCostView[] {
   return [...analysis.groups].flatMap(([group, g]) => {
     const measured = g.rows
-      .filter((r) => (r.cpuNsPerRequest?.processes ?? 0) > 0)
-      .sort((a, b) => (a.cpuNsPerRequest?.mean ?? 0) - (b.cpuNsPerRequest?.mean ?? 0));
+      .flatMap((row) =>
+        row.cpuNsPerRequest && row.cpuNsPerRequest.processes > 0
+          ? [{ row, cost: row.cpuNsPerRequest }]
+          : [],
+      )
+      .sort((a, b) => a.cost.mean - b.cost.mean);
     const cheapest = measured[0];
     if (!cheapest) return [];
-    return [{ group, rows: measured.map((r) => cells(r, cheapest, analysis, group)) }];
+    const rows = measured.map((m) => cells(m, cheapest, g.cpuBetween(cheapest.row.app, m.row.app)));
+    return [{ group, rows }];
   });
 }

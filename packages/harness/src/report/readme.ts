@@ -4,6 +4,7 @@
 // report.
 
 import type { Analysis, SummaryRow } from "../analysis.ts";
+import { PAIRED_MIN_ROUNDS } from "../estimate.ts";
 import { mddText } from "../summary.ts";
 import { fmt } from "./format.ts";
 import { headerLines } from "./markdown.ts";
@@ -56,7 +57,7 @@ export function compactSummary(analysis: Analysis, reportDir: string): string {
     "",
     "**Requests per second**: mean over processes ± half-width of its 95% confidence interval, " +
       "(rank) in the scenario; ≈ marks a tie: not significantly slower than the app that opened " +
-      "its group (a paired t-test on the per-round log ratios of process means from 20 rounds, " +
+      `its group (a paired t-test on the per-round log ratios of process means from ${PAIRED_MIN_ROUNDS} rounds, ` +
       "else Welch's; Holm over the table's pairs), with the smallest difference the run could have detected (80% power). * marks an app with " +
       "load-generator-bound, generator-ceiling, unsaturated, contended or machine-full samples: " +
       "not the server's best.",

@@ -4,6 +4,7 @@
 // grouped bar chart).
 
 import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis.ts";
+import { PAIRED_MIN_ROUNDS } from "../estimate.ts";
 import { registryName, versionedName } from "../runtime-versions.ts";
 import { mddText } from "../summary.ts";
 import { fmt } from "./format.ts";
@@ -15,7 +16,7 @@ export const VERSIONS_INTRO =
   "interleaved in the same rounds so that machine drift hits every version alike: mean req/s " +
   "over processes and, in brackets, as a percentage of the first version asked. ≈ marks " +
   "a difference from the first version that is not significant (the same tests as the " +
-  "summary's: paired by round from 20 rounds, else Welch's, Holm over every pair of the " +
+  `summary's: paired by round from ${PAIRED_MIN_ROUNDS} rounds, else Welch's, Holm over every pair of the ` +
   "table) or cannot " +
   "be tested (fewer than 2 processes on either side), with the smallest difference the run " +
   "could have detected: read it as no change that large. The app's code and dependencies are the same for every " +

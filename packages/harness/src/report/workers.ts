@@ -3,7 +3,7 @@
 // model, rendered by markdown.ts, html.ts and extras.ts.
 
 import type { Analysis, SummaryRow } from "../analysis.ts";
-import { familyVerdicts, testPair } from "../estimate.ts";
+import { familyVerdicts, PAIRED_MIN_ROUNDS, testPair } from "../estimate.ts";
 import { groupsOf } from "../groups.ts";
 import type { Results, Trial } from "../schema.ts";
 import { median } from "../stats.ts";
@@ -93,7 +93,7 @@ export const SCALING_INTRO =
   "Each app at every worker count of the run (--workers), interleaved in the same rounds: mean " +
   "req/s over processes, and in brackets as a multiple of the first count. ≈ marks a " +
   "multiple whose difference from the first count is not significant (the summary's test: " +
-  "paired by round from 20 rounds, else Welch's; Holm over the scenario's comparisons) or cannot " +
+  `paired by round from ${PAIRED_MIN_ROUNDS} rounds, else Welch's; Holm over the scenario's comparisons) or cannot ` +
   "be tested (fewer than 2 processes on either side). Near N× means the app " +
   "is CPU-bound per process and scales; read it only where the machine has a CPU per worker " +
   "and one more for the load generator (the Pinning line says whether it had).";
