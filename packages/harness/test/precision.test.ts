@@ -4,7 +4,6 @@
 import { describe, expect, test } from "bun:test";
 import { getApp } from "@bench/contract";
 import { analyze } from "../src/analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../src/estimate.ts";
 import {
   CALIBRATION_SHARES,
   calibrationName,
@@ -14,6 +13,7 @@ import {
   expectedChange,
   subsampleRates,
 } from "../src/calibration.ts";
+import { PAIRED_MIN_ROUNDS } from "../src/estimate.ts";
 import { precisionStatus, progressText, roundFits } from "../src/precision.ts";
 import type { Results } from "../src/schema.ts";
 import { formatSummary, precisionText } from "../src/summary.ts";
