@@ -56,6 +56,8 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/pair-checks.test.ts",
       "test/ratios.test.ts",
       "test/cpu-cost.test.ts",
+      "test/side-report.test.ts",
+      "test/bmf.test.ts",
     ],
   },
   {

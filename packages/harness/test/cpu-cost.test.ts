@@ -3,7 +3,8 @@
 // to the cheapest paired by round, ties, and runs that predate the figure.
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis.ts";
-import { cpuCostViews } from "../src/report/cpu-cost.ts";
+import { PAIRED_MIN_ROUNDS } from "../src/estimate.ts";
+import { CPU_COST_HEADER, cpuCostViews } from "../src/report/cpu-cost.ts";
 import { summaryExtras } from "../src/report/extras.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import type { Trial } from "../src/schema.ts";
@@ -11,12 +12,15 @@ import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 /**
  * One sample per process; `ns` per round, the round's whole slowdown shared by both apps:
- * twenty rounds, enough to pair them (PAIRED_MIN_ROUNDS).
+ * PAIRED_MIN_ROUNDS rounds, enough to pair them.
  */
-const SHARED = Array.from({ length: 20 }, (_, i) => [1, 1.2, 0.9, 1.1][i % 4] as number);
+const SHARED = Array.from(
+  { length: PAIRED_MIN_ROUNDS },
+  (_, i) => [1, 1.2, 0.9, 1.1][i % 4] as number,
+);
 const still = (head: number[]) => [...head, ...Array(SHARED.length - head.length).fill(1)];
-const trial = (app: string, round: number, ns: number | undefined): Trial => {
-  const t = syntheticTrial(app, "api", round, 50, 1e9 / (ns ?? 20_000), 5);
+const trial = (app: string, round: number, ns: number | undefined, rps = 1e9 / (ns ?? 20_000)) => {
+  const t: Trial = syntheticTrial(app, "api", round, 50, rps, 5);
   return ns === undefined ? t : { ...t, server: { ...t.server, cpuNsPerRequest: ns } };
 };
 const run = (ratio: number, wobble: number[]) =>
@@ -58,9 +62,48 @@ describe("CPU time per request, one app at a time", () => {
   test("a ratio the rounds cannot tell from 1: ≈, with what it could have detected", () => {
     const analysis = analyze(run(1.0, still([1.08, 0.93, 1.05, 0.96])));
     const [view] = cpuCostViews(analysis);
-    expect(view?.rows[1]?.[2]).toMatch(
-      /^≈×\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}, could detect ≥ \d+\.\d%\)$/,
+    // node-bare's mean is the lower (10.4985 µs, t interval 9.999–10.998, against 10.5);
+    // bun-bare's 20 log ratios −ln w (scipy): ×0.99938 (0.98623–1.01271), and what 19 df
+    // detect at 5% two-sided with 80% power: 1.89%.
+    expect(view?.rows).toEqual([
+      ["node-bare", "10.50 (10.00–11.00)", "×1.000 (the cheapest)"],
+      ["bun-bare", "10.50 (9.96–11.04)", "≈×0.999 (0.986–1.013, could detect ≥ 1.9%)"],
+    ]);
+  });
+
+  test("one round each, nothing to test: the ratio of the means, ≈; cheapest first, whatever the req/s", () => {
+    const analysis = analyze(
+      syntheticRun(
+        ["bun-bare", "node-bare", "deno-bare"],
+        ["api"],
+        [
+          trial("bun-bare", 1, 20_000, 50_000),
+          trial("node-bare", 1, 10_000, 40_000),
+          trial("deno-bare", 1, 25_000, 30_000),
+        ],
+      ),
     );
+    expect(analysis.groups.get("api")?.rows.map((r) => r.app)).toEqual([
+      "bun-bare",
+      "node-bare",
+      "deno-bare",
+    ]);
+    expect(cpuCostViews(analysis)).toEqual([
+      {
+        group: "api",
+        rows: [
+          ["node-bare", "10.00", "×1.000 (the cheapest)"],
+          ["bun-bare", "20.00", "≈×2.000 (untestable)"],
+          ["deno-bare", "25.00", "≈×2.500 (untestable)"],
+        ],
+      },
+    ]);
+  });
+
+  test("the header names each of a row's columns once", () => {
+    const [view] = cpuCostViews(analyze(run(2.2, still([]))));
+    expect(CPU_COST_HEADER).toHaveLength(view?.rows[0]?.length ?? 0);
+    expect(new Set(CPU_COST_HEADER.filter((h) => h.length > 0)).size).toBe(CPU_COST_HEADER.length);
   });
 
   test("runs before the figure was recorded, or a sample without it: no figure, no section", () => {

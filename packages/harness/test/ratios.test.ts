@@ -66,6 +66,26 @@ const RUN = syntheticSideRun(
 const logs = (values: number[]) => values.map(Math.log);
 const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 
+/** The sample with `app`'s side carrying no CPU time per request (nothing to divide by). */
+const withoutFigure = (t: PairTrial, app: string): PairTrial => ({
+  ...t,
+  sides: t.sides.map((s) =>
+    s.app === app ? { ...s, nsPerRequest: undefined } : s,
+  ) as PairTrial["sides"],
+});
+
+/** The same sample, invalid for `reason`, its own figure far off (3× the reference's). */
+const spoiled = (t: PairTrial, reason: string): PairTrial =>
+  syntheticPairTrial(t.reference, t.app, t.round, t.sample ?? 1, 10_000, 30_000, {
+    valid: false,
+    invalidReasons: [reason],
+  });
+
+const sideRow = (run: Results, app: string) =>
+  analyzeSide(run)
+    ?.groups.get("api")
+    ?.rows.find((r) => r.app === app);
+
 describe("one row against its reference", () => {
   const group = analyzeSide(RUN)?.groups.get("api");
   const row = (app: string) => group?.rows.find((r) => r.app === app);
@@ -91,6 +111,52 @@ describe("one row against its reference", () => {
     expect([row("bun-hono")?.validSamples, row("bun-hono")?.samples]).toEqual([12, 12]);
   });
 
+  test("a side without a figure, or with none above 0, gives no log ratio", () => {
+    const t = syntheticPairTrial("bun-bare", "bun-hono", 1, 1, 10_000, 12_000);
+    expect(sampleLogRatio(t)).toBeCloseTo(Math.log(1.2), 12);
+    expect(sampleLogRatio(withoutFigure(t, "bun-bare"))).toBeUndefined();
+    expect(sampleLogRatio(withoutFigure(t, "bun-hono"))).toBeUndefined();
+    // A malformed sample, without the side of its reference or of its app: no figure either.
+    expect(sampleLogRatio({ ...t, reference: "node-bare" })).toBeUndefined();
+    expect(sampleLogRatio({ ...t, app: "node-bare" })).toBeUndefined();
+    for (const [ref, app] of [
+      [0, 12_000],
+      [10_000, 0],
+      [-10_000, 12_000],
+      [10_000, -12_000],
+    ] as const) {
+      expect(sampleLogRatio(syntheticPairTrial("bun-bare", "bun-hono", 1, 1, ref, app))).toBe(
+        undefined,
+      );
+    }
+  });
+
+  test("a round's mean leaves out its invalid samples; a round with none valid is absent", () => {
+    const trials = pairTrials("bun-bare", "bun-hono", 1.2).map((t) =>
+      t.round === 3 || (t.round === 2 && t.sample === 1) ? spoiled(t, "3 failed requests") : t,
+    );
+    const rounds = roundRatios(trials);
+    expect([...rounds.keys()]).toEqual([1, 2, 4, 5, 6]);
+    expect(rounds.get(2)).toBeCloseTo(Math.log(1.2 * 1.02), 12); // its second sample alone
+  });
+
+  test("rounds only one row has are left out of a comparison through the reference", () => {
+    const a = new Map([
+      [1, 0.1],
+      [2, 0.2],
+      [3, 0.15],
+    ]);
+    const b = new Map([
+      [1, 0.3],
+      [2, 0.5],
+      [3, 0.2],
+      [4, 9],
+    ]);
+    const compared = throughReference(a, b);
+    expect(compared?.paired).toBe(3);
+    expect(compared?.change).toBeCloseTo(Math.exp(mean([0.2, 0.3, 0.05])) - 1, 12);
+  });
+
   test("the reference is 1 by definition, its own ns per request over all its processes", () => {
     const ref = row("bun-bare");
     expect(ref?.ratio).toBe(1);
@@ -99,12 +165,18 @@ describe("one row against its reference", () => {
     // 15 processes (three pairs a round, or one in rounds 4–6): 6 + 6 + 3, all of two samples.
     expect(ref?.nsPerRequest.processes).toBe(15);
     expect(ref?.samples).toBe(30);
+    expect(ref?.pairs).toBe(6); // rounds with a valid sample
+    // Its processes are numbered in turn (its rounds would repeat: three pairs a round).
+    expect(ref?.nsPerRequest.rounds).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     expect(row("bun-hono")?.nsPerRequest.mean).toBeCloseTo(
       mean(ROUND.map((f, r) => 12_000 * f * mean(WOBBLE[r] as number[]))),
       6,
     );
     // Its 30 samples: 9,500 ×6, 10,000 ×10, 10,500 ×4, 11,000 ×6, 12,000 ×4: the middle two 10,000.
     expect(medianNsPerRequest(RUN, "bun-bare")).toBe(10_000);
+    // bun-hono's 12 (1.2 × the reference's, wobbling): the middle two 12,240 and 12,348.
+    expect(medianNsPerRequest(RUN, "bun-hono")).toBeCloseTo(12_294, 6);
+    expect(medianNsPerRequest({ ...RUN, pairTrials: undefined }, "bun-bare")).toBeNaN();
     // req/s while sharing: context only (40,000 in every synthetic sample).
     expect(row("bun-hono")?.rps).toBe(40_000);
   });
@@ -120,6 +192,9 @@ describe("one row against its reference", () => {
     const elysia = row("bun-elysia");
     expect(elysia?.vsReference?.significant).toBe(false);
     expect(elysia?.rank?.mdd).toBeGreaterThan(0.005);
+    // Three pairs are enough for an interval: exp(mean ± t(0.975, 2) · se) (scipy).
+    expect(elysia?.ci?.low).toBeCloseTo(0.9797226537349303, 6);
+    expect(elysia?.ci?.high).toBeCloseTo(1.0376525834361237, 6);
     expect(elysia?.flags.map((f) => f.tag)).toEqual([]);
     expect(group?.comparisons).toBe(6); // three rows against bun-bare, three pairs through it
   });
@@ -154,6 +229,48 @@ describe("one row against its reference", () => {
   });
 });
 
+describe("several scenarios, several references", () => {
+  test("each scenario is analysed on its own samples", () => {
+    const echo = pairTrials("bun-bare", "bun-hono", 0.9).map((t) => ({ ...t, scenario: "echo" }));
+    const run = syntheticSideRun(
+      [["bun-bare", "bun-hono"]],
+      [...pairTrials("bun-bare", "bun-hono", 1.2), ...echo],
+    );
+    run.manifest.settings.scenarios = ["api", "echo"];
+    const groups = analyzeSide(run)?.groups;
+    const hono = (scenario: string) =>
+      groups?.get(scenario)?.rows.find((r) => r.app === "bun-hono");
+    const api = sideRow(
+      syntheticSideRun([["bun-bare", "bun-hono"]], pairTrials("bun-bare", "bun-hono", 1.2)),
+      "bun-hono",
+    );
+    expect(hono("api")?.ratio).toBeCloseTo(api?.ratio as number, 12);
+    expect(hono("echo")?.ratio).toBeCloseTo((0.9 / 1.2) * (api?.ratio as number), 12);
+    expect([hono("api")?.samples, hono("echo")?.samples]).toEqual([12, 12]);
+  });
+
+  test("rows of different references are ranked in their own groups and never compared", () => {
+    const run = syntheticSideRun(
+      [
+        ["bun-bare", "bun-hono"],
+        ["node-bare", "node-hono"],
+      ],
+      [...pairTrials("bun-bare", "bun-hono", 1.2), ...pairTrials("node-bare", "node-hono", 0.9, 2)],
+    );
+    const group = analyzeSide(run)?.groups.get("api");
+    expect(group?.rows.map((r) => [r.app, r.rank?.position, r.rank?.tie])).toEqual([
+      ["bun-bare", 1, false],
+      ["bun-hono", 2, false],
+      ["node-hono", 1, false],
+      ["node-bare", 2, false],
+    ]);
+    expect(group?.comparisons).toBe(2); // each row against its own reference only
+    expect(group?.between("bun-hono", "node-hono")).toEqual({ significant: false });
+    expect(group?.between("node-hono", "bun-bare")).toEqual({ significant: false });
+    expect(group?.between("bun-hono", "not-in-the-run")).toEqual({ significant: false });
+  });
+});
+
 describe("what qualifies a row", () => {
   test("invalid samples excluded and counted, flagged samples counted, too few pairs said", () => {
     const trials = pairTrials("bun-bare", "bun-hono", 1.2).map((t) =>
@@ -180,7 +297,65 @@ describe("what qualifies a row", () => {
       ?.groups.get("api")
       ?.rows.find((r) => r.app === "bun-hono");
     expect(few?.flags.map((f) => f.tag)).toEqual(["INVALID 1/4", "2 PAIRS"]);
+    expect(few?.flags[1]?.text).toBe("2 pairs of processes with valid samples: too few for a CI");
     expect(few?.ci).toBeUndefined(); // fewer than 3 pairs: no interval shown
+  });
+
+  test("an invalid sample counts nowhere in the figures; its reasons are listed", () => {
+    const clean = pairTrials("bun-bare", "bun-hono", 1.2);
+    const reasons = [
+      "bun-hono: 3 failed requests",
+      "bun-bare: no CPU time measured for its server",
+    ];
+    const trials = clean.map((t) =>
+      t.round === 2 ? spoiled(t, reasons[(t.sample ?? 1) - 1] as string) : t,
+    );
+    const run = (ts: PairTrial[]) => syntheticSideRun([["bun-bare", "bun-hono"]], ts);
+    const kept = clean.filter((t) => t.round !== 2);
+    for (const app of ["bun-bare", "bun-hono"]) {
+      expect(sideRow(run(trials), app)?.nsPerRequest.mean).toBeCloseTo(
+        sideRow(run(kept), app)?.nsPerRequest.mean as number,
+        9,
+      );
+    }
+    const hono = sideRow(run(trials), "bun-hono");
+    expect(hono?.ratio).toBeCloseTo(sideRow(run(kept), "bun-hono")?.ratio as number, 12);
+    expect(hono?.flags[0]?.text).toBe(`INVALID 2/12 (${reasons.join("; ")}): excluded`);
+  });
+
+  test("samples at the generators' ceiling, or on a contended core, are counted over the valid ones", () => {
+    const trials = pairTrials("bun-bare", "bun-hono", 1.2).map((t) =>
+      t.round === 1
+        ? { ...t, checks: { ...t.checks, generatorCeiling: true } }
+        : t.round === 5 && t.sample === 2
+          ? { ...t, checks: { ...t.checks, contended: true } }
+          : t,
+    );
+    const texts = sideRow(syntheticSideRun([["bun-bare", "bun-hono"]], trials), "bun-hono")
+      ?.flags.map((f) => f.text)
+      .filter((text) => !text.startsWith("DISTURBED"));
+    expect(texts).toEqual([
+      "GENERATOR CEILING 2/12: the generators used all they can while the servers' core had room: a cost measured below saturation",
+      "CONTENDED 1/12: something else had the servers' core, or CPU steal was high (see the notes)",
+    ]);
+  });
+
+  test("one pair: said, with no interval, no rank and no test; no valid pair: neither said nor ranked", () => {
+    const one = pairTrials("bun-bare", "bun-hono", 1.2).filter((t) => t.round === 1);
+    const group = analyzeSide(syntheticSideRun([["bun-bare", "bun-hono"]], one))?.groups.get("api");
+    const hono = group?.rows.find((r) => r.app === "bun-hono");
+    expect(hono?.flags.map((f) => [f.tag, f.text])).toEqual([
+      ["1 PAIR", "1 pair of processes with valid samples: too few for a CI"],
+    ]);
+    expect([hono?.ci, hono?.rank, group?.comparisons]).toEqual([undefined, undefined, 0]);
+    const none = one.map((t) => spoiled(t, "bun-hono: 3 failed requests"));
+    const rows = analyzeSide(syntheticSideRun([["bun-bare", "bun-hono"]], none))?.groups.get(
+      "api",
+    )?.rows;
+    expect(rows?.map((r) => [r.app, r.pairs, r.rank, r.flags.map((f) => f.tag)])).toEqual([
+      ["bun-bare", 0, undefined, ["INVALID 2/2"]],
+      ["bun-hono", 0, undefined, ["INVALID 2/2"]],
+    ]);
   });
 
   test("samples whose reference the machine slowed (15% over its median) are flagged, and kept", () => {
@@ -202,6 +377,15 @@ describe("what qualifies a row", () => {
     expect(DISTURBED).toBe(1.15);
   });
 
+  test("exactly 15% over the median is disturbed; a sample without the reference's figure is not counted", () => {
+    const sample = (round: number, ns: number) =>
+      syntheticPairTrial("bun-bare", "bun-hono", round, 1, ns, 1.2 * ns);
+    const trials = [sample(1, 10_000), sample(2, 10_000), sample(3, 11_500)];
+    expect(disturbedSamples(trials)).toBe(1); // median 10,000: 11,500 is 1.15 × it
+    expect(disturbedSamples([...trials, withoutFigure(sample(4, 9_000), "bun-bare")])).toBe(1);
+    expect(disturbedSamples([...trials, { ...sample(4, 9_000), reference: "node-bare" }])).toBe(1);
+  });
+
   test("a failed app is flagged with its failure's first line", () => {
     const run = syntheticSideRun(
       [["bun-bare", "bun-hono"]],
@@ -216,7 +400,21 @@ describe("what qualifies a row", () => {
       ?.groups.get("api")
       ?.rows.find((r) => r.app === "bun-hono");
     expect(row?.status).toBe("failed");
-    expect(row?.flags[0]?.text).toBe("FAILED: did not start");
+    expect(row?.flags[0]).toEqual({ tag: "FAILED", text: "FAILED: did not start" });
+    run.apps = run.apps.map((a) => (a.name === "bun-hono" ? { ...a, failure: undefined } : a));
+    expect(sideRow(run, "bun-hono")?.flags[0]?.text).toBe("FAILED: unknown");
+  });
+
+  test("a row without an app record (a hand-assembled results file) reads as ok", () => {
+    const run = syntheticSideRun(
+      [["bun-bare", "bun-hono"]],
+      pairTrials("bun-bare", "bun-hono", 1.2),
+    );
+    run.apps = run.apps.filter((a) => a.name !== "bun-hono");
+    const row = sideRow(run, "bun-hono");
+    expect(row?.status).toBe("ok");
+    expect(row?.failure).toBeUndefined();
+    expect(row?.pairs).toBe(6);
   });
 
   test("not a side-by-side run: no side analysis, and the closed-loop groups as before", () => {
@@ -277,6 +475,14 @@ describe("--against: slower, faster, no change, inconclusive", () => {
     );
   });
 
+  test("1.5% more, shown to be more but not shown under 2%: inconclusive, slower", () => {
+    // Six rounds of log ratios, one-sided p ≈ 0.009, TOST p ≈ 0.20; detectable: noncentral t
+    // at α 0.05, power 0.8, df 5 (scipy): 1.33%.
+    expect(verdict(1.015)?.note).toBe(
+      "slower, significantly, but not shown within ±2.0% (detectable ≥ 1.3%)",
+    );
+  });
+
   test("the analysis carries the commit and the threshold (2% unless --threshold)", () => {
     const a = analyzeSide(
       syntheticSideRun([["bun-bare@1a2b3c4", "bun-bare"]], row(1), { against: against.against }),
@@ -307,6 +513,12 @@ describe("--export bmf", () => {
       analyzeSide(RUN)?.groups.get("api")?.rows[0]?.nsPerRequest.mean as number,
       9,
     );
+  });
+
+  test("a row without a figure of its own is left out, never a NaN", () => {
+    // No sample carries the reference's CPU time: no figure for bun-bare, no ratio for bun-hono.
+    const trials = pairTrials("bun-bare", "bun-hono", 1.2).map((t) => withoutFigure(t, "bun-bare"));
+    expect(bmfOf(analyze(syntheticSideRun([["bun-bare", "bun-hono"]], trials)))).toEqual({});
   });
 });
 
