@@ -100,7 +100,7 @@ function measured(
 
 describe("judgePair", () => {
   test("a clean sample: valid, nothing to flag", () => {
-    expect(judgePair(measured())).toEqual({
+    expect(judgePair(measured())).toStrictEqual({
       valid: true,
       invalidReasons: [],
       unsaturated: false,
@@ -120,6 +120,27 @@ describe("judgePair", () => {
     expect(judgePair(measured({}, { serverCoreIdlePercent: 9.9 })).unsaturated).toBe(false);
   });
 
+  test("no idle figure of the generators' set: their CPU alone in the note", () => {
+    const r = judgePair(
+      measured({}, { serverCoreIdlePercent: 12, loadCoreIdlePercent: undefined }),
+    );
+    expect(r.notes).toEqual([
+      "unsaturated: the servers did not fill their core (servers 49% + 50% of their core (12% idle), generators 40% + 35%)",
+    ]);
+  });
+
+  test("unpinned, no idle figure of either set: nothing judged from idle time", () => {
+    const rates = { serverCoreIdlePercent: undefined, loadCoreIdlePercent: undefined };
+    const r = judgePair(measured({}, rates));
+    expect([r.valid, r.unsaturated, r.generatorCeiling, r.contended]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(r.notes).toEqual([]);
+  });
+
   test("...because the generators used all they can: GENERATOR CEILING instead", () => {
     const byCpu = judgePair(measured({}, { serverCoreIdlePercent: 12, loadCpuPercent: [50, 45] }));
     expect([byCpu.generatorCeiling, byCpu.unsaturated]).toEqual([true, false]);
@@ -134,6 +155,11 @@ describe("judgePair", () => {
       judgePair(measured({}, { serverCoreIdlePercent: 12, loadCoreIdlePercent: 5.1 }))
         .generatorCeiling,
     ).toBe(false);
+    // Two generator cores: 120% of them is 60%, far from full.
+    const twoCores = judgePair(
+      measured({ loadCores: 2 }, { serverCoreIdlePercent: 12, loadCpuPercent: [60, 60] }),
+    );
+    expect([twoCores.generatorCeiling, twoCores.unsaturated]).toEqual([false, true]);
     // A full generator core with the servers saturated is no ceiling: the cost was measured at full load.
     expect(judgePair(measured({}, { loadCoreIdlePercent: 0 })).generatorCeiling).toBe(false);
   });
@@ -148,6 +174,37 @@ describe("judgePair", () => {
     expect(judgePair(measured({}, { serverCpuPercent: [40, 40] })).contended).toBe(false); // 20 points
     expect(judgePair(measured({}, { stealPercent: 21 })).contended).toBe(true);
     expect(judgePair(measured({}, { stealPercent: 20 })).contended).toBe(false);
+  });
+
+  test("contention counts the core's idle time: 96% busy, 75% theirs", () => {
+    const r = judgePair(measured({}, { serverCoreIdlePercent: 4, serverCpuPercent: [35, 40] }));
+    expect(r.notes).toEqual([
+      "contended: the servers' core was 96% busy while they used 75% of it",
+    ]);
+    // 95% busy: 20 points of other work, not more.
+    const idle5 = measured({}, { serverCoreIdlePercent: 5, serverCpuPercent: [35, 40] });
+    expect(judgePair(idle5).contended).toBe(false);
+  });
+
+  test("two server CPUs: their use is per CPU against the set's busy share", () => {
+    // 90% busy per CPU, the servers 40% + 50% of one: 45% of each, 45 points of other work.
+    const r = judgePair(
+      measured({ serverCores: 2 }, { serverCoreIdlePercent: 10, serverCpuPercent: [40, 50] }),
+    );
+    expect(r.contended).toBe(true);
+    expect(r.notes).toContain(
+      "contended: the servers' core was 90% busy while they used 45% of it",
+    );
+  });
+
+  test("steal, and both reasons at once, in one note", () => {
+    expect(judgePair(measured({}, { stealPercent: 21 })).notes).toEqual([
+      "contended: CPU steal 21.0%",
+    ]);
+    const both = judgePair(measured({}, { serverCpuPercent: [35, 40], stealPercent: 22.5 }));
+    expect(both.notes).toEqual([
+      "contended: the servers' core was 100% busy while they used 75% of it, CPU steal 22.5%",
+    ]);
   });
 
   test("a side that failed makes the sample invalid, named by its app", () => {
@@ -176,6 +233,19 @@ describe("judgePair", () => {
     expect(noCpu.invalidReasons).toEqual(["bun-bare: no CPU time measured for its server"]);
   });
 
+  test("no requests counted: no CPU time is expected of the server", () => {
+    const m = measured();
+    const hung = { ...m.sides[0], result: null, problem: "wrk hung", cpuNs: 0 };
+    expect(judgePair({ ...m, sides: [hung, m.sides[1]] }).invalidReasons).toEqual([
+      "bun-bare: wrk hung",
+    ]);
+    const none = syntheticResult(0, 1, { mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0 });
+    const silent = { ...m.sides[1], result: none, cpuNs: 0 };
+    const reasons = judgePair({ ...m, sides: [m.sides[0], silent] }).invalidReasons;
+    expect(reasons[0]).toBe("node-bare: no responses");
+    expect(reasons).not.toContain("node-bare: no CPU time measured for its server");
+  });
+
   test("physically impossible figures: more in flight than connections, more CPU than cores", () => {
     const base = measured();
     const crowded = { ...base.sides[0], connections: 30 }; // 40 in flight on 30 connections
@@ -189,6 +259,24 @@ describe("judgePair", () => {
     expect(judgePair(measured({}, { loadCpuPercent: [60, 46] })).invalidReasons).toEqual([
       "the generators' CPU 106% exceeds their 1 core(s)",
     ]);
+    expect(judgePair(measured({}, { loadCpuPercent: [60, 45] })).valid).toBe(true); // 105%
+  });
+
+  test("in flight up to 5% over the connections is within tolerance", () => {
+    const base = measured();
+    const on = (connections: number) =>
+      judgePair({ ...base, sides: [{ ...base.sides[0], connections }, base.sides[1]] });
+    expect(on(40).valid).toBe(true); // 40 in flight on 40
+    const result = syntheticResult(42_000, 1, {
+      mean: 1,
+      p50: 1,
+      p90: 2,
+      p99: 4,
+      p999: 8,
+      max: 12,
+    });
+    const side = { ...base.sides[0], result, connections: 40 }; // 42 on 40: ×1.05
+    expect(judgePair({ ...base, sides: [side, base.sides[1]] }).valid).toBe(true);
   });
 
   test("a server thread that exited during the sample: noted, the sample kept", () => {
@@ -206,5 +294,11 @@ describe("judgePair", () => {
     expect(r.valid).toBe(true);
     expect(r.notes).toEqual(["CPU not measured over the window: too short to sample"]);
     expect([r.unsaturated, r.generatorCeiling, r.contended]).toEqual([false, false, false]);
+    const died = { ...rest.sides[0], appDied: "the app exited (1)" };
+    const invalid = judgePair({ ...rest, sides: [died, rest.sides[1]] });
+    expect([invalid.valid, invalid.invalidReasons]).toEqual([
+      false,
+      ["bun-bare: the app exited (1)"],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis.ts";
+import { SIDE_INTRO } from "../src/report/side-by-side.ts";
 import type { Results, Trial } from "../src/schema.ts";
 import { schemaErrors } from "../src/schema.ts";
 import { spread, verdict } from "../src/stats.ts";
@@ -7,6 +8,7 @@ import {
   baselineName,
   designText,
   formatSummary,
+  machinesText,
   mddText,
   p99Text,
   pinningText,
@@ -16,10 +18,12 @@ import {
   summarize,
   taxText,
 } from "../src/summary.ts";
+import { wobbling } from "./support/side-fixtures.ts";
 import {
   cleanChecks,
   syntheticResult,
   syntheticRun,
+  syntheticSideRun,
   syntheticTrial,
   syntheticVersionsRun,
 } from "./support/synthetic.ts";
@@ -295,6 +299,53 @@ describe("pinning, as the summary's first line states it", () => {
   });
 });
 
+describe("two hosts (--server-host): the setup lines name both", () => {
+  const serverHost: NonNullable<Results["manifest"]["serverHost"]> = {
+    name: "bench-server",
+    address: "10.77.0.2",
+    machine: { cpuModel: "Big CPU", cores: 8, memoryGiB: 32, os: "Ubuntu 24", kernel: "6.8" },
+    git: { commit: "0123456789abcdef", dirty: false },
+    rttMs: 0.1234,
+    linkMbps: { load: 10_000, server: 25_000 },
+  };
+  const twoHosts = (patch: Partial<typeof serverHost> = {}): Results => {
+    const r = results([]);
+    return { ...r, manifest: { ...r.manifest, serverHost: { ...serverHost, ...patch } } };
+  };
+
+  test("pinning: the server's CPU on its host, or why it is not pinned; the generator elsewhere", () => {
+    expect(pinningText(twoHosts())).toBe(
+      "server on CPU 0 of its host, load generator on the other host",
+    );
+    const r = twoHosts();
+    Object.assign(r.manifest, { pinning: { enabled: false, note: "--no-pin" } });
+    expect(pinningText(r)).toBe("server not pinned (--no-pin), load generator on the other host");
+  });
+
+  test("machines: the server's, the load generator's, the round trip and the generator's link", () => {
+    expect(machinesText(twoHosts())).toBe(
+      "server bench-server (10.77.0.2): Big CPU, 8 cores · Ubuntu 24 · " +
+        "load generator: test cpu, 2 cores · Debian · round trip 0.123 ms, link 10000 Mbit/s",
+    );
+    expect(machinesText(twoHosts(), true)).toBe(
+      "server bench-server (10.77.0.2): Big CPU, 8 cores, 32 GiB · Ubuntu 24 · 6.8 · " +
+        "load generator: test cpu, 2 cores, 24 GiB · Debian · Linux 6 · round trip 0.123 ms, link 10000 Mbit/s",
+    );
+  });
+
+  test("the link: the server's when the generator's is unknown, none when neither is", () => {
+    expect(machinesText(twoHosts({ linkMbps: { server: 25_000 } }))).toEndWith(
+      " · round trip 0.123 ms, link 25000 Mbit/s",
+    );
+    expect(machinesText(twoHosts({ linkMbps: {} }))).toEndWith(" · round trip 0.123 ms");
+  });
+
+  test("one machine: just it, long with its memory and kernel", () => {
+    expect(machinesText(results([]))).toBe("test cpu, 2 cores · Debian");
+    expect(machinesText(results([]), true)).toBe("test cpu, 2 cores, 24 GiB · Debian · Linux 6");
+  });
+});
+
 describe("latency percentiles: the median of the trials, not their mean", () => {
   // The issue's numbers: one bad trial's p99 averaged the column to 155 ms.
   const r = results([
@@ -485,6 +536,72 @@ describe("the whole printed summary, character for character", () => {
 
   test("header, table, flags and the reading note", () => {
     expect(formatSummary(analyze(run))).toBe(PRINTED);
+  });
+});
+
+describe("a side-by-side run's summary", () => {
+  // bun-hono at 1.2 × 1.01, 0.99, 1.02, 0.98 of bun-bare's 10 µs: geometric mean 1.19985, its
+  // t(0.975, 3) interval 1.1655–1.2352 (±2.9%); 12.12, 11.88, 12.24, 11.76 µs, mean 12.00.
+  // Round 1's sample, shared by both rows, at the generators' ceiling.
+  const trials = wobbling("bun-bare", "bun-hono", 1.2, [1.01, 0.99, 1.02, 0.98]).map((t) =>
+    t.round === 1
+      ? { ...t, checks: { ...t.checks, generatorCeiling: true, notes: ["round 1: at 100%"] } }
+      : t,
+  );
+  const run = syntheticSideRun([["bun-bare", "bun-hono"]], trials);
+  const CEILING =
+    "GENERATOR CEILING 1/4: the generators used all they can while the servers' core had room: a cost measured below saturation";
+
+  test("the table per scenario, each flag with its notes under it, then the reading alone", () => {
+    expect(formatSummary(analyze(run)).split("\n").slice(2)).toEqual([
+      "",
+      "== api: CPU time per request, side by side (× the reference; lower is cheaper)",
+      "rank  app                                CPU per request (× reference, 95% CI)      ±  CPU µs per request  req/s sharing the core  pairs  valid samples",
+      "----  ---------------------------------  -------------------------------------  -----  ------------------  ----------------------  -----  -------------",
+      "1     bun-bare ⚠️ generator ceiling 1/4                 ×1.000 (the reference)      —               10.00                  40,000      4            4/4",
+      "2     bun-hono ⚠️ generator ceiling 1/4                   ×1.200 (1.165–1.235)  ±2.9%               12.00                  40,000      4            4/4",
+      `  bun-bare: ${CEILING}`,
+      "            - round 1: at 100%",
+      `  bun-hono: ${CEILING}`,
+      "            - round 1: at 100%",
+      "",
+      SIDE_INTRO,
+    ]);
+  });
+
+  test("--against: its table, all left-aligned, and the outcome line before the reading", () => {
+    // bun-hono 1.1 × 1.002, 0.998, 1.001, 0.999, 1, 1 of itself at the commit: +10.0%
+    // (t(0.975, 5): +9.8% to +10.2%); one-sided p against the 2% threshold 2e-10; detectable at
+    // 0.05 one-sided, 80% power (noncentral t, 5 df): 0.17%.
+    const at = "bun-hono@1a2b3c4";
+    const against = { ref: "HEAD~1", commit: "1a2b3c4d5e6f7a8b" };
+    const SMALL = [1.002, 0.998, 1.001, 0.999, 1, 1];
+    const slower = syntheticSideRun([[at, "bun-hono"]], wobbling(at, "bun-hono", 1.1, SMALL), {
+      against,
+    });
+    const lines = formatSummary(analyze(slower)).split("\n");
+    expect(lines.slice(lines.indexOf("== against HEAD~1") - 1)).toEqual([
+      "",
+      "== against HEAD~1",
+      "app       scenario  CPU per request, this checkout vs the commit (95% CI)  p (1-sided)  detectable  verdict",
+      "--------  --------  -----------------------------------------------------  -----------  ----------  -------",
+      "bun-hono  api       +10.0% (+9.8% to +10.2%)                               < 0.001      ≥ 0.2%      SLOWER",
+      "SLOWER than HEAD~1 (1a2b3c4d5e6f) by 2.0% or more: bun-hono (api)",
+      "",
+      SIDE_INTRO,
+    ]);
+  });
+
+  test("the design line: samples per pair of processes, pairs per comparison", () => {
+    const settings = run.manifest.settings;
+    expect(designText(settings)).toBe(
+      "side by side: 5 × 1 s samples per pair of processes, 4 pairs (rounds) per comparison " +
+        "(+2 s warm-up each), 50 connections per app",
+    );
+    expect(designText({ ...settings, samples: 1, trials: 1 })).toBe(
+      "side by side: 1 × 1 s sample per pair of processes, 1 pair (rounds) per comparison " +
+        "(+2 s warm-up each), 50 connections per app",
+    );
   });
 });
 
