@@ -114,7 +114,12 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/readme.ts",
       "src/report/extras.ts",
     ],
-    tests: ["test/report-text.test.ts", "test/production.test.ts", "test/curve.test.ts"],
+    tests: [
+      "test/report-text.test.ts",
+      "test/report-text-side.test.ts",
+      "test/production.test.ts",
+      "test/curve.test.ts",
+    ],
   },
   {
     name: "contract",

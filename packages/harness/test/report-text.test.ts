@@ -170,6 +170,9 @@ describe("Markdown report of the synthetic run", () => {
     );
     expect(md).toContain("the smallest difference the run could have detected");
     expect(md).toContain("significantly slower than the app that opened the current tie group");
+    expect(md).toContain(
+      "Generator ceiling: the load generator used 95% or more of what it can, or connections waited on it while the server's core had idle time: a lower bound of the server's capacity, whatever the server's own CPU.",
+    );
     expect(md).toContain("Unsaturated: neither was saturated");
     expect(md).toContain("Idle connections: far fewer requests were in flight");
   });
@@ -700,6 +703,24 @@ describe("Markdown: the header, the levels and every section", () => {
       "| Commit | fedcba987654 (uncommitted changes) |\n| Command | ./benchmark.sh |\n\n**Interrupted**: only the trials that finished are included.\n\n",
     );
     expect(markdownReport(analyze(SYNTHETIC))).not.toContain("Interrupted");
+  });
+
+  test("with the apps on another host (--server-host) the header names both machines", () => {
+    const m = SYNTHETIC.manifest;
+    const serverHost = {
+      name: "bench-server",
+      address: "10.77.0.2",
+      machine: { ...m.machine, cpuModel: "Big CPU", cores: 8 },
+      git: m.git,
+      rttMs: 0.1234,
+      linkMbps: {},
+    };
+    const [, machines] = headerLines({ ...SYNTHETIC, manifest: { ...m, serverHost } });
+    expect(machines).toEqual([
+      "Machines",
+      "server bench-server (10.77.0.2): Big CPU, 8 cores, 8 GiB · Debian 13 · 6.1 · " +
+        "load generator: Test CPU, 2 cores, 8 GiB · Debian 13 · 6.1 · round trip 0.123 ms",
+    ]);
   });
 
   test("a key/value header table with no header row text; headings one level per depth", () => {
