@@ -39,25 +39,25 @@ describe("Welch's t-test", () => {
   });
 });
 
-// The Lanczos log-gamma behind it is good to about 1e-8: seven decimals are asserted.
+// The Lanczos log-gamma behind it is good to about 1e-15: twelve decimals are asserted.
 describe("the incomplete beta function", () => {
   test("closed forms on both sides of its branch point", () => {
     // I_x(2, 3) at 0.5: (C(4,2) + C(4,3) + C(4,4)) / 16
-    expect(incompleteBeta(0.5, 2, 3)).toBeCloseTo(11 / 16, 7);
+    expect(incompleteBeta(0.5, 2, 3)).toBeCloseTo(11 / 16, 12);
     // I_x(1/2, 1/2) = (2/π) asin(√x): the arcsine law, below and above (a+1)/(a+b+2) = 0.5
     const arcsine = (x: number) => (2 / Math.PI) * Math.asin(Math.sqrt(x));
-    expect(incompleteBeta(0.2, 0.5, 0.5)).toBeCloseTo(arcsine(0.2), 7);
-    expect(incompleteBeta(0.9, 0.5, 0.5)).toBeCloseTo(arcsine(0.9), 7);
-    expect(incompleteBeta(0.999, 0.5, 0.5)).toBeCloseTo(arcsine(0.999), 7);
+    expect(incompleteBeta(0.2, 0.5, 0.5)).toBeCloseTo(arcsine(0.2), 12);
+    expect(incompleteBeta(0.9, 0.5, 0.5)).toBeCloseTo(arcsine(0.9), 12);
+    expect(incompleteBeta(0.999, 0.5, 0.5)).toBeCloseTo(arcsine(0.999), 12);
     // I_x(a, 1) = x^a, I_x(1, b) = 1 − (1 − x)^b
-    expect(incompleteBeta(0.7, 3, 1)).toBeCloseTo(0.343, 7);
-    expect(incompleteBeta(0.3, 1, 4)).toBeCloseTo(1 - 0.7 ** 4, 7);
+    expect(incompleteBeta(0.7, 3, 1)).toBeCloseTo(0.343, 12);
+    expect(incompleteBeta(0.3, 1, 4)).toBeCloseTo(1 - 0.7 ** 4, 12);
   });
 
   test("shapes below 1/2 (ln Γ by reflection): I_x(a, 1) = x^a, I_x(1, b) = 1 − (1 − x)^b", () => {
-    expect(incompleteBeta(0.3, 0.25, 1)).toBeCloseTo(0.3 ** 0.25, 7);
-    expect(incompleteBeta(0.3, 1, 0.25)).toBeCloseTo(1 - 0.7 ** 0.25, 7);
-    expect(incompleteBeta(0.5, 0.25, 0.25)).toBeCloseTo(0.5, 7); // symmetric
+    expect(incompleteBeta(0.3, 0.25, 1)).toBeCloseTo(0.3 ** 0.25, 12);
+    expect(incompleteBeta(0.3, 1, 0.25)).toBeCloseTo(1 - 0.7 ** 0.25, 12);
+    expect(incompleteBeta(0.5, 0.25, 0.25)).toBeCloseTo(0.5, 12); // symmetric
   });
 
   test("far above the branch point, where only the mirrored fraction converges", () => {
@@ -78,6 +78,11 @@ describe("Student's t", () => {
     expect(tCritical(0.05, 2)).toBeCloseTo(4.3027, 4);
     expect(tCritical(0.05, 10)).toBeCloseTo(2.2281, 4);
     expect(tCritical(0.01, 5)).toBeCloseTo(4.0321, 4);
+    // Every level rejects beyond 0 at 100%; a level in percent, or below 0, is no test.
+    expect(tCritical(1, 5)).toBeCloseTo(0, 9);
+    expect(tCritical(95, 5)).toBeNaN();
+    expect(tCritical(-0.05, 5)).toBeNaN();
+    expect(tCritical(Number.NaN, 5)).toBeNaN();
     expect(tCritical(0.05, 1000)).toBeCloseTo(1.9623, 3);
   });
 
@@ -135,6 +140,10 @@ describe("spread, verdict, interval, median", () => {
     expect(spread([2, 4]).cov).toBeCloseTo(Math.SQRT2 / 3, 12);
   });
 
+  test("spread of one value: no deviation at all, not 0/0", () => {
+    expect(spread([7])).toEqual({ n: 1, mean: 7, stddev: 0, cov: 0 });
+  });
+
   test("the verdict's edges: 3%, 5% and 10% are still the better word", () => {
     expect(verdict(0.0299)).toBe("excellent");
     expect(verdict(0.03)).toBe("acceptable");
@@ -150,6 +159,13 @@ describe("spread, verdict, interval, median", () => {
     expect(ci?.low).toBeCloseTo(1.5 - half, 3);
     expect(ci?.high).toBeCloseTo(1.5 + half, 3);
     expect(confidenceInterval([1])).toBeUndefined();
+  });
+
+  test("a 0% interval is the mean itself; a 100% one spans (practically) every value", () => {
+    expect(confidenceInterval([1, 2, 3], 0)).toEqual({ low: 2, high: 2 });
+    const all = confidenceInterval([1, 2, 3], 1);
+    expect(all?.low).toBeLessThan(-1e100);
+    expect(all?.high).toBeGreaterThan(1e100);
   });
 
   test("median: the middle one, the mean of the middle two, nothing of nothing", () => {
@@ -189,6 +205,39 @@ describe("Student's t: the distribution function and the detectable difference",
     expect(detectableInSe(0.05, 0.9, 10)).toBeGreaterThan(detectableInSe(0.05, 0.8, 10));
   });
 
+  test("detectableInSe for a loose one-sided test, whose critical value is below 1", () => {
+    // scipy.stats.nct, solved with brentq: one-sided 0.2 (t(0.8, 10) = 0.8791), 80% power.
+    expect(detectableInSe(0.2, 0.8, 10, 1)).toBeCloseTo(1.7146159902602278, 6);
+  });
+
+  test("detectableInSe: a power no higher than the level needs no difference at all", () => {
+    // With no difference the test already rejects 5% of the time.
+    expect(detectableInSe(0.05, 0.04, 10)).toBeCloseTo(0, 9);
+  });
+
+  test("detectableInSe: a power above 100% (80 meant as 80%) gives up at a million, not never", () => {
+    const huge = detectableInSe(0.05, 80, 10);
+    expect(huge).toBeGreaterThan(1e6);
+    expect(Number.isFinite(huge)).toBe(true);
+  });
+
+  test("detectableInSe: asked again, the same answer; two questions never share one", () => {
+    const ask = (df: number) => detectableInSe(0.037, 0.8, df); // asked nowhere else here
+    const answers = [ask(13.5), ask(14.5)];
+    expect(answers[0]).toBeGreaterThan(answers[1] as number); // fewer df, a larger difference
+    for (let i = 0; i < 3; i++) expect([ask(13.5), ask(14.5)]).toEqual(answers);
+    expect(detectableInSe(0.037, 0.8, 13.5, 1)).toBeLessThan(answers[0] as number);
+  });
+
+  test("detectableInSe for certainty: the smallest difference whose power rounds to 1", () => {
+    // df 1e6 (normal approximation): 1 − Φ(1.96 − δ) rounds to 1 once Φ(1.96 − δ) ≤ 2^−54,
+    // so δ = t(0.975, 1e6) − Φ⁻¹(2^−54) = 1.959966 + 8.292361 (scipy).
+    const sure = detectableInSe(0.05, 1, 1e6);
+    expect(sure).toBeCloseTo(10.2523, 4);
+    expect(power(sure + 0.01, 1e6, 0.05)).toBe(1);
+    expect(power(sure - 0.01, 1e6, 0.05)).toBeLessThan(1);
+  });
+
   test("power: the chance of rejecting at a true difference of ncp standard errors", () => {
     expect(power(0, 10, 0.05)).toBeCloseTo(0.05, 9); // no difference: the test's own level
     expect(power(0, 10, 0.05, 1)).toBeCloseTo(0.05, 9);
@@ -223,6 +272,11 @@ describe("the normal and noncentral t distributions", () => {
     expect(gammaQ(2, Number.POSITIVE_INFINITY)).toBe(0);
   });
 
+  test("gammaQ below 0: a gamma variable is never negative, so Q(a, x) = P(X > x) = 1", () => {
+    expect(gammaQ(2, -1)).toBe(1);
+    expect(gammaQ(0.5, -3)).toBe(1);
+  });
+
   test("noncentralTCdf against scipy.stats.nct", () => {
     const cases: [number, number, number, number][] = [
       [2.0, 10, 1.5, 0.6591540724421909],
@@ -232,6 +286,10 @@ describe("the normal and noncentral t distributions", () => {
       [-2.5, 19, -1.0, 0.08654932918631444],
       [10, 3, 8, 0.5885978669729135],
       [2.2281, 10, 2.9, 0.2564946700296474],
+      [1, 1, 0.5, 0.5927477364400293],
+      [-2, 1, 1, 0.03184888155829535],
+      [3, 2, 2, 0.6293856597184411],
+      [-0.5, 2, -1, 0.7065774639251668],
     ];
     for (const [t, df, ncp, want] of cases) expect(noncentralTCdf(t, df, ncp)).toBeCloseTo(want, 8);
     // No noncentrality: Student's t itself.
@@ -241,6 +299,35 @@ describe("the normal and noncentral t distributions", () => {
     expect(noncentralTCdf(Number.NEGATIVE_INFINITY, 7, 1)).toBe(0);
     expect(noncentralTCdf(1, 0, 1)).toBeNaN();
     expect(noncentralTCdf(Number.NaN, 5, 1)).toBeNaN();
+  });
+
+  test("noncentralTCdf at and next to t = 0 is Φ(−δ), its far tail included", () => {
+    // scipy: nct.cdf(0, 10, 20) = norm.cdf(-20) = 2.7536241186063314e-89
+    expect(noncentralTCdf(0, 10, 20) / 2.7536241186063314e-89).toBeCloseTo(1, 6);
+    expect(noncentralTCdf(1e-9, 10, 1)).toBeCloseTo(0.15865525416746323, 8);
+    expect(noncentralTCdf(-1e-9, 10, 1)).toBeCloseTo(0.15865525369545092, 8);
+  });
+
+  test("noncentralTCdf beyond the series (df > 4e5 or |δ| > 37.6): the normal approximation", () => {
+    // Abramowitz & Stegun 26.7.10 against scipy.stats.nct: good to about 1e-9 at df 1e6, where
+    // the series' (1 − x)^(df/2) underflows for a t of 40; 3e-7 at df 1e4, 2e-4 at df 1000.
+    const cases: [number, number, number, number, number][] = [
+      [2, 1e6, 1.5, 0.6914621092090165, 8],
+      [-2, 1e6, -1.5, 0.30853789079098354, 8],
+      [-1, 1e6, 0.5, 0.06680728221734433, 8],
+      [40, 1e6, 37.5, 0.9937726195808181, 8],
+      [-40, 1e6, -37.5, 0.006227380419181943, 8],
+      [41, 1e4, 40, 0.8313379156798739, 5],
+      [-41, 1e4, -40, 0.16866208432012608, 5],
+      [41, 1000, 40, 0.7670156997894253, 3],
+    ];
+    for (const [t, df, ncp, want, digits] of cases)
+      expect(noncentralTCdf(t, df, ncp)).toBeCloseTo(want, digits);
+  });
+
+  test("noncentralTCdf up to 4e5 degrees of freedom still sums the series, to nine digits", () => {
+    // scipy.stats.nct; the normal approximation is 2.8e-9 off here.
+    expect(noncentralTCdf(30, 4e5, 30)).toBeCloseTo(0.4999925212382864, 9);
   });
 });
 
