@@ -99,7 +99,13 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/calibration.ts",
       "src/report/profiles.ts",
     ],
-    tests: ["test/report-tables.test.ts", "test/production.test.ts", "test/curve.test.ts"],
+    // report-text-side.test.ts reads the calibration's intro through the side-by-side report.
+    tests: [
+      "test/report-tables.test.ts",
+      "test/production.test.ts",
+      "test/curve.test.ts",
+      "test/report-text-side.test.ts",
+    ],
   },
   {
     name: "report-text",

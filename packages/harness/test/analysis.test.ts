@@ -194,4 +194,35 @@ describe("the flags' explanations", () => {
       },
     ]);
   });
+
+  test("NETWORK-BOUND (two hosts) counts the valid samples the network may have paced", () => {
+    const run = syntheticRun(
+      ["bun-bare"],
+      ["api"],
+      processes("bun-bare", "api", [100, 101, 102]).map((t, i) => ({
+        ...t,
+        checks: { ...t.checks, networkBound: i !== 1 },
+      })),
+    );
+    expect(analyze(run).groups.get("api")?.rows[0]?.flags).toEqual([
+      {
+        tag: "NETWORK-BOUND 2/3",
+        text: "NETWORK-BOUND 2/3: the network between the hosts may have set the pace (see the notes)",
+      },
+    ]);
+  });
+
+  test("a sample without the CPU time per request: no figure for its app", () => {
+    const [first, ...rest] = processes("bun-bare", "api", [100, 101, 102]).map((t) => ({
+      ...t,
+      server: { ...t.server, cpuNsPerRequest: 10_000 },
+    }));
+    const withAll = analyze(syntheticRun(["bun-bare"], ["api"], [first as Trial, ...rest]));
+    expect(withAll.groups.get("api")?.rows[0]?.cpuNsPerRequest?.mean).toBe(10_000);
+    const { cpuNsPerRequest: _, ...bare } = (first as Trial).server;
+    const without = analyze(
+      syntheticRun(["bun-bare"], ["api"], [{ ...(first as Trial), server: bare }, ...rest]),
+    );
+    expect(without.groups.get("api")?.rows[0]?.cpuNsPerRequest).toBeUndefined();
+  });
 });

@@ -577,6 +577,12 @@ describe("runs that were not measured alike", () => {
       (m) => Object.assign(m.machine, { cores: 4 }),
       "machine: AMD EPYC 7763, 2 cores vs AMD EPYC 7763, 4 cores",
     ],
+    [
+      "server host",
+      (m) =>
+        Object.assign(m, { serverHost: { machine: { ...m.machine, cpuModel: "Xeon", cores: 8 } } }),
+      "server host: the load generator's vs Xeon, 8 cores",
+    ],
   ];
 
   for (const [field, patch, named] of differs) {

@@ -10,6 +10,7 @@ import {
   detectable,
   equivalenceP,
   estimate,
+  gate,
   logRatioTest,
   MIN_CI_PROCESSES,
   oneSidedP,
@@ -378,6 +379,21 @@ describe("equivalence (TOST) and one-sided tests", () => {
     expect(oneSidedP(t, "down")).toBeLessThan(0.01);
     expect(oneSidedP(t, "down") + oneSidedP(t, "up")).toBeCloseTo(1, 12);
   });
+
+  test("the gate read as cost (worse: up): a rise is the regression, a fall the improvement", () => {
+    const members = [
+      { key: "dearer", test: pair(0.1, 0.01) },
+      { key: "cheaper", test: pair(-0.1, 0.01) },
+      { key: "same", test: pair(0, 0.001) },
+    ];
+    const cost = gate(members, 0.02, ALPHA, "up");
+    expect(cost.get("dearer")?.verdict).toBe("regression");
+    expect(cost.get("cheaper")?.verdict).toBe("improvement");
+    expect(cost.get("same")?.verdict).toBe("no change beyond the threshold");
+    const speed = gate(members, 0.02);
+    expect(speed.get("dearer")?.verdict).toBe("improvement");
+    expect(speed.get("cheaper")?.verdict).toBe("regression");
+  });
 });
 
 describe("variance components", () => {
@@ -583,6 +599,8 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     const paired = logRatioTest([Math.log(1.2), Math.log(1.2)]);
     expect(paired).toMatchObject({ t: Number.POSITIVE_INFINITY, p: 0, se: 0, paired: 2, df: 1 });
     expect(paired?.change).toBeCloseTo(0.2, 12);
+    expect(paired?.ci.low).toBe(paired?.change as number);
+    expect(paired?.ci.high).toBe(paired?.change as number);
     expect(logRatioTest([0, 0])).toMatchObject({ change: 0, t: 0, p: 1 });
     expect(logRatioTest([-0.1, -0.1])?.t).toBe(Number.NEGATIVE_INFINITY);
     const same = welchPair(estimate(p([[5], [5]])), estimate(p([[5], [5]])));

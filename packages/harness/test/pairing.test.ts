@@ -4,7 +4,14 @@
 import { describe, expect, test } from "bun:test";
 import { getApp } from "@bench/contract";
 import type { AppRun } from "../src/runtime-versions.ts";
-import { bySlot, planPairs, referenceSlot, SLOT_ADDRESSES, secondOf } from "../src/side/pairing.ts";
+import {
+  both,
+  bySlot,
+  planPairs,
+  referenceSlot,
+  SLOT_ADDRESSES,
+  secondOf,
+} from "../src/side/pairing.ts";
 
 const app = (name: string): AppRun => getApp(name);
 const names = (plan: ReturnType<typeof planPairs>) =>
@@ -79,5 +86,9 @@ describe("the slots", () => {
       "bun-hono",
     ]);
     expect(SLOT_ADDRESSES).toEqual(["127.0.0.1", "127.0.0.2"]);
+  });
+
+  test("both: one value per slot, in slot order", () => {
+    expect(both((slot) => SLOT_ADDRESSES[slot])).toEqual(["127.0.0.1", "127.0.0.2"]);
   });
 });
