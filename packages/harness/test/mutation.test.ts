@@ -270,8 +270,72 @@ describe("the survivors page", () => {
     expect(reasonsFrom(row).size).toBe(0);
     const page = `# Survivors\n\n## p/src/a.ts (12)\n\n${row}\n| 1:1 | BlockStatement | \`{}\` → \`{}\` | ${UNREVIEWED} |\n`;
     expect([...reasonsFrom(page)]).toEqual([
-      ["p/src/a.ts\tEqualityOperator\t`x < y` → `x <= y`", "exact boundary"],
+      [
+        "p/src/a.ts\tEqualityOperator\t`x < y` → `x <= y`",
+        [{ at: "12:34", reason: "exact boundary" }],
+      ],
+      ["p/src/a.ts\tBlockStatement\t`{}` → `{}`", [{ at: "1:1" }]],
     ]);
+  });
+
+  test("survivors of one kind keep their own reasons: by place, else by rank when the code moved", () => {
+    const report = (shift: number, lines: number[]) => ({
+      files: {
+        "src/a.ts": {
+          source: "x = []\n".repeat(shift + 9),
+          mutants: lines.map((l) => ({
+            ...mutant("Survived", l + shift, 5, 7),
+            replacement: "[1]",
+          })),
+        },
+      },
+    });
+    const first = survivorsOf(report(0, [2, 5, 8]), "p");
+    let n = 0;
+    const page = survivorTables(first, new Map()).replaceAll(UNREVIEWED, () => `reason ${++n}`);
+    const reasons = reasonsFrom(page);
+    const why = (s: ReturnType<typeof survivorsOf>) =>
+      [...survivorTables(s, reasons).matchAll(/reason \d|not yet reviewed/g)].map((m) => m[0]);
+    expect(why(survivorsOf(report(3, [2, 5, 8]), "p"))).toEqual([
+      "reason 1",
+      "reason 2",
+      "reason 3",
+    ]);
+    // The first one killed: the two left keep theirs where they are.
+    expect(why(survivorsOf(report(0, [5, 8]), "p"))).toEqual(["reason 2", "reason 3"]);
+    // A fourth of the kind, new: its reasons differ, so it waits for one.
+    expect(why(survivorsOf(report(0, [2, 5, 8, 9]), "p"))).toEqual([
+      "reason 1",
+      "reason 2",
+      "reason 3",
+      "not yet reviewed",
+    ]);
+    // Another kind between them counts for neither its rank nor its number.
+    const mixed = (shift: number) =>
+      survivorsOf(
+        {
+          files: {
+            "src/a.ts": {
+              source: "x = []\n".repeat(shift + 9),
+              mutants: [2, 4, 5, 8].map((l) => ({
+                ...mutant("Survived", l + shift, 5, 7),
+                replacement: l === 4 ? "[2]" : "[1]",
+              })),
+            },
+          },
+        },
+        "p",
+      );
+    let m = 0;
+    const twoKinds = reasonsFrom(
+      survivorTables(mixed(0), new Map()).replaceAll(UNREVIEWED, () => `reason ${++m}`),
+    );
+    expect([...survivorTables(mixed(3), twoKinds).matchAll(/reason \d/g)].map((r) => r[0])).toEqual(
+      ["reason 1", "reason 2", "reason 3", "reason 4"],
+    );
+    // A kind with one reason carries it to a new one.
+    const same = reasonsFrom(survivorTables(first, new Map()).replaceAll(UNREVIEWED, "same value"));
+    expect(unreviewed(survivorsOf(report(0, [2, 5, 8, 9]), "p"), same)).toBe(0);
   });
 
   test("each module gets a section headed with its survivor count", () => {
