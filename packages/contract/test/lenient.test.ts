@@ -509,6 +509,10 @@ describe("checkServingExecutable and the registry port", () => {
     expect(at("http://127.1.2.3:3004")).toBe(true);
     expect(at("http://128.0.0.2:3004")).toBe(false);
     expect(at("http://127.0.0.2.example:3004")).toBe(false);
+    // Every octet may have up to three digits.
+    expect(at("http://127.200.0.1:3004")).toBe(true);
+    expect(at("http://127.0.200.1:3004")).toBe(true);
+    expect(at("http://127.0.0.200:3004")).toBe(true);
   });
 
   test("the process asked about is the one listening at the app's address", () => {

@@ -83,6 +83,11 @@ describe("CPU over the window", () => {
     expect(none?.serverNs).toBeUndefined();
     if (!none) throw new Error("no rates");
     expect(nsPerRequest(none, 50_000)).toBeUndefined();
+    // Read at one end of the window only (the process gone by the last read): no figure either.
+    for (const gap of [0, ns.length - 1]) {
+      const half = ns.map((x, i) => (i === gap ? { ...x, serverNs: undefined } : x));
+      expect(ratesOver(half, { startMs: 0, endMs: 2600 }, 2)?.serverNs).toBeUndefined();
+    }
   });
 
   test("fewer than two samples in the window: not measured", () => {
