@@ -38,13 +38,18 @@ deno_flags() {
   local port
   port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/registry.ts")
   [[ -n "$port" ]] || die "packages/contract/src/registry.ts names no port for $app"
-  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
+  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
   # Express, and elysia-rate-limit on deno-elysia, load `debug`, which lists every variable
   # (Object.keys(process.env)) at import for its DEBUG_* settings: no list of names can allow
   # that, only the whole environment.
   [[ $app != deno-express && $app != deno-elysia ]] || env=--allow-env
   # BENCH_LISTEN: the address the harness names for a run across two hosts (--server-host).
   local own=(--no-prompt "--allow-net=${BENCH_LISTEN:-127.0.0.1}:$port" "$env")
+  # BENCH_DB: the app's own SQLite file, with the journal files SQLite keeps beside it.
+  if [[ -n "${BENCH_DB:-}" ]]; then
+    local files="$BENCH_DB,$BENCH_DB-wal,$BENCH_DB-shm,$BENCH_DB-journal"
+    own+=("--allow-read=$files" "--allow-write=$files")
+  fi
   if [[ "${BENCH_WORKERS:-1}" != 1 ]]; then
     own+=(--unstable-net)
     BENCH_DENO_FLAGS=$(printf '%s\n' "${own[@]}")

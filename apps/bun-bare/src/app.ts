@@ -2,16 +2,20 @@
 // Routing uses Bun's built-in `routes` table, as Bun's own documentation writes a server; the
 // handlers are packages/fetch-bare's, which deno-bare routes with Deno.serve.
 
-import { ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
+import { DB_ROUTES, ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
 import {
   api,
   echo,
   fail,
+  fortunes,
   getUser,
   greeting,
   internalError,
   items,
+  updates,
   updateUser,
+  world,
+  worlds,
 } from "@bench/fetch-bare";
 import { EXTRA_WORK_ENV, extraWork, withExtraWork } from "@bench/fetch-bare/extra-work";
 import {
@@ -74,6 +78,11 @@ export const serveOptions = {
     [MIDDLEWARE_ROUTES.etagItems]: { GET: w(etagItems), HEAD: w(etagItems) },
     [MIDDLEWARE_ROUTES.limited]: { GET: limit, HEAD: limit },
     [MIDDLEWARE_ROUTES.stackMe]: { GET: w(stackMe), HEAD: w(stackMe), OPTIONS: w(preflight) },
+    // The database routes (the contract's store over bun:sqlite).
+    [DB_ROUTES.db]: { GET: w(world), HEAD: w(world) },
+    [DB_ROUTES.queries]: { GET: w(worlds), HEAD: w(worlds) },
+    [DB_ROUTES.fortunes]: { GET: w(fortunes), HEAD: w(fortunes) },
+    [DB_ROUTES.updates]: { GET: w(updates) },
   },
   // Unmatched paths, and known paths with another method, fall through to here.
   fetch: () => fail(404, ERRORS.notFound),

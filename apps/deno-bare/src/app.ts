@@ -3,16 +3,20 @@
 // this one routes by comparing the path, as node-bare does, which is the cheaper of the two. The
 // handlers are packages/fetch-bare's, which bun-bare routes with Bun.serve's routes table.
 
-import { ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
+import { DB_ROUTES, ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
 import {
   api,
   echo,
   fail,
+  fortunes,
   getUser,
   greeting,
   internalError,
   items,
+  updates,
   updateUser,
+  world,
+  worlds,
 } from "@bench/fetch-bare";
 import {
   etagItems,
@@ -49,7 +53,24 @@ export function handler(
   if (userId && read) return getUser(request, userId);
   if (userId && method === "POST") return updateUser(request, userId);
   if (path === ROUTES.items && read) return items(request);
-  return middlewareRoute(request, info, path, method, read);
+  const database = read ? databaseRoute(request, path) : undefined;
+  return database ?? middlewareRoute(request, info, path, method, read);
+}
+
+/** The database routes, reached once the routes above have not matched. */
+function databaseRoute(request: Request, path: string): Response | undefined {
+  switch (path) {
+    case DB_ROUTES.db:
+      return world();
+    case DB_ROUTES.queries:
+      return worlds(request);
+    case DB_ROUTES.fortunes:
+      return fortunes();
+    case DB_ROUTES.updates:
+      return updates(request);
+    default:
+      return undefined;
+  }
 }
 
 /** GET /api/limited's store: one Deno.serve per process, so one store. */

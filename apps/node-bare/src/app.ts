@@ -4,15 +4,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   apiPayload,
   buildItems,
+  DB_ROUTES,
   ERRORS,
   type ErrorMessage,
   errorBody,
+  FORTUNES_CONTENT_TYPE,
+  fortunesHtml,
   GREETING,
   invalidFieldError,
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
   parseItemCount,
+  parseQueries,
   parseUserFields,
   parseUserId,
   ROUTES,
@@ -21,6 +25,7 @@ import {
   updatedUser,
   userById,
   validateUserUpdate,
+  worldStore,
 } from "@bench/contract";
 import { middlewareRoute } from "./middleware.ts";
 
@@ -164,6 +169,7 @@ function notMatched(
   query: () => URLSearchParams,
   read: boolean,
 ): void {
+  if (read && databaseRoute(res, path, query)) return;
   const route = middlewareRoute(path, req.method, read);
   if (route === undefined) {
     sendError(res, 404, ERRORS.notFound);
@@ -171,6 +177,23 @@ function notMatched(
   }
   const answer = route(req, res, query);
   if (answer instanceof Promise) answer.catch((error: unknown) => failInternal(res, error));
+}
+
+/** The database routes (the contract's store over node:sqlite); false when `path` is none. */
+function databaseRoute(res: ServerResponse, path: string, query: () => URLSearchParams): boolean {
+  const count = () => parseQueries(query().get("queries"));
+  if (path === DB_ROUTES.db) sendJson(res, 200, worldStore().world());
+  else if (path === DB_ROUTES.queries) sendJson(res, 200, worldStore().worlds(count()));
+  else if (path === DB_ROUTES.updates) sendJson(res, 200, worldStore().updated(count()));
+  else if (path === DB_ROUTES.fortunes) {
+    const page = fortunesHtml(worldStore().fortunes());
+    res.writeHead(200, {
+      "content-type": FORTUNES_CONTENT_TYPE,
+      "content-length": Buffer.byteLength(page),
+    });
+    res.end(page);
+  } else return false;
+  return true;
 }
 
 /** A bug in a handler costs that request a 500, not the process. */

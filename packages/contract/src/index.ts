@@ -26,6 +26,26 @@ export {
   updatedUser,
   userById,
 } from "./data.ts";
+export {
+  ADDED_FORTUNE,
+  DB_ENV,
+  DB_ROUTES,
+  escapeHtml,
+  FORTUNES,
+  FORTUNES_CONTENT_TYPE,
+  type Fortune,
+  fortunesHtml,
+  fortunesToServe,
+  parseQueries,
+  QUERIES_MAX,
+  randomWorldId,
+  SCENARIO_QUERIES,
+  seededNumber,
+  seedSql,
+  WORLD_ROWS,
+  type World,
+} from "./db.ts";
+export { checkDatabase, QUERIES_CASES, rewriteWorlds, worldProblems } from "./db-checks.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
 export {
   abandonBodies,
@@ -107,6 +127,7 @@ export {
   unknownFieldError,
   userPath,
 } from "./spec.ts";
+export { driverName, openSqlite, type SqlDatabase, type SqlStatement } from "./sqlite.ts";
 export { validateUserUpdate } from "./validate.ts";
 export {
   apiPayloadProblems,
@@ -132,3 +153,10 @@ export {
   rawExchange,
   rawText,
 } from "./wire.ts";
+export {
+  createWorldDb,
+  openWorldDb,
+  storeOver,
+  type WorldStore,
+  worldStore,
+} from "./world-store.ts";

@@ -3,6 +3,7 @@
 // before any load is applied.
 
 import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
+import { DB_ROUTES, SCENARIO_QUERIES } from "./db.ts";
 import { ECHO_BODY } from "./fixtures.ts";
 import { bearer, CORS, MIDDLEWARE_ROUTES, RATE_LIMIT, TOKENS } from "./middleware.ts";
 import { MIDDLEWARE_PATHS, STACK_HEADERS } from "./middleware-checks.ts";
@@ -23,6 +24,8 @@ export interface Scenario {
   readonly conditional?: true;
   /** A production-middleware stage: reported against the same app's `api` scenario. */
   readonly middleware?: true;
+  /** Served from the app's database (db.ts): the harness gives each process a seeded copy. */
+  readonly database?: true;
   /**
    * Answers of another status that are right too, up to `perWindow` per server process and
    * window begun: a rate limiter lets a client's first requests of each window through.
@@ -130,6 +133,34 @@ export const SCENARIOS = [
     path: MIDDLEWARE_ROUTES.stackMe,
     headers: STACK_HEADERS,
     middleware: true,
+  },
+  {
+    name: "db",
+    description: "GET /db — one random row of World read from the database",
+    method: "GET",
+    path: DB_ROUTES.db,
+    database: true,
+  },
+  {
+    name: "queries",
+    description: `GET /queries?queries=${SCENARIO_QUERIES} — ${SCENARIO_QUERIES} random rows, one query each`,
+    method: "GET",
+    path: `${DB_ROUTES.queries}?queries=${SCENARIO_QUERIES}`,
+    database: true,
+  },
+  {
+    name: "fortunes",
+    description: "GET /fortunes — every Fortune row plus one, sorted, escaped into an HTML page",
+    method: "GET",
+    path: DB_ROUTES.fortunes,
+    database: true,
+  },
+  {
+    name: "updates",
+    description: `GET /updates?queries=${SCENARIO_QUERIES} — ${SCENARIO_QUERIES} random rows read, renumbered and written back`,
+    method: "GET",
+    path: `${DB_ROUTES.updates}?queries=${SCENARIO_QUERIES}`,
+    database: true,
   },
 ] as const satisfies readonly Scenario[];
 

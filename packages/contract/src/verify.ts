@@ -5,11 +5,13 @@ import { connect } from "node:net";
 import { basename } from "node:path";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./answers.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
+import { checkDatabase } from "./db-checks.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
 import { checkPipelined } from "./pipeline.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
 import { type AppSpec, getApp } from "./registry.ts";
 import { ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
+import { openSqlite } from "./sqlite.ts";
 import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
 
 export { apiPayloadProblems, userUpdateProblems };
@@ -225,6 +227,18 @@ export interface VerifyOptions {
   readonly timeoutMs?: number;
   /** Server processes behind the port (BENCH_WORKERS): each has its own rate limit. */
   readonly processes?: number;
+  /** The app's database file (BENCH_DB): the database routes are checked against it. */
+  readonly database?: string;
+}
+
+async function checkDatabaseFile(fetcher: Fetcher, origin: string, path: string) {
+  const db = openSqlite(path);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    return await checkDatabase(fetcher, origin, db);
+  } finally {
+    db.close();
+  }
 }
 
 /** Runs every contract case against a live server and returns the violations (empty: conforms). */
@@ -245,6 +259,9 @@ export async function verify(
   violations.push(...(await checkHeadMatchesGet(host, port, timeoutMs)));
   violations.push(...(await checkPipelined(host, port, timeoutMs)));
   violations.push(...(await checkMiddleware(host, port, app, timeoutMs, options.processes)));
+  if (options.database !== undefined) {
+    violations.push(...(await checkDatabaseFile(fetcher, url.origin, options.database)));
+  }
   if (onRegistryPort(url, app)) {
     violations.push(...checkServingExecutable(app, undefined, url.hostname));
   }

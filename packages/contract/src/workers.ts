@@ -22,6 +22,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
+import { DB_ENV } from "./db.ts";
 import { isDeno } from "./runtime.ts";
 
 export const WORKERS_ENV = "BENCH_WORKERS";
@@ -96,6 +97,7 @@ function forkDeno(count: number): ChildProcess {
       [WORKERS_ENV]: String(count),
       [DENO_WORKER_ENV]: "1",
       ...(process.env[LISTEN_ENV] ? { [LISTEN_ENV]: process.env[LISTEN_ENV] } : {}),
+      ...(process.env[DB_ENV] ? { [DB_ENV]: process.env[DB_ENV] } : {}),
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -6,13 +6,17 @@
 import {
   apiPayload,
   buildItems,
+  DB_ROUTES,
   ERRORS,
   errorBody,
+  FORTUNES_CONTENT_TYPE,
+  fortunesHtml,
   GREETING,
   invalidFieldError,
   jsonDocumentError,
   NAME_MAX,
   parseItemCount,
+  parseQueries,
   parseUserFields,
   parseUserId,
   ROUTES,
@@ -21,6 +25,7 @@ import {
   unknownFieldError,
   updatedUser,
   userById,
+  worldStore,
 } from "@bench/contract";
 import { type Context, type ElysiaConfig, status, t } from "elysia";
 import { baseApp } from "./base.ts";
@@ -110,7 +115,20 @@ export function createApp(config: ElysiaConfig<""> = {}, options: AppOptions = {
     .get(ROUTES.items, ({ query }) => {
       const count = parseItemCount(query.count);
       return count === undefined ? status(400, errorBody(ERRORS.badCount)) : buildItems(count);
-    });
+    })
+    // The database routes over the contract's store (the runtime's own SQLite, prepared
+    // statements). The page is a Response: a string with set.headers' content type went out
+    // as text/plain through @elysiajs/node 1.4.5 (node-elysia).
+    .get(DB_ROUTES.db, () => worldStore().world())
+    .get(DB_ROUTES.queries, ({ query }) => worldStore().worlds(parseQueries(query.queries)))
+    .get(
+      DB_ROUTES.fortunes,
+      () =>
+        new Response(fortunesHtml(worldStore().fortunes()), {
+          headers: { "content-type": FORTUNES_CONTENT_TYPE },
+        }),
+    )
+    .get(DB_ROUTES.updates, ({ query }) => worldStore().updated(parseQueries(query.queries)));
   const clientAddress =
     options.clientAddress ?? ((request: Request) => app.server?.requestIP(request)?.address);
   return app.use(middlewareRoutes(clientAddress));

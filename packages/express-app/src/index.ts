@@ -13,9 +13,11 @@ import {
   apiPayload,
   buildItems,
   CORS,
+  DB_ROUTES,
   ERRORS,
   type ErrorMessage,
   errorBody,
+  fortunesHtml,
   GREETING,
   getApp,
   invalidFieldError,
@@ -26,6 +28,7 @@ import {
   MAX_BODY_BYTES,
   MIDDLEWARE_ROUTES,
   parseItemCount,
+  parseQueries,
   parseUserFields,
   parseUserId,
   RATE_LIMIT,
@@ -36,6 +39,7 @@ import {
   updatedUser,
   userById,
   validateUserUpdate,
+  worldStore,
 } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
 import compression from "compression";
@@ -143,6 +147,27 @@ function routes(app: express.Express): void {
     res.json(updatedUser(checked.update));
   });
   app.get(ROUTES.items, answerItems);
+  databaseRoutes(app);
+}
+
+/**
+ * The database routes over the contract's store (the runtime's own SQLite, prepared
+ * statements); res.type("html") with a string is sent as text/html; charset=utf-8.
+ */
+function databaseRoutes(app: express.Express): void {
+  const queries = (req: Request) => parseQueries(single(req.query.queries));
+  app.get(DB_ROUTES.db, (_req, res) => {
+    res.json(worldStore().world());
+  });
+  app.get(DB_ROUTES.queries, (req, res) => {
+    res.json(worldStore().worlds(queries(req)));
+  });
+  app.get(DB_ROUTES.fortunes, (_req, res) => {
+    res.type("html").send(fortunesHtml(worldStore().fortunes()));
+  });
+  app.get(DB_ROUTES.updates, (req, res) => {
+    res.json(worldStore().updated(queries(req)));
+  });
 }
 
 /**

@@ -10,7 +10,10 @@
 
 import {
   apiPayload,
+  DB_ROUTES,
   ERRORS,
+  FORTUNES_CONTENT_TYPE,
+  fortunesHtml,
   GREETING,
   getApp,
   invalidFieldError,
@@ -18,6 +21,7 @@ import {
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
+  parseQueries,
   parseUserFields,
   parseUserId,
   ROUTES,
@@ -26,6 +30,7 @@ import {
   unknownFieldError,
   updatedUser,
   userById,
+  worldStore,
 } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
 import Fastify, {
@@ -67,6 +72,26 @@ function routes(app: FastifyInstance): void {
     },
   );
   app.get<Query>(ROUTES.items, { schema: SCHEMAS.items }, items);
+  databaseRoutes(app);
+}
+
+/**
+ * The database routes over the contract's store (the runtime's own SQLite, prepared
+ * statements), their rows serialized by fast-json-stringify from the World schema; the page is
+ * sent as a string with its content type.
+ */
+function databaseRoutes(app: FastifyInstance): void {
+  const queries = (req: FastifyRequest<Query>) => parseQueries(single(req.query.queries));
+  app.get(DB_ROUTES.db, { schema: SCHEMAS.world }, () => worldStore().world());
+  app.get<Query>(DB_ROUTES.queries, { schema: SCHEMAS.worlds }, (req) =>
+    worldStore().worlds(queries(req)),
+  );
+  app.get(DB_ROUTES.fortunes, (_req, reply) =>
+    reply.type(FORTUNES_CONTENT_TYPE).send(fortunesHtml(worldStore().fortunes())),
+  );
+  app.get<Query>(DB_ROUTES.updates, { schema: SCHEMAS.worlds }, (req) =>
+    worldStore().updated(queries(req)),
+  );
 }
 
 /** The first failing field of a user update, in the contract's words. */

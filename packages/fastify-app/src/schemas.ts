@@ -69,6 +69,8 @@ const userUpdate = {
   additionalProperties: false,
 } as const;
 
+const world = { type: "object", properties: { id: integer, randomNumber: integer } } as const;
+
 export const SCHEMAS = {
   api: ok(api),
   user: ok(user),
@@ -76,4 +78,6 @@ export const SCHEMAS = {
   items: ok({ type: "array", items: item }),
   me: ok(me),
   stack: ok(stack),
+  world: ok(world),
+  worlds: ok({ type: "array", items: world }),
 } as const;

@@ -9,10 +9,13 @@ import {
   buildItems,
   ERRORS,
   errorBody,
+  FORTUNES_CONTENT_TYPE,
+  fortunesHtml,
   GREETING,
   invalidFieldError,
   jsonDocumentError,
   parseItemCount,
+  parseQueries,
   parseUserFields,
   parseUserId,
   readJsonBody,
@@ -21,6 +24,7 @@ import {
   updatedUser,
   userById,
   validateUserUpdate,
+  worldStore,
 } from "@bench/contract";
 
 export const fail = (status: number, message: string, headers?: Record<string, string>) =>
@@ -80,3 +84,17 @@ export function internalError(error: unknown): Response {
   console.error(error);
   return fail(500, ERRORS.internal);
 }
+
+/** The database routes over the contract's store: the runtime's own SQLite, prepared statements. */
+export const world = () => Response.json(worldStore().world());
+
+export const worlds = (request: Request) =>
+  Response.json(worldStore().worlds(parseQueries(query(request).get("queries"))));
+
+export const fortunes = () =>
+  new Response(fortunesHtml(worldStore().fortunes()), {
+    headers: { "content-type": FORTUNES_CONTENT_TYPE },
+  });
+
+export const updates = (request: Request) =>
+  Response.json(worldStore().updated(parseQueries(query(request).get("queries"))));

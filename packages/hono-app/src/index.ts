@@ -5,8 +5,10 @@ import {
   apiPayload,
   buildItems,
   CORS,
+  DB_ROUTES,
   ERRORS,
   errorBody,
+  fortunesHtml,
   GREETING,
   invalidFieldError,
   isClientGone,
@@ -17,6 +19,7 @@ import {
   MIDDLEWARE_ROUTES,
   NAME_MAX,
   parseItemCount,
+  parseQueries,
   parseUserFields,
   parseUserId,
   RATE_LIMIT,
@@ -26,6 +29,7 @@ import {
   unknownFieldError,
   updatedUser,
   userById,
+  worldStore,
 } from "@bench/contract";
 import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
@@ -196,6 +200,22 @@ function addMiddlewareRoutes(app: Hono, getConnInfo: GetConnInfo | undefined): v
 }
 
 /**
+ * The database routes, each a single handler (Hono's fast path) over the contract's store: the
+ * runtime's own SQLite with prepared statements (world-store.ts). c.html sends the page as
+ * text/html; charset=UTF-8.
+ */
+function addDatabaseRoutes(app: Hono): void {
+  app.get(DB_ROUTES.db, (c) => c.json(worldStore().world()));
+  app.get(DB_ROUTES.queries, (c) =>
+    c.json(worldStore().worlds(parseQueries(c.req.query("queries")))),
+  );
+  app.get(DB_ROUTES.fortunes, (c) => c.html(fortunesHtml(worldStore().fortunes())));
+  app.get(DB_ROUTES.updates, (c) =>
+    c.json(worldStore().updated(parseQueries(c.req.query("queries")))),
+  );
+}
+
+/**
  * `getConnInfo` is the runtime adapter's (hono/bun, hono/deno, @hono/node-server/conninfo): the
  * rate limiter keys on the address it gives. The other routes do not need it.
  */
@@ -235,6 +255,7 @@ export function createApp(options: HonoOptions<BlankEnv> = {}, getConnInfo?: Get
   });
 
   addMiddlewareRoutes(app, getConnInfo);
+  addDatabaseRoutes(app);
 
   // Hono answers an unmatched method with 404 too, which is what the contract asks.
   app.notFound((c) => c.json(errorBody(ERRORS.notFound), 404));
