@@ -136,6 +136,13 @@ export const GROUPS: readonly MutationGroup[] = [
     tests: ["test/body-validate.test.ts", "test/lenient.test.ts", "test/contract.test.ts"],
   },
   {
+    name: "database",
+    package: "contract",
+    mutate: ["src/db.ts", "src/db-checks.ts", "src/world-store.ts", "src/sqlite.ts"],
+    // In-process stand-ins on SQLite files, each breaking one rule of the database contract.
+    tests: ["test/db.test.ts"],
+  },
+  {
     name: "tooling",
     package: "harness",
     mutate: ["mutation/score.ts", "mutation/survivors.ts"],

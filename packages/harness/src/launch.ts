@@ -6,8 +6,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type AppSpec, descendantsOf } from "@bench/contract";
+import { type AppSpec, DB_ENV, descendantsOf } from "@bench/contract";
 import { allListening, LISTEN_ENV, WORKERS_ENV } from "@bench/contract/workers";
+import { makeAppDatabase } from "./app-db.ts";
 import { execAt, portHolder, waitForReady } from "./readiness.ts";
 import { type AppRun, buildEnv, registryName } from "./runtime-versions.ts";
 
@@ -26,6 +27,8 @@ export interface StartOptions {
   readonly workers?: number;
   /** The address to listen on (BENCH_LISTEN) when not 127.0.0.1: a run across two hosts. */
   readonly listen?: string;
+  /** Give the process its own seeded database (BENCH_DB), removed when it stops. */
+  readonly database?: boolean;
 }
 
 export interface StopReport {
@@ -45,6 +48,8 @@ export interface RunningApp {
    * GET /, polled every READY_POLL_MS; undefined when its first answer was not correct.
    */
   readonly readyMs: number | undefined;
+  /** Its database file (StartOptions.database), removed once the process has exited. */
+  readonly database?: string;
   /** Resolves with the exit code (or signal name) when the leader exits. */
   readonly exited: Promise<string>;
   hasExited(): boolean;
@@ -118,7 +123,9 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   }
 
   const workers = options.workers ?? 1;
-  const { child, command, stampDir, spawned } = spawnApp(app, cwd, options, workers);
+  const database = options.database ? makeAppDatabase() : undefined;
+  const env = { ...options.env, ...(database ? { [DB_ENV]: database.path } : {}) };
+  const { child, command, stampDir, spawned } = spawnApp(app, cwd, { ...options, env }, workers);
   let log = "";
   const collect = (data: Buffer) => {
     log = (log + data.toString("utf8")).slice(-8192);
@@ -137,6 +144,8 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
       done(exitedWith);
     });
   });
+  // The file goes when the process does, however it ends (stop, a crash, a failed start).
+  void exited.then(() => database?.remove());
   const pid = child.pid;
   if (pid === undefined) {
     await exited;
@@ -149,6 +158,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const running: RunningApp = {
     app,
     pid,
+    ...(database ? { database: database.path } : {}),
     get readyMs() {
       return readyMs;
     },
@@ -177,6 +187,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
       for (const member of alive()) signalOne(member, "SIGKILL");
       await Promise.race([exited, sleep(2000)]);
       await waitUntil(() => alive().length === 0, 2000);
+      database?.remove();
       return { signal: "SIGKILL", survivors: alive() };
     },
   };

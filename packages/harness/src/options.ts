@@ -223,9 +223,16 @@ export function parseOptions(argv: string[]): Options {
   const server = serverOf(values);
   if (server) remoteLimits(values);
   const side = sideOptionsOf(values, apps);
+  const scenarios = scenariosOf(values.scenarios);
+  const database = scenarios.scenarios.find((s) => s.database);
+  if (server && database) {
+    throw new UsageError(
+      `the database scenarios (${database.name}) run on this machine only: not with --server-host`,
+    );
+  }
   return {
     apps,
-    ...scenariosOf(values.scenarios),
+    ...scenarios,
     durationSec: positiveInt(values.duration, "--duration"),
     warmupSec: positiveInt(values.warmup, "--warmup", 0),
     connections: Math.max(...connectionCounts),

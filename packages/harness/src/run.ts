@@ -12,6 +12,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, ROUTES, type Scenario, verify } from "@bench/contract";
 import { analyze } from "./analysis.ts";
+import { sweepOrphanDatabases } from "./app-db.ts";
 import {
   CALIBRATION_SHARES,
   calibrationBase,
@@ -83,6 +84,8 @@ class Run {
   private slotsDone = 0;
 
   constructor(options: Options, host: ServerHost = localHost()) {
+    // The database folders of a harness killed by SIGKILL, which could remove none.
+    if (options.scenarios.some((s) => s.database)) sweepOrphanDatabases();
     this.options = options;
     this.host = host;
     const { cores, hasTaskset } = host.info;
@@ -273,6 +276,7 @@ class Run {
       workers,
       ...(pinning.enabled ? { cpus: pinning.serverCpus } : {}),
       ...(this.host.remote ? { listen: this.host.address } : {}),
+      ...(this.options.scenarios.some((s) => s.database) ? { database: true } : {}),
     };
   }
 
@@ -284,7 +288,10 @@ class Run {
     address = this.host.address,
   ): Promise<Target | undefined> {
     const url = `http://${address}:${app.port}`;
-    const violations = await verify(url, registryName(app.name), { processes: workerCount });
+    const violations = await verify(url, registryName(app.name), {
+      processes: workerCount,
+      ...(running.database ? { database: running.database } : {}),
+    });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
     let identity: { runtime: string; version: string } | undefined;
     if (violations.length === 0) {

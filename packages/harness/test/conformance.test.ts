@@ -1,8 +1,9 @@
 // End to end: every app as a real process on its real port, started as users start it.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   APPS,
   abandonBodies,
@@ -27,12 +28,14 @@ function keptAlive(port: number): Promise<Socket> {
 
 describe("every app", () => {
   for (const app of APPS) {
-    test(`${app.name} starts, conforms, survives 10,000 hostile requests and stops cleanly`, async () => {
-      const running = await startApp(app);
+    test(`${app.name} starts, conforms (its database too), survives 10,000 hostile requests and stops cleanly`, async () => {
+      const running = await startApp(app, { database: true });
       const tree = [running.pid, ...descendantsOf(running.pid)];
       const url = `http://127.0.0.1:${app.port}`;
+      const database = running.database as string;
       try {
-        expect(await verify(url, app.name)).toEqual([]);
+        expect(existsSync(database)).toBe(true);
+        expect(await verify(url, app.name, { database })).toEqual([]);
         const report = await hostile(url, { count: 10_000 });
         expect(report.firstFailure).toBeUndefined();
         expect(report.serverErrors).toBe(0);
@@ -54,6 +57,7 @@ describe("every app", () => {
       }
       expect(tree.filter(isRunning)).toEqual([]);
       expect(await portHolder(app.port)).toBeUndefined();
+      expect(existsSync(dirname(database))).toBe(false);
     }, 90_000);
   }
 });

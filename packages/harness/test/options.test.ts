@@ -132,3 +132,16 @@ describe("--side-by-side and its companions", () => {
     expect(o.exportBmf).toBe(`${process.cwd()}/out.json`);
   });
 });
+
+describe("the database scenarios", () => {
+  test("run on this machine only, with a clear refusal across two hosts", () => {
+    const withDb = parse("--apps", "bun-bare", "--scenarios", "api,fortunes");
+    expect(withDb.scenarios.map((s) => s.name)).toEqual(["api", "fortunes"]);
+    expect(() =>
+      parse("--apps", "bun-bare", "--scenarios", "updates", "--server-host", "example"),
+    ).toThrow("the database scenarios (updates) run on this machine only: not with --server-host");
+    expect(() =>
+      parse("--apps", "bun-bare", "--scenarios", "api", "--server-host", "example"),
+    ).not.toThrow("database");
+  });
+});
