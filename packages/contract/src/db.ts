@@ -88,9 +88,8 @@ export function seedSql(): string {
  * zero or negative → 1; above the maximum, however long → QUERIES_MAX.
  */
 export function parseQueries(raw: string | null | undefined): number {
-  if (raw === null || raw === undefined || !/^-?\d+$/.test(raw)) return 1;
-  const n = Number(raw);
-  return n < 1 ? 1 : Math.min(n, QUERIES_MAX);
+  if (!/^-?\d+$/.test(raw ?? "")) return 1;
+  return Math.min(Math.max(Number(raw), 1), QUERIES_MAX);
 }
 
 /** A World id drawn uniformly from 1..WORLD_ROWS. */

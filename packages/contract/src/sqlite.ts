@@ -5,6 +5,7 @@
 
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import type { Runtime } from "./registry.ts";
 import { detectRuntime } from "./runtime.ts";
 
 export interface SqlStatement {
@@ -19,9 +20,12 @@ export interface SqlDatabase {
   close(): void;
 }
 
-/** The driver each runtime brings: the module name and how to open a file with it. */
-export function driverName(): "bun:sqlite" | "node:sqlite" {
-  return detectRuntime().name === "bun" ? "bun:sqlite" : "node:sqlite";
+/** The SQLite each runtime brings: Deno implements Node's. */
+const DRIVERS = { bun: "bun:sqlite", node: "node:sqlite", deno: "node:sqlite" } as const;
+
+/** The driver module of `runtime` (default: the one running this code). */
+export function driverName(runtime: Runtime = detectRuntime().name): (typeof DRIVERS)[Runtime] {
+  return DRIVERS[runtime];
 }
 
 type Opener = new (path: string) => SqlDatabase;

@@ -7,6 +7,7 @@ import {
   apiPayloadProblems,
   baselineOf,
   CASES,
+  checkDatabase,
   checkMiddleware,
   detectRuntime,
   ECHO_BODY,
@@ -19,6 +20,7 @@ import {
   jsonOfSize,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
+  openWorldDb,
   readBodyText,
   SCENARIOS,
   type Scenario,
@@ -227,7 +229,7 @@ describe("each scenario measures a request the contract verifies, with a pinned 
     );
   const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-  test("every scenario's request is a contract case, or one the middleware checks send", async () => {
+  test("every scenario's request is a contract case, or one the middleware or database checks send", async () => {
     const sent: { method: string; path: string; headers: Headers }[] = [];
     const recorder = Bun.serve({
       port: 0,
@@ -247,6 +249,7 @@ describe("each scenario measures a request the contract verifies, with a pinned 
     });
     try {
       await checkMiddleware("127.0.0.1", recorder.port as number, getApp("bun-bare"), 2000);
+      await checkDatabase(fetch, `http://127.0.0.1:${recorder.port}`, openWorldDb(undefined));
     } finally {
       recorder.stop(true);
     }
@@ -265,13 +268,18 @@ describe("each scenario measures a request the contract verifies, with a pinned 
         verified: true,
       });
     }
-    // The middleware scenarios but auth are not plain cases: the wire checks send them.
+    // The middleware scenarios but auth are not plain cases: the wire checks send them; the
+    // database checks send the database scenarios' requests.
     expect(SCENARIOS.filter((s) => !caseOf(s)).map((s) => s.name)).toEqual([
       "cors",
       "gzip",
       "etag",
       "ratelimit",
       "stack",
+      "db",
+      "queries",
+      "fortunes",
+      "updates",
     ]);
   });
 

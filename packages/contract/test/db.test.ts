@@ -32,6 +32,7 @@ import {
   SCENARIOS,
   type SqlDatabase,
   seededNumber,
+  seedSql,
   storeOver,
   type Violation,
   WORLD_ROWS,
@@ -62,6 +63,26 @@ describe("the rules", () => {
     expect(parseQueries("3 ")).toBe(1);
     expect(parseQueries("-0")).toBe(1);
     expect(parseQueries("2")).toBe(2);
+  });
+
+  test("the hostile values sent are the ones named, and the variable is BENCH_DB", () => {
+    expect(QUERIES_CASES.map(([raw, n]) => [raw?.slice(0, 3), raw?.length, n])).toEqual([
+      [undefined, undefined, 1],
+      ["", 0, 1],
+      ["0", 1, 1],
+      ["-5", 2, 1],
+      ["abc", 3, 1],
+      ["1.5", 3, 1],
+      ["7", 1, 7],
+      ["501", 3, QUERIES_MAX],
+      ["100", 10, QUERIES_MAX],
+      ["xxx", 10_240, 1],
+      ["999", 10_240, QUERIES_MAX],
+    ]);
+    expect(DB_ENV).toBe("BENCH_DB");
+    expect(driverName("bun")).toBe("bun:sqlite");
+    expect(driverName("node")).toBe("node:sqlite");
+    expect(driverName("deno")).toBe("node:sqlite");
   });
 
   test("the seed is fixed by the contract and in range", () => {
@@ -100,12 +121,20 @@ describe("the rules", () => {
       "<tr><td>12</td><td>フレームワークのベンチマーク</td></tr></table></body></html>",
     );
     expect(page).not.toContain("<script>");
-    expect(
-      fortunesToServe([
-        { id: 1, message: "b" },
-        { id: 2, message: "b" },
-      ]),
-    ).toHaveLength(3);
+    expect(fortunesHtml([{ id: 7, message: "a&b" }])).toBe(
+      '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Fortunes</title></head><body>' +
+        "<table><tr><th>id</th><th>message</th></tr><tr><td>0</td><td>Additional fortune added at " +
+        "request time.</td></tr><tr><td>7</td><td>a&amp;b</td></tr></table></body></html>",
+    );
+    expect(seedSql().split("\n")).toHaveLength(4);
+  });
+
+  test("equal messages keep their order; the sort is by code unit, not locale", () => {
+    const rows = (...pairs: [number, string][]) => pairs.map(([id, message]) => ({ id, message }));
+    const ids = (fortunes: Fortune[]) => fortunesToServe(fortunes).map((f) => f.id);
+    expect(ids(rows([2, "b"], [1, "b"], [3, "a"]))).toEqual([0, 3, 2, 1]);
+    expect(ids(rows([5, "b"], [4, "b"], [6, "b"], [7, "B"]))).toEqual([0, 7, 5, 4, 6]);
+    expect(ids(rows([1, "é"], [2, "z"], [3, "Z"]))).toEqual([0, 3, 2, 1]);
   });
 
   test("the four database scenarios ask for the database and for 20 rows", () => {
@@ -122,7 +151,10 @@ describe("the rules", () => {
 
 describe("the store", () => {
   test("a seeded file holds the contract's rows; a missing file is refused", () => {
-    const db = openSqlite(freshFile());
+    const path = freshFile();
+    // Closed once seeded: the last connection's close checkpoints the WAL and removes it.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const db = openSqlite(path);
     expect(db.prepare("SELECT count(*) AS n FROM World").get()).toEqual({ n: WORLD_ROWS });
     expect(db.prepare("SELECT randomNumber FROM World WHERE id = ?").get(77)).toEqual({
       randomNumber: seededNumber(77),
@@ -132,8 +164,29 @@ describe("the store", () => {
     db.close();
     expect(() => openSqlite(join(dir, "nothing.db"))).toThrow("no database file at");
     expect(existsSync(join(dir, "nothing.db"))).toBe(false);
-    expect(() => createWorldDb(join(dir, `w${files}.db`))).toThrow();
+    expect(() => createWorldDb(join(dir, `w${files}.db`))).toThrow("EEXIST");
+    expect(
+      openWorldDb(join(dir, `w${files}.db`))
+        .prepare("PRAGMA busy_timeout")
+        .get(),
+    ).toEqual({
+      timeout: 5000,
+    });
     expect(driverName()).toBe("bun:sqlite");
+  });
+
+  test("each rewrite draws a new multiplier and a new offset", () => {
+    const probe = openSqlite(freshFile());
+    const drawn = Array.from({ length: 12 }, () => rewriteWorlds(probe));
+    const offsets = new Set(drawn.map((f) => f(WORLD_ROWS)));
+    const steps = new Set(drawn.map((f) => (f(2) - f(1) + WORLD_ROWS) % WORLD_ROWS));
+    expect(offsets.size).toBeGreaterThan(6);
+    expect(steps.size).toBeGreaterThan(6);
+    const last = drawn.at(-1) as (id: number) => number;
+    const read = probe.prepare("SELECT randomNumber FROM World WHERE id = ?");
+    for (const id of [1, 2, 5000, WORLD_ROWS])
+      expect(read.get(id)).toEqual({ randomNumber: last(id) });
+    probe.close();
   });
 
   test("reads, updates and fortunes come from the table", () => {
@@ -275,6 +328,7 @@ describe("checkDatabase", () => {
     ]);
     expect(worldProblems([1, 2])).toEqual(["[1,2] is not a World object"]);
     expect(worldProblems(null)).toEqual(["null is not a World object"]);
+    expect(worldProblems(5)).toEqual(["5 is not a World object"]);
     expect(worldProblems({ id: 0, randomNumber: 1 })).toEqual(["id 0 is not an id of World"]);
     expect(worldProblems({ id: WORLD_ROWS + 1, randomNumber: 1 })).toHaveLength(1);
     expect(worldProblems({ id: 1.5, randomNumber: 1 })).toHaveLength(1);
@@ -371,7 +425,11 @@ describe("checkDatabase", () => {
     }
     const cut = html(() => `${fresh().slice(0, 30)}X`);
     const at = await check(standIn(store, { [DB_ROUTES.fortunes]: cut }));
-    expect(at[0]?.detail).toStartWith("page differs from the contract's at character 30: ");
+    const page30 = fresh();
+    expect(at[0]?.detail).toStartWith(
+      `page differs from the contract's at character 30: ${JSON.stringify(`${page30.slice(10, 30)}X`)}, ` +
+        `expected ${JSON.stringify(page30.slice(10, 110))}… (`,
+    );
   });
 
   test("an error status, a body that is not JSON and a crash are violations, not exceptions", async () => {
@@ -397,6 +455,127 @@ describe("checkDatabase", () => {
     });
     expect(violations).toContainEqual({ check: "database: checkFortunes", detail: "failed: boom" });
     expect(violations.filter((v) => v.detail.includes("World object"))).toEqual([]);
+  });
+});
+
+describe("checkDatabase, request by request", () => {
+  let store: WorldStore;
+  let probe: SqlDatabase;
+  beforeEach(() => {
+    const path = freshFile();
+    store = storeOver(openWorldDb(path));
+    probe = openSqlite(path);
+  });
+  const check = (fetcher: Fetcher) => checkDatabase(fetcher, "http://localhost", probe);
+  const count = (r: Request) => parseQueries(new URL(r.url).searchParams.get("queries"));
+  test("what is sent: 16 single rows, every hostile value once, the updates' subset", async () => {
+    const sent: string[] = [];
+    const recording = standIn(store);
+    expect(
+      await check((r) => {
+        sent.push(r.url.slice("http://localhost".length).slice(0, 40));
+        return recording(r);
+      }),
+    ).toEqual([]);
+    expect(sent.filter((u) => u === DB_ROUTES.db)).toHaveLength(16);
+    const queries = sent.filter((u) => u.startsWith(DB_ROUTES.queries));
+    expect(queries).toEqual([
+      "/queries?queries=20",
+      "/queries?queries=20",
+      ...QUERIES_CASES.map(([raw]) =>
+        (raw === undefined ? "/queries" : `/queries?queries=${raw}`).slice(0, 40),
+      ),
+    ]);
+    const updates = sent.filter((u) => u.startsWith(DB_ROUTES.updates));
+    expect(updates).toEqual([
+      "/updates",
+      "/updates?queries=",
+      "/updates?queries=0",
+      "/updates?queries=-5",
+      "/updates?queries=abc",
+      "/updates?queries=1.5",
+      "/updates?queries=7",
+      "/updates?queries=1000000000",
+      `/updates?queries=${"x".repeat(23)}`,
+      "/updates?queries=20",
+    ]);
+    expect(sent.filter((u) => u === DB_ROUTES.fortunes)).toHaveLength(1);
+  });
+
+  test("two rows taking turns are random enough; the answer's media type may have spaces", async () => {
+    let turn = 0;
+    const two = () => {
+      const row = probe
+        .prepare("SELECT id, randomNumber FROM World WHERE id = ?")
+        .get(1 + (turn++ % 2));
+      return new Response(JSON.stringify(row), {
+        headers: { "content-type": " Application/JSON ; charset=utf-8" },
+      });
+    };
+    expect(await check(standIn(store, { [DB_ROUTES.db]: two }))).toEqual([]);
+  });
+
+  test("a cache behind every count but the scenario's fails the hostile values", async () => {
+    const all = probe.prepare("SELECT id, randomNumber FROM World").all() as World[];
+    const stale = (r: Request) =>
+      count(r) === SCENARIO_QUERIES ? store.worlds(SCENARIO_QUERIES) : all.slice(0, count(r));
+    const violations = await check(
+      standIn(store, { [DB_ROUTES.queries]: (r) => Response.json(stale(r)) }),
+    );
+    expect(violations.length).toBeGreaterThan(5);
+    expect(violations.every((v) => v.check.startsWith("GET /queries with queries="))).toBe(true);
+    // Three problems at most per answer: 500 stale rows are not 500 lines.
+    const perCheck = new Map<string, number>();
+    for (const v of violations) perCheck.set(v.check, (perCheck.get(v.check) ?? 0) + 1);
+    expect(Math.max(...perCheck.values())).toBe(3);
+  });
+
+  test("an escape missed only on the verifier's own fortune is caught", async () => {
+    const noAmp = () =>
+      new Response(fortunesHtml(store.fortunes()).replace(/&amp;/g, "&"), {
+        headers: { "content-type": FORTUNES_CONTENT_TYPE },
+      });
+    const violations = await check(standIn(store, { [DB_ROUTES.fortunes]: noAmp }));
+    expect(violations.map((v) => v.check)).toEqual(["GET /fortunes"]);
+  });
+
+  test("the updates' answer: not an array, nulls, ids not in World, a row short, half renumbered", async () => {
+    const scenario = `GET /updates?queries=${SCENARIO_QUERIES}`;
+    const updates = (answer: (r: Request) => unknown) =>
+      check(standIn(store, { [DB_ROUTES.updates]: (r) => Response.json(answer(r)) })).then((all) =>
+        all.filter((v) => v.check === scenario || v.check.startsWith("database")),
+      );
+    expect(await updates(() => ({}))).toEqual([
+      { check: scenario, detail: '"{}" is not an array' },
+    ]);
+    expect(await updates((r) => Array.from({ length: count(r) }, () => null))).toEqual([
+      { check: scenario, detail: "null is not a World object" },
+      { check: scenario, detail: "null is not a World object" },
+      { check: scenario, detail: "null is not a World object" },
+    ]);
+    const zero = await updates((r) =>
+      Array.from({ length: count(r) }, () => ({ id: 0, randomNumber: 1 })),
+    );
+    expect(zero).toContainEqual({ check: scenario, detail: "id 0 is not an id of World" });
+    expect(zero).toContainEqual({
+      check: scenario,
+      detail: "1 rows not written: row 0 answered 1, the table holds undefined",
+    });
+    const short = await updates((r) => store.updated(count(r) - 1));
+    expect(short).toEqual([
+      { check: scenario, detail: `${SCENARIO_QUERIES - 1} rows, expected ${SCENARIO_QUERIES}` },
+    ]);
+    const half = (r: Request) => {
+      const rows = store.worlds(count(r));
+      const renumbered = rows.slice(0, Math.ceil(rows.length / 2));
+      const write = probe.prepare("UPDATE World SET randomNumber = ? WHERE id = ?");
+      const out = rows.map((w, i) =>
+        i < renumbered.length ? { id: w.id, randomNumber: (w.randomNumber % WORLD_ROWS) + 1 } : w,
+      );
+      for (const w of [...out].reverse()) write.run(w.randomNumber, w.id);
+      return out;
+    };
+    expect(await updates(half)).toEqual([]);
   });
 });
 
