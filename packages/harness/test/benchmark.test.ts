@@ -343,6 +343,34 @@ describe("Ctrl-C", () => {
     expect(r.stdout).toContain("INTERRUPTED");
     expectCleanProcessTable();
   }, 60_000);
+
+  test("SIGINT during a database scenario leaves no database folder behind", async () => {
+    // A private temporary folder (TMPDIR): what is left in it is this run's alone.
+    const tmp = mkdtempSync(join(tmpdir(), "bench-int-db-"));
+    let signalled = false;
+    let seen: string[] = [];
+    try {
+      const { done } = start(
+        ["--warmup", "0", "--trials", "3", "--samples", "1", "-s", "db,updates", "bun-bare"],
+        { TMPDIR: tmp },
+        (stderr, pid) => {
+          if (!signalled && (stderr.match(/: round \d+, sample/g) ?? []).length >= 2) {
+            signalled = true;
+            seen = readdirSync(tmp).filter((name) => name.startsWith("bench-db-"));
+            process.kill(pid, "SIGINT");
+          }
+        },
+      );
+      const r = await done;
+      expect(signalled).toBe(true);
+      expect(r.code).toBe(130);
+      expect(seen).toHaveLength(1);
+      expect(readdirSync(tmp).filter((name) => name.startsWith("bench-db-"))).toEqual([]);
+      expectCleanProcessTable();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("command line", () => {
