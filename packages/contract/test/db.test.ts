@@ -380,7 +380,7 @@ describe("checkDatabase", () => {
     const updates = unsaved.filter((v) => v.check === `GET /updates?queries=${SCENARIO_QUERIES}`);
     expect(updates).toHaveLength(1);
     expect(updates[0]?.detail).toMatch(
-      /^(19|20) rows not written: row \d+ answered \d+, the table holds \d+$/,
+      /^(1[5-9]|20) rows not written: row \d+ answered \d+, the table holds \d+$/,
     );
     const unchanged = await check(
       standIn(store, {
@@ -572,7 +572,8 @@ describe("checkDatabase, request by request", () => {
       const out = rows.map((w, i) =>
         i < renumbered.length ? { id: w.id, randomNumber: (w.randomNumber % WORLD_ROWS) + 1 } : w,
       );
-      for (const w of [...out].reverse()) write.run(w.randomNumber, w.id);
+      // In order, as the verifier reads them: a repeated id holds its last number.
+      for (const w of out) write.run(w.randomNumber, w.id);
       return out;
     };
     expect(await updates(half)).toEqual([]);
