@@ -14,7 +14,7 @@ import {
   type World,
 } from "./db.ts";
 import type { SqlDatabase } from "./sqlite.ts";
-import type { Fetcher, Violation } from "./verify.ts";
+import { type Fetcher, mediaTypeOf, type Violation } from "./verify.ts";
 
 /** `?queries=` values and the row count each must give (TechEmpower's clamping, plus hostile). */
 export const QUERIES_CASES: readonly (readonly [string | undefined, number])[] = [
@@ -40,14 +40,13 @@ export function rewriteWorlds(db: SqlDatabase): (id: number) => number {
 }
 
 const contentType = (response: Response) => response.headers.get("content-type") ?? "";
-const mediaType = (response: Response) => contentType(response).split(";")[0]?.trim().toLowerCase();
 
 async function getJson(fetcher: Fetcher, url: string): Promise<[unknown, string[]]> {
   const response = await fetcher(new Request(url));
   const text = await response.text();
   const problems: string[] = [];
   if (response.status !== 200) problems.push(`status ${response.status}, expected 200`);
-  if (mediaType(response) !== "application/json") {
+  if (mediaTypeOf(response) !== "application/json") {
     problems.push(`content-type "${contentType(response)}", expected JSON`);
   }
   try {

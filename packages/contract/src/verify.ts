@@ -24,7 +24,8 @@ export interface Violation {
 /** Anything that turns a Request into a Response: `fetch`, or an app's in-process handler. */
 export type Fetcher = (request: Request) => Response | Promise<Response>;
 
-function mediaTypeOf(response: Response): string {
+/** The media type of an answer, in lower case, without parameters; "" with none. */
+export function mediaTypeOf(response: Response): string {
   return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
