@@ -34,17 +34,28 @@ esac
 # The workers get the same flags without --allow-run (BENCH_DENO_FLAGS, one per line). Elysia
 # reads NODE_ENV, ENV and ELYSIA_AOT at import; @fastify/compress loads readable-stream, which
 # reads READABLE_STREAM; Deno throws on a read it was not allowed.
+PG_VARIABLES=PGPASSWORD,PGAPPNAME,PGTARGETSESSIONATTRS,PGSSL,PGSSLNEGOTIATION,PGIDLE_TIMEOUT
+PG_VARIABLES+=,PGCONNECT_TIMEOUT,PGMAX_LIFETIME,PGMAX_PIPELINE,PGBACKOFF,PGKEEP_ALIVE,PGPREPARE
+PG_VARIABLES+=,PGDEBUG,PGFETCH_TYPES,PGPUBLICATIONS,PGTARGET_SESSION_ATTRS
 deno_flags() {
   local port
   port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/registry.ts")
   [[ -n "$port" ]] || die "packages/contract/src/registry.ts names no port for $app"
-  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
+  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,BENCH_PG,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
   # Express, and elysia-rate-limit on deno-elysia, load `debug`, which lists every variable
   # (Object.keys(process.env)) at import for its DEBUG_* settings: no list of names can allow
   # that, only the whole environment.
   [[ $app != deno-express && $app != deno-elysia ]] || env=--allow-env
   # BENCH_LISTEN: the address the harness names for a run across two hosts (--server-host).
-  local own=(--no-prompt "--allow-net=${BENCH_LISTEN:-127.0.0.1}:$port" "$env")
+  local net="${BENCH_LISTEN:-127.0.0.1}:$port"
+  # BENCH_PG (postgres://bench@127.0.0.1:PORT/app_N): the database server's address too, and the
+  # variables postgres.js reads for what the URL leaves out (PG + each option's name).
+  if [[ -n "${BENCH_PG:-}" ]]; then
+    local server=${BENCH_PG#*@}
+    net+=",${server%%/*}"
+    [[ $env == --allow-env ]] || env+=",$PG_VARIABLES"
+  fi
+  local own=(--no-prompt "--allow-net=$net" "$env")
   # BENCH_DB: the app's own SQLite file, with the journal files SQLite keeps beside it.
   if [[ -n "${BENCH_DB:-}" ]]; then
     local files="$BENCH_DB,$BENCH_DB-wal,$BENCH_DB-shm,$BENCH_DB-journal"

@@ -58,7 +58,7 @@ export function handler(
 }
 
 /** The database routes, reached once the routes above have not matched. */
-function databaseRoute(request: Request, path: string): Response | undefined {
+function databaseRoute(request: Request, path: string): Response | Promise<Response> | undefined {
   switch (path) {
     case DB_ROUTES.db:
       return world();

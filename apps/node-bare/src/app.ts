@@ -21,6 +21,7 @@ import {
   parseUserId,
   ROUTES,
   selectUserFields,
+  then,
   unknownFieldError,
   updatedUser,
   userById,
@@ -179,21 +180,30 @@ function notMatched(
   if (answer instanceof Promise) answer.catch((error: unknown) => failInternal(res, error));
 }
 
-/** The database routes (the contract's store over node:sqlite); false when `path` is none. */
+/**
+ * The database routes (the contract's store over node:sqlite, answered at once, or PostgreSQL,
+ * answered when the rows come); false when `path` is none.
+ */
 function databaseRoute(res: ServerResponse, path: string, query: () => URLSearchParams): boolean {
   const count = () => parseQueries(query().get("queries"));
-  if (path === DB_ROUTES.db) sendJson(res, 200, worldStore().world());
-  else if (path === DB_ROUTES.queries) sendJson(res, 200, worldStore().worlds(count()));
-  else if (path === DB_ROUTES.updates) sendJson(res, 200, worldStore().updated(count()));
+  const json = (rows: unknown) => sendJson(res, 200, rows);
+  let answer: unknown;
+  if (path === DB_ROUTES.db) answer = then(worldStore().world(), json);
+  else if (path === DB_ROUTES.queries) answer = then(worldStore().worlds(count()), json);
+  else if (path === DB_ROUTES.updates) answer = then(worldStore().updated(count()), json);
   else if (path === DB_ROUTES.fortunes) {
-    const page = fortunesHtml(worldStore().fortunes());
-    res.writeHead(200, {
-      "content-type": FORTUNES_CONTENT_TYPE,
-      "content-length": Buffer.byteLength(page),
-    });
-    res.end(page);
+    answer = then(worldStore().fortunes(), (rows) => sendPage(res, fortunesHtml(rows)));
   } else return false;
+  if (answer instanceof Promise) answer.catch((error: unknown) => failInternal(res, error));
   return true;
+}
+
+function sendPage(res: ServerResponse, page: string): void {
+  res.writeHead(200, {
+    "content-type": FORTUNES_CONTENT_TYPE,
+    "content-length": Buffer.byteLength(page),
+  });
+  res.end(page);
 }
 
 /** A bug in a handler costs that request a 500, not the process. */

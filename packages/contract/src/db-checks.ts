@@ -1,19 +1,18 @@
 // Does an app serve the database routes from the database, at request time? The verifier holds
-// its own connection to the app's SQLite file: it rewrites every World row with numbers the app
+// its own connection to the app's database (db-probes.ts, SQLite or PostgreSQL): it rewrites every World row with numbers the app
 // cannot guess before each check, so an answer from a cache, a precomputed table or the seed
 // fails; it adds a fortune the app has never seen; it reads back what /updates says it wrote.
 
 import { preview } from "./answers.ts";
 import {
   DB_ROUTES,
-  type Fortune,
   fortunesHtml,
   QUERIES_MAX,
   SCENARIO_QUERIES,
   WORLD_ROWS,
   type World,
 } from "./db.ts";
-import type { SqlDatabase } from "./sqlite.ts";
+import { type DbProbe, rewriteWorlds } from "./db-probes.ts";
 import { type Fetcher, mediaTypeOf, type Violation } from "./verify.ts";
 
 /** `?queries=` values and the row count each must give (TechEmpower's clamping, plus hostile). */
@@ -30,14 +29,6 @@ export const QUERIES_CASES: readonly (readonly [string | undefined, number])[] =
   ["x".repeat(10_240), 1],
   ["9".repeat(10_240), QUERIES_MAX],
 ];
-
-/** Every row's number as a function of its id that no app can know in advance. */
-export function rewriteWorlds(db: SqlDatabase): (id: number) => number {
-  const a = 1 + Math.floor(Math.random() * (WORLD_ROWS - 1));
-  const b = Math.floor(Math.random() * WORLD_ROWS);
-  db.exec(`UPDATE World SET randomNumber = ((id * ${a} + ${b}) % ${WORLD_ROWS}) + 1`);
-  return (id) => ((id * a + b) % WORLD_ROWS) + 1;
-}
 
 const contentType = (response: Response) => response.headers.get("content-type") ?? "";
 
@@ -95,10 +86,10 @@ const queriesUrl = (origin: string, route: string, raw: string | undefined) =>
   `${origin}${route}${raw === undefined ? "" : `?queries=${raw}`}`;
 
 /** /db and /queries answer what the table holds now, from random rows. */
-async function checkReads(fetcher: Fetcher, origin: string, db: SqlDatabase) {
+async function checkReads(fetcher: Fetcher, origin: string, db: DbProbe) {
   const violations: Violation[] = [];
   for (const pass of [1, 2]) {
-    const numberOf = rewriteWorlds(db);
+    const numberOf = await rewriteWorlds(db);
     const ids = new Set<number>();
     for (let i = 0; i < 8; i++) {
       const [row, problems] = await getJson(fetcher, origin + DB_ROUTES.db);
@@ -120,9 +111,9 @@ async function checkReads(fetcher: Fetcher, origin: string, db: SqlDatabase) {
 }
 
 /** Missing, bad and huge `?queries=` values give the clamped number of rows. */
-async function checkClamping(fetcher: Fetcher, origin: string, db: SqlDatabase) {
+async function checkClamping(fetcher: Fetcher, origin: string, db: DbProbe) {
   const violations: Violation[] = [];
-  const numberOf = rewriteWorlds(db);
+  const numberOf = await rewriteWorlds(db);
   for (const route of [DB_ROUTES.queries, DB_ROUTES.updates]) {
     for (const [raw, count] of QUERIES_CASES) {
       if (route === DB_ROUTES.updates && count === QUERIES_MAX && raw !== "1000000000") continue;
@@ -141,13 +132,13 @@ async function checkClamping(fetcher: Fetcher, origin: string, db: SqlDatabase) 
 }
 
 /** The page is the contract's rendering, byte for byte, of the rows the table holds now. */
-async function checkFortunes(fetcher: Fetcher, origin: string, db: SqlDatabase) {
+async function checkFortunes(fetcher: Fetcher, origin: string, db: DbProbe) {
   const check = "GET /fortunes";
   const id = WORLD_ROWS + Math.floor(Math.random() * 1_000_000);
   const message = `<b class="new">fortune ${id} & 'friends'</b>`;
-  db.prepare("INSERT INTO Fortune (id, message) VALUES (?, ?)").run(id, message);
+  await db.addFortune({ id, message });
   try {
-    const expected = fortunesHtml(db.prepare("SELECT id, message FROM Fortune").all() as Fortune[]);
+    const expected = fortunesHtml(await db.fortunes());
     const response = await fetcher(new Request(origin + DB_ROUTES.fortunes));
     const text = await response.text();
     const problems: string[] = [];
@@ -165,29 +156,30 @@ async function checkFortunes(fetcher: Fetcher, origin: string, db: SqlDatabase) 
     }
     return problems.map((detail) => ({ check, detail }));
   } finally {
-    db.prepare("DELETE FROM Fortune WHERE id = ?").run(id);
+    await db.removeFortune(id);
   }
 }
 
 /** /updates answers new numbers, and the table holds them afterwards. */
-async function checkUpdates(fetcher: Fetcher, origin: string, db: SqlDatabase) {
+async function checkUpdates(fetcher: Fetcher, origin: string, db: DbProbe) {
   const check = `GET /updates?queries=${SCENARIO_QUERIES}`;
-  const before = rewriteWorlds(db);
+  const before = await rewriteWorlds(db);
   const [rows, problems] = await getJson(fetcher, queriesUrl(origin, DB_ROUTES.updates, "20"));
   // Rows with an id are read back; rowsProblems names the others.
   const answered = Array.isArray(rows)
     ? (rows as World[]).filter((row) => Number.isInteger(row?.id))
     : [];
   const last = new Map(answered.map((row) => [row.id, row.randomNumber]));
-  const read = db.prepare("SELECT randomNumber FROM World WHERE id = ?");
-  const stored = (id: number) =>
-    (read.get(id) as { randomNumber: number } | undefined)?.randomNumber;
   problems.push(...rowsProblems(rows, SCENARIO_QUERIES));
-  const unsaved = [...last].filter(([id, n]) => stored(id) !== n);
+  const unsaved: [number, number, number | undefined][] = [];
+  for (const [id, n] of last) {
+    const stored = await db.numberOf(id);
+    if (stored !== n) unsaved.push([id, n, stored]);
+  }
   if (unsaved.length > 0) {
-    const [id, n] = unsaved[0] as [number, number];
+    const [id, n, stored] = unsaved[0] as [number, number, number | undefined];
     problems.push(
-      `${unsaved.length} rows not written: row ${id} answered ${n}, the table holds ${stored(id)}`,
+      `${unsaved.length} rows not written: row ${id} answered ${n}, the table holds ${stored}`,
     );
   }
   const unchanged = answered.filter((row) => row.randomNumber === before(row.id)).length;
@@ -198,13 +190,13 @@ async function checkUpdates(fetcher: Fetcher, origin: string, db: SqlDatabase) {
 }
 
 /**
- * The database routes against the app's own database file, opened by the caller (`db`, with
- * the verifier's runtime's driver). Empty: the app serves the database contract.
+ * The database routes against the app's own database, opened by the caller (`db`: SQLite with
+ * the verifier's runtime's driver, or PostgreSQL). Empty: the app serves the database contract.
  */
 export async function checkDatabase(
   fetcher: Fetcher,
   origin: string,
-  db: SqlDatabase,
+  db: DbProbe,
 ): Promise<Violation[]> {
   const violations: Violation[] = [];
   for (const check of [checkReads, checkClamping, checkFortunes, checkUpdates]) {

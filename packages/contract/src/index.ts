@@ -45,7 +45,15 @@ export {
   WORLD_ROWS,
   type World,
 } from "./db.ts";
-export { checkDatabase, QUERIES_CASES, rewriteWorlds, worldProblems } from "./db-checks.ts";
+export { checkDatabase, QUERIES_CASES, worldProblems } from "./db-checks.ts";
+export {
+  type DbProbe,
+  drawRewrite,
+  pgProbe,
+  type Rewrite,
+  rewriteWorlds,
+  sqliteProbe,
+} from "./db-probes.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
 export {
   abandonBodies,
@@ -79,7 +87,9 @@ export {
   type WireExpectation,
   wireProblems,
 } from "./middleware-checks.ts";
+export { pgStore, pgStoreOver } from "./pg-store.ts";
 export { checkPipelined, parseStrict, type StrictAnswer } from "./pipeline.ts";
+export { clientName, connectPostgres, PG_ENV, PG_POOL, type Sql } from "./postgres.ts";
 export {
   commandLineOf,
   connectionsHeld,
@@ -155,8 +165,11 @@ export {
 } from "./wire.ts";
 export {
   createWorldDb,
+  type Maybe,
   openWorldDb,
+  type SyncWorldStore,
   storeOver,
+  then,
   type WorldStore,
   worldStore,
 } from "./world-store.ts";

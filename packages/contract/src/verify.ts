@@ -6,8 +6,10 @@ import { basename } from "node:path";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./answers.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
 import { checkDatabase } from "./db-checks.ts";
+import { pgProbe, sqliteProbe } from "./db-probes.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
 import { checkPipelined } from "./pipeline.ts";
+import { connectPostgres } from "./postgres.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
 import { type AppSpec, getApp } from "./registry.ts";
 import { ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
@@ -228,15 +230,26 @@ export interface VerifyOptions {
   readonly timeoutMs?: number;
   /** Server processes behind the port (BENCH_WORKERS): each has its own rate limit. */
   readonly processes?: number;
-  /** The app's database file (BENCH_DB): the database routes are checked against it. */
+  /**
+   * The app's database: its SQLite file (BENCH_DB) or its PostgreSQL URL (BENCH_PG, postgres://).
+   * The database routes are checked against it.
+   */
   readonly database?: string;
 }
 
-async function checkDatabaseFile(fetcher: Fetcher, origin: string, path: string) {
-  const db = openSqlite(path);
+async function checkDatabaseAt(fetcher: Fetcher, origin: string, database: string) {
+  if (database.startsWith("postgres://")) {
+    const sql = connectPostgres(database, 1);
+    try {
+      return await checkDatabase(fetcher, origin, pgProbe(sql));
+    } finally {
+      await sql.end();
+    }
+  }
+  const db = openSqlite(database);
   try {
     db.exec("PRAGMA busy_timeout = 5000");
-    return await checkDatabase(fetcher, origin, db);
+    return await checkDatabase(fetcher, origin, sqliteProbe(db));
   } finally {
     db.close();
   }
@@ -261,7 +274,7 @@ export async function verify(
   violations.push(...(await checkPipelined(host, port, timeoutMs)));
   violations.push(...(await checkMiddleware(host, port, app, timeoutMs, options.processes)));
   if (options.database !== undefined) {
-    violations.push(...(await checkDatabaseFile(fetcher, url.origin, options.database)));
+    violations.push(...(await checkDatabaseAt(fetcher, url.origin, options.database)));
   }
   if (onRegistryPort(url, app)) {
     violations.push(...checkServingExecutable(app, undefined, url.hostname));

@@ -23,6 +23,7 @@ import cluster from "node:cluster";
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import { DB_ENV } from "./db.ts";
+import { PG_ENV } from "./postgres.ts";
 import { isDeno } from "./runtime.ts";
 
 export const WORKERS_ENV = "BENCH_WORKERS";
@@ -98,6 +99,7 @@ function forkDeno(count: number): ChildProcess {
       [DENO_WORKER_ENV]: "1",
       ...(process.env[LISTEN_ENV] ? { [LISTEN_ENV]: process.env[LISTEN_ENV] } : {}),
       ...(process.env[DB_ENV] ? { [DB_ENV]: process.env[DB_ENV] } : {}),
+      ...(process.env[PG_ENV] ? { [PG_ENV]: process.env[PG_ENV] } : {}),
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -5,20 +5,40 @@
 //
 // The harness hands every app process its own seeded copy of the database (BENCH_DB, a file in
 // WAL mode); without one, as in `bun run start` or the in-process tests, the app seeds a private
-// in-memory database. The database is opened at the first request, not at import.
+// in-memory database. With `--db postgres` it hands over a PostgreSQL database instead
+// (BENCH_PG, pg-store.ts), whose answers are promises; SQLite's stay synchronous, each
+// framework's fastest path. The database is opened at the first request, not at import.
 
 import { writeFileSync } from "node:fs";
 import { DB_ENV, type Fortune, randomWorldId, seedSql, type World } from "./db.ts";
+import { pgStore } from "./pg-store.ts";
+import { PG_ENV } from "./postgres.ts";
 import { openSqlite, type SqlDatabase, type SqlStatement } from "./sqlite.ts";
+
+/** A value now (SQLite) or later (PostgreSQL). */
+export type Maybe<T> = T | Promise<T>;
+
+/** `f` of `value`: at once when it is there, when it resolves when it is a promise. */
+export function then<T, R>(value: Maybe<T>, f: (value: T) => R): Maybe<R> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
 
 export interface WorldStore {
   /** One random row. */
-  world(): World;
+  world(): Maybe<World>;
   /** `count` random rows, each its own query. */
-  worlds(count: number): World[];
+  worlds(count: number): Maybe<World[]>;
   /** `count` random rows, each given a new random number and written back. */
-  updated(count: number): World[];
+  updated(count: number): Maybe<World[]>;
   /** Every row of Fortune. */
+  fortunes(): Maybe<Fortune[]>;
+}
+
+/** The SQLite store: every answer at once. */
+export interface SyncWorldStore extends WorldStore {
+  world(): World;
+  worlds(count: number): World[];
+  updated(count: number): World[];
   fortunes(): Fortune[];
 }
 
@@ -55,7 +75,7 @@ export function openWorldDb(path: string | undefined): SqlDatabase {
   return db;
 }
 
-class Store implements WorldStore {
+class Store implements SyncWorldStore {
   private readonly select: SqlStatement;
   private readonly update: SqlStatement;
   private readonly all: SqlStatement;
@@ -103,14 +123,18 @@ class Store implements WorldStore {
 }
 
 /** A store over `db`: its statements prepared once. */
-export function storeOver(db: SqlDatabase): WorldStore {
+export function storeOver(db: SqlDatabase): SyncWorldStore {
   return new Store(db);
 }
 
 let shared: WorldStore | undefined;
 
-/** The process's store, opened on first use from BENCH_DB (or seeded in memory without it). */
+/**
+ * The process's store, opened on first use: PostgreSQL when BENCH_PG names a database, else the
+ * SQLite file BENCH_DB names (or a database seeded in memory without it).
+ */
 export function worldStore(): WorldStore {
-  shared ??= storeOver(openWorldDb(process.env[DB_ENV]));
+  const postgres = process.env[PG_ENV];
+  shared ??= postgres ? pgStore(postgres) : storeOver(openWorldDb(process.env[DB_ENV]));
   return shared;
 }

@@ -24,6 +24,7 @@ import {
   readBodyText,
   SCENARIOS,
   type Scenario,
+  sqliteProbe,
   TOO_LARGE,
 } from "../src/index.ts";
 
@@ -249,7 +250,11 @@ describe("each scenario measures a request the contract verifies, with a pinned 
     });
     try {
       await checkMiddleware("127.0.0.1", recorder.port as number, getApp("bun-bare"), 2000);
-      await checkDatabase(fetch, `http://127.0.0.1:${recorder.port}`, openWorldDb(undefined));
+      await checkDatabase(
+        fetch,
+        `http://127.0.0.1:${recorder.port}`,
+        sqliteProbe(openWorldDb(undefined)),
+      );
     } finally {
       recorder.stop(true);
     }

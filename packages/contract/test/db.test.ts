@@ -13,6 +13,7 @@ import {
   createWorldDb,
   DB_ENV,
   DB_ROUTES,
+  drawRewrite,
   driverName,
   escapeHtml,
   type Fetcher,
@@ -27,12 +28,13 @@ import {
   QUERIES_CASES,
   QUERIES_MAX,
   randomWorldId,
-  rewriteWorlds,
   SCENARIO_QUERIES,
   SCENARIOS,
   type SqlDatabase,
+  type SyncWorldStore,
   seededNumber,
   seedSql,
+  sqliteProbe,
   storeOver,
   type Violation,
   WORLD_ROWS,
@@ -177,7 +179,7 @@ describe("the store", () => {
 
   test("each rewrite draws a new multiplier and a new offset", () => {
     const probe = openSqlite(freshFile());
-    const drawn = Array.from({ length: 12 }, () => rewriteWorlds(probe));
+    const drawn = Array.from({ length: 12 }, () => rewriteNow(probe));
     const offsets = new Set(drawn.map((f) => f(WORLD_ROWS)));
     const steps = new Set(drawn.map((f) => (f(2) - f(1) + WORLD_ROWS) % WORLD_ROWS));
     expect(offsets.size).toBeGreaterThan(6);
@@ -193,7 +195,7 @@ describe("the store", () => {
     const path = freshFile();
     const store = storeOver(openWorldDb(path));
     const probe = openSqlite(path);
-    const numberOf = rewriteWorlds(probe);
+    const numberOf = rewriteNow(probe);
     const row = store.world();
     expect(Object.keys(row)).toEqual(["id", "randomNumber"]);
     expect(row.randomNumber).toBe(numberOf(row.id));
@@ -238,7 +240,7 @@ describe("the store", () => {
       });
       const shared = worldStore();
       expect(worldStore()).toBe(shared);
-      const row = shared.world();
+      const row = shared.world() as World;
       expect(row.randomNumber).toBe(seededNumber(row.id));
     } finally {
       if (saved !== undefined) process.env[DB_ENV] = saved;
@@ -246,19 +248,26 @@ describe("the store", () => {
   });
 });
 
+/** A rewrite of World through the SQLite handle, at once. */
+function rewriteNow(db: SqlDatabase): (id: number) => number {
+  const rewrite = drawRewrite();
+  db.exec(rewrite.sql);
+  return rewrite.numberOf;
+}
+
 /** A conforming app over `store`, in process; `overrides` replace its routes to break a rule. */
 function standIn(store: WorldStore, overrides: Partial<Record<string, Fetcher>> = {}): Fetcher {
   const json = (value: unknown) => Response.json(value);
   const count = (request: Request) =>
     parseQueries(new URL(request.url).searchParams.get("queries"));
   const routes: Record<string, Fetcher> = {
-    [DB_ROUTES.db]: () => json(store.world()),
-    [DB_ROUTES.queries]: (r) => json(store.worlds(count(r))),
-    [DB_ROUTES.fortunes]: () =>
-      new Response(fortunesHtml(store.fortunes()), {
+    [DB_ROUTES.db]: async () => json(await store.world()),
+    [DB_ROUTES.queries]: async (r) => json(await store.worlds(count(r))),
+    [DB_ROUTES.fortunes]: async () =>
+      new Response(fortunesHtml(await store.fortunes()), {
         headers: { "content-type": FORTUNES_CONTENT_TYPE },
       }),
-    [DB_ROUTES.updates]: (r) => json(store.updated(count(r))),
+    [DB_ROUTES.updates]: async (r) => json(await store.updated(count(r))),
     ...overrides,
   };
   return (request) => {
@@ -269,7 +278,7 @@ function standIn(store: WorldStore, overrides: Partial<Record<string, Fetcher>> 
 
 describe("checkDatabase", () => {
   let path: string;
-  let store: WorldStore;
+  let store: SyncWorldStore;
   let probe: SqlDatabase;
   beforeEach(() => {
     path = freshFile();
@@ -277,7 +286,8 @@ describe("checkDatabase", () => {
     probe?.close();
     probe = openSqlite(path);
   });
-  const check = (fetcher: Fetcher) => checkDatabase(fetcher, "http://localhost", probe);
+  const check = (fetcher: Fetcher) =>
+    checkDatabase(fetcher, "http://localhost", sqliteProbe(probe));
   const checks = (violations: Violation[]) => [...new Set(violations.map((v) => v.check))];
 
   test("a conforming app passes, and the fortune the verifier added is gone after", async () => {
@@ -459,14 +469,15 @@ describe("checkDatabase", () => {
 });
 
 describe("checkDatabase, request by request", () => {
-  let store: WorldStore;
+  let store: SyncWorldStore;
   let probe: SqlDatabase;
   beforeEach(() => {
     const path = freshFile();
     store = storeOver(openWorldDb(path));
     probe = openSqlite(path);
   });
-  const check = (fetcher: Fetcher) => checkDatabase(fetcher, "http://localhost", probe);
+  const check = (fetcher: Fetcher) =>
+    checkDatabase(fetcher, "http://localhost", sqliteProbe(probe));
   const count = (r: Request) => parseQueries(new URL(r.url).searchParams.get("queries"));
   test("what is sent: 16 single rows, every hostile value once, the updates' subset", async () => {
     const sent: string[] = [];

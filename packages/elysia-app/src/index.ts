@@ -22,6 +22,7 @@ import {
   ROUTES,
   readJsonBody,
   selectUserFields,
+  then,
   unknownFieldError,
   updatedUser,
   userById,
@@ -117,16 +118,18 @@ export function createApp(config: ElysiaConfig<""> = {}, options: AppOptions = {
       return count === undefined ? status(400, errorBody(ERRORS.badCount)) : buildItems(count);
     })
     // The database routes over the contract's store (the runtime's own SQLite, prepared
-    // statements). The page is a Response: a string with set.headers' content type went out
+    // statements, or PostgreSQL: Elysia awaits a promise). The page is a Response: a string with set.headers' content type went out
     // as text/plain through @elysiajs/node 1.4.5 (node-elysia).
     .get(DB_ROUTES.db, () => worldStore().world())
     .get(DB_ROUTES.queries, ({ query }) => worldStore().worlds(parseQueries(query.queries)))
-    .get(
-      DB_ROUTES.fortunes,
-      () =>
-        new Response(fortunesHtml(worldStore().fortunes()), {
-          headers: { "content-type": FORTUNES_CONTENT_TYPE },
-        }),
+    .get(DB_ROUTES.fortunes, () =>
+      then(
+        worldStore().fortunes(),
+        (rows) =>
+          new Response(fortunesHtml(rows), {
+            headers: { "content-type": FORTUNES_CONTENT_TYPE },
+          }),
+      ),
     )
     .get(DB_ROUTES.updates, ({ query }) => worldStore().updated(parseQueries(query.queries)));
   const clientAddress =

@@ -35,6 +35,7 @@ import {
   ROUTES,
   STACK_ITEMS,
   selectUserFields,
+  then,
   unknownFieldError,
   updatedUser,
   userById,
@@ -152,21 +153,22 @@ function routes(app: express.Express): void {
 
 /**
  * The database routes over the contract's store (the runtime's own SQLite, prepared
- * statements); res.type("html") with a string is sent as text/html; charset=utf-8.
+ * statements, or PostgreSQL: Express 5 passes a rejected promise to its error handler);
+ * res.type("html") with a string is sent as text/html; charset=utf-8.
  */
 function databaseRoutes(app: express.Express): void {
   const queries = (req: Request) => parseQueries(single(req.query.queries));
   app.get(DB_ROUTES.db, (_req, res) => {
-    res.json(worldStore().world());
+    return then(worldStore().world(), (row) => res.json(row));
   });
   app.get(DB_ROUTES.queries, (req, res) => {
-    res.json(worldStore().worlds(queries(req)));
+    return then(worldStore().worlds(queries(req)), (rows) => res.json(rows));
   });
   app.get(DB_ROUTES.fortunes, (_req, res) => {
-    res.type("html").send(fortunesHtml(worldStore().fortunes()));
+    return then(worldStore().fortunes(), (rows) => res.type("html").send(fortunesHtml(rows)));
   });
   app.get(DB_ROUTES.updates, (req, res) => {
-    res.json(worldStore().updated(queries(req)));
+    return then(worldStore().updated(queries(req)), (rows) => res.json(rows));
   });
 }
 

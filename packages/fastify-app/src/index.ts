@@ -26,6 +26,7 @@ import {
   parseUserId,
   ROUTES,
   selectUserFields,
+  then,
   type UserUpdate,
   unknownFieldError,
   updatedUser,
@@ -87,7 +88,9 @@ function databaseRoutes(app: FastifyInstance): void {
     worldStore().worlds(queries(req)),
   );
   app.get(DB_ROUTES.fortunes, (_req, reply) =>
-    reply.type(FORTUNES_CONTENT_TYPE).send(fortunesHtml(worldStore().fortunes())),
+    then(worldStore().fortunes(), (rows) =>
+      reply.type(FORTUNES_CONTENT_TYPE).send(fortunesHtml(rows)),
+    ),
   );
   app.get<Query>(DB_ROUTES.updates, { schema: SCHEMAS.worlds }, (req) =>
     worldStore().updated(queries(req)),

@@ -20,6 +20,7 @@ import {
   parseUserId,
   readJsonBody,
   selectUserFields,
+  then,
   unknownFieldError,
   updatedUser,
   userById,
@@ -85,16 +86,26 @@ export function internalError(error: unknown): Response {
   return fail(500, ERRORS.internal);
 }
 
-/** The database routes over the contract's store: the runtime's own SQLite, prepared statements. */
-export const world = () => Response.json(worldStore().world());
+/**
+ * The database routes over the contract's store: the runtime's own SQLite, prepared statements,
+ * answered at once; or PostgreSQL, answered when the rows come (a rejection reaches the server's
+ * error handler: a 500).
+ */
+export const world = () => then(worldStore().world(), (row) => Response.json(row));
 
 export const worlds = (request: Request) =>
-  Response.json(worldStore().worlds(parseQueries(query(request).get("queries"))));
+  then(worldStore().worlds(parseQueries(query(request).get("queries"))), (rows) =>
+    Response.json(rows),
+  );
 
 export const fortunes = () =>
-  new Response(fortunesHtml(worldStore().fortunes()), {
-    headers: { "content-type": FORTUNES_CONTENT_TYPE },
-  });
+  then(
+    worldStore().fortunes(),
+    (rows) =>
+      new Response(fortunesHtml(rows), { headers: { "content-type": FORTUNES_CONTENT_TYPE } }),
+  );
 
 export const updates = (request: Request) =>
-  Response.json(worldStore().updated(parseQueries(query(request).get("queries"))));
+  then(worldStore().updated(parseQueries(query(request).get("queries"))), (rows) =>
+    Response.json(rows),
+  );

@@ -26,6 +26,7 @@ import {
   ROUTES,
   STACK_ITEMS,
   selectUserFields,
+  then,
   unknownFieldError,
   updatedUser,
   userById,
@@ -201,17 +202,19 @@ function addMiddlewareRoutes(app: Hono, getConnInfo: GetConnInfo | undefined): v
 
 /**
  * The database routes, each a single handler (Hono's fast path) over the contract's store: the
- * runtime's own SQLite with prepared statements (world-store.ts). c.html sends the page as
- * text/html; charset=UTF-8.
+ * runtime's own SQLite with prepared statements (world-store.ts), answered at once, or
+ * PostgreSQL, answered when the rows come. c.html sends the page as text/html; charset=UTF-8.
  */
 function addDatabaseRoutes(app: Hono): void {
-  app.get(DB_ROUTES.db, (c) => c.json(worldStore().world()));
+  app.get(DB_ROUTES.db, (c) => then(worldStore().world(), (row) => c.json(row)));
   app.get(DB_ROUTES.queries, (c) =>
-    c.json(worldStore().worlds(parseQueries(c.req.query("queries")))),
+    then(worldStore().worlds(parseQueries(c.req.query("queries"))), (rows) => c.json(rows)),
   );
-  app.get(DB_ROUTES.fortunes, (c) => c.html(fortunesHtml(worldStore().fortunes())));
+  app.get(DB_ROUTES.fortunes, (c) =>
+    then(worldStore().fortunes(), (rows) => c.html(fortunesHtml(rows))),
+  );
   app.get(DB_ROUTES.updates, (c) =>
-    c.json(worldStore().updated(parseQueries(c.req.query("queries")))),
+    then(worldStore().updated(parseQueries(c.req.query("queries"))), (rows) => c.json(rows)),
   );
 }
 
