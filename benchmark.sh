@@ -132,6 +132,13 @@ Options:
                          --threshold (default 2, a change in CPU per request) /
                          inconclusive per app and scenario; exit 1 if an app is slower.
                          Implies --side-by-side; not with --apps-root
+      --db ENGINE        the database scenarios' engine: sqlite (default: each app process
+                         its own seeded file, the runtime's own driver) or postgres: a
+                         throwaway server from this machine's PostgreSQL (initdb into a
+                         temporary folder, 127.0.0.1, pinned to the server's CPU), a seeded
+                         copy per app process, Bun.sql on Bun and postgres.js on Node and
+                         Deno, 8 connections per process; stopped and removed however the
+                         run ends. Needs a database scenario (-s db,queries,fortunes,updates)
       --export bmf FILE  write the run's figures in Bencher Metric Format (throughput,
                          latency, cpu-per-request, cost-ratio; the 95% interval where the
                          run has one) for a continuous-benchmarking service (bencher run
@@ -396,7 +403,7 @@ main() {
   local workers=1 node_versions="" bun_versions="" deno_versions=""
   local report_cmd=() threshold="" allow_mismatch=0
   local server_host="" server_dir="" ssh_config=""
-  local side=0 reference="" against="" export_bmf=""
+  local side=0 reference="" against="" export_bmf="" db=""
 
   while [[ $# -gt 0 ]]; do
     case $1 in
@@ -428,6 +435,7 @@ main() {
       --ssh-config) need_value "$@"; ssh_config=$(abspath "$2"); shift 2 ;;
       --side-by-side) side=1; shift ;;
       --reference) need_value "$@"; reference=$2; shift 2 ;;
+      --db) need_value "$@"; db=$2; shift 2 ;;
       --against) need_value "$@"; against=$2; side=1; shift 2 ;;
       --export)
         [[ $# -ge 3 && -n "$2" && -n "$3" ]] || die_usage "--export needs a format and a file: bmf FILE"
@@ -551,6 +559,10 @@ main() {
     "" | oha | wrk | autocannon) ;;
     *) die_usage "--tool must be oha, wrk or autocannon, got '$tool'" ;;
   esac
+  case $db in
+    "" | sqlite | postgres) ;;
+    *) die_usage "--db must be sqlite or postgres, got '$db'" ;;
+  esac
   check_versions --node "$node_versions"
   check_versions --bun "$bun_versions"
   check_versions --deno "$deno_versions"
@@ -619,6 +631,7 @@ main() {
   [[ -z "$against" ]] || run+=(--against "$against")
   [[ -z "$against" || -z "$threshold" ]] || run+=(--threshold "$threshold")
   [[ -z "$export_bmf" ]] || run+=(--export-bmf "$export_bmf")
+  [[ -z "$db" ]] || run+=(--db "$db")
   # exec: Ctrl-C then reaches the harness itself, which stops the running app, keeps the
   # finished trials and exits 130; there is nothing left in this shell to clean up.
   exec "${run[@]}" -- "${original_args[@]}"

@@ -73,6 +73,8 @@ export interface SummaryRow {
   readonly ceilingTrials: number;
   /** Valid samples of a run across two hosts whose pace the network may have set. */
   readonly networkTrials: number;
+  /** --db postgres: valid samples in which the database used more of the core than the app. */
+  readonly databaseTrials: number;
   /** Valid samples whose in-flight requests were far below the connections (Little's law). */
   readonly idleTrials: number;
   /** Every sample taken, valid or not. */
@@ -177,6 +179,7 @@ interface FlagCounts {
   readonly machineFullTrials: number;
   readonly ceilingTrials: number;
   readonly networkTrials: number;
+  readonly databaseTrials: number;
   readonly idleTrials: number;
 }
 
@@ -237,6 +240,12 @@ function flagsFor(
     counts.networkTrials,
     "the network between the hosts may have set the pace (see the notes)",
   );
+  counted(
+    "DATABASE-BOUND",
+    counts.databaseTrials,
+    "the database server used more of the server's core than the app: the figure measures " +
+      "the database as much as the app (see the notes)",
+  );
   // On a valid sample, a failed Little's law check can only mean in-flight far below the
   // connections: above the upper bound the sample would be invalid.
   counted(
@@ -282,6 +291,7 @@ function rowFor(results: Results, app: string, group: Group): BaseRow {
     machineFullTrials: valid.filter((t) => t.checks.machineFull === true).length,
     ceilingTrials: valid.filter((t) => t.checks.generatorCeiling === true).length,
     networkTrials: valid.filter((t) => t.checks.networkBound === true).length,
+    databaseTrials: valid.filter((t) => t.checks.databaseBound === true).length,
     idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
   };
   return {

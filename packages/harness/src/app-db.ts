@@ -1,19 +1,26 @@
 // Each app process's own database: a seeded SQLite file in a folder of its own, made before the
 // process starts (BENCH_DB) and removed when it stops. No process inherits another's rows, the
 // verifier's or the load's writes. A folder's name carries the harness's pid, so a run killed
-// with SIGKILL, which can clean up nothing, has its folders removed by the next run.
+// with SIGKILL, which can clean up nothing, has its folders removed by the next run: these and
+// a PostgreSQL server's (postgres-server.ts).
 
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createWorldDb } from "@bench/contract";
+import { clientName, createWorldDb, DB_ENV, driverName, type Scenario } from "@bench/contract";
+import type { DbEngine } from "./options.ts";
+import type { Pinning } from "./plan.ts";
+import { type PostgresRecord, type PostgresServer, startPostgres } from "./postgres-server.ts";
+import type { DatabaseRecord } from "./schema.ts";
 
 const PREFIX = "bench-db-";
 
 export interface AppDatabase {
-  /** The database file (BENCH_DB). */
+  /** Where the verifier finds it: the database file (BENCH_DB), or a PostgreSQL URL (BENCH_PG). */
   readonly path: string;
-  /** Removes the file and its folder; safe to call more than once. */
+  /** What the app process is given to find it. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Removes it; safe to call more than once. */
   remove(): void;
 }
 
@@ -27,7 +34,11 @@ export function makeAppDatabase(parent = tmpdir()): AppDatabase {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    path,
+    env: { [DB_ENV]: path },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 function alive(pid: number): boolean {
@@ -40,14 +51,54 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Removes the database folders of harnesses no longer running; returns how many. */
+/**
+ * Removes the database folders (bench-db-, bench-pg-) of harnesses no longer running; returns
+ * how many.
+ */
 export function sweepOrphanDatabases(parent = tmpdir()): number {
   let removed = 0;
   for (const name of readdirSync(parent)) {
-    const pid = Number(/^bench-db-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(/^bench-(?:db|pg)-(\d+)-/.exec(name)?.[1]);
     if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
     rmSync(join(parent, name), { recursive: true, force: true });
     removed++;
   }
   return removed;
+}
+
+/** The database server could not be had: the run cannot start (exit 1, one line). */
+export class DatabaseError extends Error {}
+
+/**
+ * Before a run with database scenarios: the sweep, then, with --db postgres, the server, pinned
+ * to the server's CPUs as SQLite is (it runs inside the app). Undefined: SQLite, or no database.
+ */
+export async function databaseServer(
+  options: { readonly scenarios: readonly Scenario[]; readonly db: DbEngine },
+  pinning: Pinning,
+): Promise<PostgresServer | undefined> {
+  if (!options.scenarios.some((s) => s.database)) return undefined;
+  sweepOrphanDatabases();
+  if (options.db !== "postgres") return undefined;
+  try {
+    return await startPostgres(
+      pinning.enabled && pinning.serverCpus ? { cpus: pinning.serverCpus } : {},
+    );
+  } catch (error) {
+    throw new DatabaseError(`--db postgres: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+const RUNTIMES = ["bun", "node", "deno"] as const;
+
+/** What the manifest says of the database: the engine, each runtime's client, the settings. */
+export function databaseRecord(postgres?: PostgresRecord): DatabaseRecord {
+  const clients = (name: (r: (typeof RUNTIMES)[number]) => string) =>
+    Object.fromEntries(RUNTIMES.map((r) => [r, name(r)]));
+  if (postgres) return { ...postgres, clients: clients(clientName) };
+  return {
+    engine: "sqlite",
+    clients: clients(driverName),
+    settings: { journal_mode: "WAL", synchronous: "NORMAL", busy_timeout: "5000" },
+  };
 }

@@ -99,6 +99,11 @@ export interface Measurement {
   readonly cpuWindowSec: number;
   /** A run across two hosts: the round trip between them and the link's speed (where known). */
   readonly network?: { readonly rttMs: number; readonly linkMbps?: number };
+  /**
+   * --db postgres: the database server's CPU over the window, % of a core. It runs on the
+   * server's CPUs (as SQLite runs inside the app): its share of them is not contention.
+   */
+  readonly databaseCpuPercent?: number;
 }
 
 /** The link counts as full from this share of its speed on. */
@@ -183,6 +188,12 @@ function cpuInconsistencies(m: Measurement): string[] {
     out.push(`server CPU ${m.serverCpuPercent.toFixed(0)}% exceeds its ${m.serverCores} core(s)`);
   if (m.loadCpuPercent > m.loadCores * 100 * CPU_SLACK)
     out.push(`${m.tool} CPU ${m.loadCpuPercent.toFixed(0)}% exceeds its ${m.loadCores} core(s)`);
+  const both = m.serverCpuPercent + (m.databaseCpuPercent ?? 0);
+  if (m.pinned && m.databaseCpuPercent !== undefined && both > m.serverCores * 100 * CPU_SLACK) {
+    out.push(
+      `server and database CPU ${both.toFixed(0)}% exceed the server's ${m.serverCores} core(s)`,
+    );
+  }
   return out;
 }
 
@@ -248,9 +259,11 @@ export function contentionNote(m: Measurement): string | undefined {
   if (m.serverCoreIdlePercent !== undefined) {
     const busy = 100 - m.serverCoreIdlePercent;
     const own = m.serverCpuPercent / Math.max(1, m.serverCores);
-    if (busy - own > CONTENDED_POINTS)
+    const database = (m.databaseCpuPercent ?? 0) / Math.max(1, m.serverCores);
+    if (busy - own - database > CONTENDED_POINTS)
       reasons.push(
-        `the server's core was ${busy.toFixed(0)}% busy while the server used ${own.toFixed(0)}% of it`,
+        `the server's core was ${busy.toFixed(0)}% busy while the server used ${own.toFixed(0)}% of it` +
+          (m.databaseCpuPercent === undefined ? "" : ` and its database ${database.toFixed(0)}%`),
       );
   }
   if (m.stealPercent > STEAL_HIGH) reasons.push(`CPU steal ${m.stealPercent.toFixed(1)}%`);
@@ -291,6 +304,21 @@ export function generatorCeilingNote(
     );
   }
   return undefined;
+}
+
+/**
+ * --db postgres: the database server used more of the server's CPUs than the app did, so the
+ * figure measures the database as much as the app. Undefined: not so, or no such server.
+ */
+export function databaseNote(m: Measurement): string | undefined {
+  const database = m.databaseCpuPercent;
+  if (database === undefined || m.cpuWindowSec <= 0 || database <= m.serverCpuPercent) {
+    return undefined;
+  }
+  return (
+    `database-bound: the database server used ${database.toFixed(0)}% of a core, the app ` +
+    `${m.serverCpuPercent.toFixed(0)}%: the figure measures the database as much as the app`
+  );
 }
 
 export interface Judgement {
@@ -337,6 +365,8 @@ export function judge(m: Measurement): Judgement {
   if (network) notes.push(network);
   const ceiling = generatorCeilingNote(m, little, capacity);
   if (ceiling) notes.push(ceiling);
+  const database = databaseNote(m);
+  if (database) notes.push(database);
   return {
     capacityCores: capacity,
     checks: {
@@ -349,6 +379,7 @@ export function judge(m: Measurement): Judgement {
       machineFull: full,
       generatorCeiling: ceiling !== undefined,
       ...(m.network ? { networkBound: network !== undefined } : {}),
+      ...(m.databaseCpuPercent !== undefined ? { databaseBound: database !== undefined } : {}),
       littlesLaw: little,
       notes,
     },

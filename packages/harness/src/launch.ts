@@ -6,9 +6,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type AppSpec, DB_ENV, descendantsOf } from "@bench/contract";
+import { type AppSpec, descendantsOf } from "@bench/contract";
 import { allListening, LISTEN_ENV, WORKERS_ENV } from "@bench/contract/workers";
-import { makeAppDatabase } from "./app-db.ts";
+import { type AppDatabase, makeAppDatabase } from "./app-db.ts";
 import { execAt, portHolder, waitForReady } from "./readiness.ts";
 import { type AppRun, buildEnv, registryName } from "./runtime-versions.ts";
 
@@ -27,8 +27,11 @@ export interface StartOptions {
   readonly workers?: number;
   /** The address to listen on (BENCH_LISTEN) when not 127.0.0.1: a run across two hosts. */
   readonly listen?: string;
-  /** Give the process its own seeded database (BENCH_DB), removed when it stops. */
-  readonly database?: boolean;
+  /**
+   * Give the process its own seeded database, removed when it stops: true, a SQLite file
+   * (BENCH_DB); or one from this maker (a PostgreSQL server's copy, BENCH_PG).
+   */
+  readonly database?: boolean | (() => Promise<AppDatabase>);
 }
 
 export interface StopReport {
@@ -48,7 +51,7 @@ export interface RunningApp {
    * GET /, polled every READY_POLL_MS; undefined when its first answer was not correct.
    */
   readonly readyMs: number | undefined;
-  /** Its database file (StartOptions.database), removed once the process has exited. */
+  /** Its database (StartOptions.database: a file or a URL), removed once the process has exited. */
   readonly database?: string;
   /** Resolves with the exit code (or signal name) when the leader exits. */
   readonly exited: Promise<string>;
@@ -123,8 +126,13 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   }
 
   const workers = options.workers ?? 1;
-  const database = options.database ? makeAppDatabase() : undefined;
-  const env = { ...options.env, ...(database ? { [DB_ENV]: database.path } : {}) };
+  const database =
+    options.database === true
+      ? makeAppDatabase()
+      : options.database
+        ? await options.database()
+        : undefined;
+  const env = { ...options.env, ...database?.env };
   const { child, command, stampDir, spawned } = spawnApp(app, cwd, { ...options, env }, workers);
   let log = "";
   const collect = (data: Buffer) => {

@@ -3,6 +3,7 @@
 // load window.
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { ServerHost, ServerSample } from "./host.ts";
 import {
   type LoadRun,
@@ -13,7 +14,7 @@ import {
   workerUse,
 } from "./measure.ts";
 import { againstExpected, type LoadResult, PARSERS, ParseError } from "./parse.ts";
-import { cpuTicks } from "./procstats.ts";
+import { cpuTicks, treeCpuTicks } from "./procstats.ts";
 import type { ToolCommand, ToolInfo } from "./tools.ts";
 
 /** How often the server and the tool are sampled. */
@@ -74,6 +75,26 @@ export interface Sampled {
   readonly machineCores: number;
   /** The server's machine: this one, or the other host of a run across two. */
   readonly host: Pick<ServerHost, "sample" | "held">;
+  /**
+   * --db postgres: the database server's pid (this machine's), whose processes' CPU is read
+   * with the server's: the backends serving the app come and go, so they are listed each time.
+   */
+  readonly database?: number;
+}
+
+/**
+ * utime + stime of `root` and its children (PostgreSQL's backends are the postmaster's), listed
+ * by the kernel's children file: a few reads, not a walk of /proc, on every sample.
+ */
+function treeTicksOf(root: number): number {
+  let children: number[] = [];
+  try {
+    const list = readFileSync(`/proc/${root}/task/${root}/children`, "utf8").trim();
+    children = list === "" ? [] : list.split(" ").map(Number);
+  } catch {
+    // Gone: its ticks read 0 below, as a process's do once it has exited.
+  }
+  return treeCpuTicks([root, ...children]);
 }
 
 /** The server's figures, sampled every SAMPLE_MS (one sample at a time) until stop() is called. */
@@ -104,6 +125,7 @@ function sampler(sampled: Sampled, toolPid: () => number | undefined, heldAtMs: 
       stealTicks: server.steal,
       serverIdleTicks: server.idle,
       ...(workers ? { workerTicks: server.workerTicks } : {}),
+      ...(sampled.database ? { databaseTicks: treeTicksOf(sampled.database) } : {}),
     });
     // Halfway through, the connections are open and spread: who holds them is who serves.
     if (workers && !held && performance.now() - started >= heldAtMs) {

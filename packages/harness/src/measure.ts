@@ -21,6 +21,8 @@ export interface Sample {
   readonly serverIdleTicks: number;
   /** Per worker (--workers), in the order of Sampled.workers. */
   readonly workerTicks?: readonly number[];
+  /** --db postgres: utime + stime of the database server's processes (Sampled.database). */
+  readonly databaseTicks?: number;
 }
 
 export interface Window {
@@ -54,6 +56,8 @@ export interface WindowRates {
   readonly serverCoreIdlePercent?: number;
   /** The server tree's CPU time over the window, ns (schedstat); undefined where not read. */
   readonly serverNs?: number;
+  /** --db postgres: the database server's CPU over the window, % of a core. */
+  readonly databaseCpuPercent?: number;
   readonly windowSec: number;
 }
 
@@ -97,6 +101,9 @@ export function ratesOver(
       : {}),
     ...(first.serverNs !== undefined && last.serverNs !== undefined
       ? { serverNs: Math.max(0, last.serverNs - first.serverNs) }
+      : {}),
+    ...(first.databaseTicks !== undefined && last.databaseTicks !== undefined
+      ? { databaseCpuPercent: Math.max(0, percent(last.databaseTicks - first.databaseTicks)) }
       : {}),
     windowSec: sec,
   };

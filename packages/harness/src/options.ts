@@ -9,6 +9,7 @@ import { type AppSpec, findApp, findScenario, type Runtime, type Scenario } from
 import { CALIBRATION_APP } from "./calibration.ts";
 import { REPO_ROOT } from "./launch.ts";
 import type { ToolName } from "./parse.ts";
+import { findPostgres, PG_INSTALL } from "./postgres-server.ts";
 import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "./rates.ts";
 import { parseServerHost, type RemoteSpec } from "./remote.ts";
 import { type AppRun, type RuntimeBuild, VERSION_SPEC, versionedName } from "./runtime-versions.ts";
@@ -49,6 +50,8 @@ export interface Options {
   readonly rateTool?: ToolInfo;
   /** The p99 budget for capacity at a latency budget, ms. */
   readonly sloP99Ms: number;
+  /** The database scenarios' engine: SQLite in each app process, or a PostgreSQL server. */
+  readonly db: DbEngine;
   /** The largest count of processes serving each app's port (--workers; BENCH_WORKERS). */
   readonly workers: number;
   /** Every count to measure, as given (--workers 1,2,4): each app starts once per count. */
@@ -138,6 +141,37 @@ export function workersOf(value: string | undefined, cores = availableParallelis
   return counts;
 }
 
+export type DbEngine = "sqlite" | "postgres";
+
+/** --db: an engine this machine has, for the database scenarios named, on this machine. */
+function dbOf(
+  value: string | undefined,
+  scenarios: readonly Scenario[],
+  remote: boolean,
+  side: boolean,
+): DbEngine {
+  if (value !== "sqlite" && value !== "postgres") {
+    throw new UsageError(`--db must be sqlite or postgres, got ${value}`);
+  }
+  const database = scenarios.find((s) => s.database);
+  if (remote && database) {
+    throw new UsageError(
+      `the database scenarios (${database.name}) run on this machine only: not with --server-host`,
+    );
+  }
+  if (value === "postgres" && !database) {
+    throw new UsageError(
+      "--db postgres serves the database scenarios: name one (-s db,queries,fortunes,updates)",
+    );
+  }
+  if (value === "postgres" && side) {
+    // Its CPU would be one server shared by both apps of a pair: not judged side by side yet.
+    throw new UsageError("--db postgres runs one app at a time: not with --side-by-side");
+  }
+  if (value === "postgres" && findPostgres() === undefined) throw new UsageError(PG_INSTALL);
+  return value;
+}
+
 export function parseOptions(argv: string[]): Options {
   // Everything after "--" is the user's own command line, recorded as given.
   const { values, positionals } = parseArgs({
@@ -177,6 +211,7 @@ export function parseOptions(argv: string[]): Options {
       against: { type: "string" },
       threshold: { type: "string" },
       "export-bmf": { type: "string" },
+      db: { type: "string", default: "sqlite" },
     },
   });
   const toolName = values.tool as ToolName;
@@ -224,12 +259,7 @@ export function parseOptions(argv: string[]): Options {
   if (server) remoteLimits(values);
   const side = sideOptionsOf(values, apps);
   const scenarios = scenariosOf(values.scenarios);
-  const database = scenarios.scenarios.find((s) => s.database);
-  if (server && database) {
-    throw new UsageError(
-      `the database scenarios (${database.name}) run on this machine only: not with --server-host`,
-    );
-  }
+  const db = dbOf(values.db, scenarios.scenarios, server !== undefined, side !== undefined);
   return {
     apps,
     ...scenarios,
@@ -257,6 +287,7 @@ export function parseOptions(argv: string[]): Options {
         }
       : {}),
     sloP99Ms,
+    db,
     argv: positionals,
     runtimeVersions,
     builds: [],

@@ -12,7 +12,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, ROUTES, type Scenario, verify } from "@bench/contract";
 import { analyze } from "./analysis.ts";
-import { sweepOrphanDatabases } from "./app-db.ts";
+import { DatabaseError, databaseRecord, databaseServer } from "./app-db.ts";
 import {
   CALIBRATION_SHARES,
   calibrationBase,
@@ -39,6 +39,7 @@ import {
   roundOrder,
   serverPinning,
 } from "./plan.ts";
+import type { PostgresServer } from "./postgres-server.ts";
 import { formatSec } from "./precision.ts";
 import { type ProfileContext, profileApps } from "./profiling.ts";
 import { RATE_TOLERANCE } from "./rates.ts";
@@ -83,10 +84,12 @@ class Run {
   tools: ChildProcess[] = [];
   private slotsDone = 0;
 
-  constructor(options: Options, host: ServerHost = localHost()) {
-    // The database folders of a harness killed by SIGKILL, which could remove none.
-    if (options.scenarios.some((s) => s.database)) sweepOrphanDatabases();
+  /** --db postgres: the server every app process gets its own database from. */
+  readonly postgres: PostgresServer | undefined;
+
+  constructor(options: Options, host: ServerHost = localHost(), postgres?: PostgresServer) {
     this.options = options;
+    this.postgres = postgres;
     this.host = host;
     const { cores, hasTaskset } = host.info;
     this.pinning = host.remote
@@ -95,6 +98,9 @@ class Run {
     mkdirSync(options.outDir, { recursive: true });
     this.recorder = new Recorder(options.outDir, newResults(options, this.pinning));
     if (host.record) this.recorder.results.manifest.serverHost = host.record;
+    if (options.scenarios.some((s) => s.database)) {
+      this.recorder.results.manifest.database = databaseRecord(postgres?.record);
+    }
     // Bodies go next to the results: what was sent is part of what was measured.
     for (const scenario of options.scenarios) {
       if (scenario.body === undefined) continue;
@@ -159,6 +165,7 @@ class Run {
       machineCores: this.host.info.cores,
       host: this.host,
       ...(target.workers ? { workers: { pids: target.workers, port: target.app.port } } : {}),
+      ...(this.postgres && scenario.database ? { database: this.postgres.pid } : {}),
     };
     return runLoad(tool, cmd, seconds, sampled, (child) => {
       this.tools = child ? [child] : [];
@@ -177,6 +184,8 @@ class Run {
     const pinning = serverPinning(this.pinning, target.workerCount);
     const idle = run.rates.serverCoreIdlePercent;
     const coreIdle = idle === undefined ? {} : { serverCoreIdlePercent: idle };
+    const db = run.rates.databaseCpuPercent;
+    const database = db === undefined ? {} : { databaseCpuPercent: db };
     const verdict = judge({
       tool: options.tool.name,
       result: run.result,
@@ -195,6 +204,7 @@ class Run {
       ...coreIdle,
       cpuWindowSec: run.rates.windowSec,
       ...(this.network ? { network: this.network } : {}),
+      ...database,
     });
     return {
       app: target.app.name,
@@ -224,6 +234,7 @@ class Run {
       },
       stealPercent: run.rates.stealPercent,
       ...coreIdle,
+      ...database,
       checks: verdict.checks,
     };
   }
@@ -276,7 +287,9 @@ class Run {
       workers,
       ...(pinning.enabled ? { cpus: pinning.serverCpus } : {}),
       ...(this.host.remote ? { listen: this.host.address } : {}),
-      ...(this.options.scenarios.some((s) => s.database) ? { database: true } : {}),
+      ...(this.options.scenarios.some((s) => s.database)
+        ? { database: this.postgres ? () => (this.postgres as PostgresServer).appDatabase() : true }
+        : {}),
     };
   }
 
@@ -815,9 +828,16 @@ export async function main(argv: string[]): Promise<number> {
     await host.close();
     return 2;
   }
+  let postgres: PostgresServer | undefined;
   try {
-    return await measure(new Run(options, host));
+    postgres = await databaseServer(options, plan);
+    return await measure(new Run(options, host, postgres));
+  } catch (error) {
+    if (!(error instanceof DatabaseError)) throw error;
+    log(`bench: ${error.message}`);
+    return 1;
   } finally {
+    await postgres?.stop();
     await host.close();
   }
 }

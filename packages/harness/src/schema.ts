@@ -108,6 +108,11 @@ export const TrialSchema = T.Object({
    * for the server (loopback network softirqs) is not in its process CPU but is not idle.
    */
   serverCoreIdlePercent: T.Optional(T.Number({ minimum: 0 })),
+  /**
+   * --db postgres: the database server's CPU over the window (all its processes, on the
+   * server's CPUs), % of a core.
+   */
+  databaseCpuPercent: T.Optional(T.Number({ minimum: 0 })),
   checks: T.Object({
     /** (non-2xx + socket errors + timeouts) / requests */
     errorRate: T.Number({ minimum: 0 }),
@@ -142,6 +147,11 @@ export const TrialSchema = T.Object({
      * the link's capacity, or the round trip most of a request's latency). Absent on one host.
      */
     networkBound: T.Optional(T.Boolean()),
+    /**
+     * --db postgres: the database server used more of the server's CPUs than the app: the
+     * figure measures the database as much as the app (the sample stays valid).
+     */
+    databaseBound: T.Optional(T.Boolean()),
     littlesLaw: T.Object({
       /** requests × mean latency / the time the tool ran: requests in flight on average. */
       inFlight: T.Number(),
@@ -268,6 +278,18 @@ const MachineSchema = T.Object({
   kernel: T.String(),
 });
 
+export const DatabaseSchema = T.Object({
+  engine: T.Union([T.Literal("sqlite"), T.Literal("postgresql")]),
+  /** PostgreSQL's server_version. */
+  version: T.Optional(T.String()),
+  /** The CPUs the database server was pinned to (SQLite runs inside the app). */
+  cpus: T.Optional(T.String()),
+  /** Each runtime's driver or client: bun:sqlite, Bun.sql, postgres.js… */
+  clients: T.Record(T.String(), T.String()),
+  settings: T.Record(T.String(), T.String()),
+});
+export type DatabaseRecord = Static<typeof DatabaseSchema>;
+
 export const ManifestSchema = T.Object({
   tool: T.Object({
     name: ToolNameSchema,
@@ -339,6 +361,8 @@ export const ManifestSchema = T.Object({
       subsampleRounds: T.Integer({ minimum: 1 }),
     }),
   ),
+  /** The database scenarios' engine, each runtime's client, the settings (when any ran). */
+  database: T.Optional(DatabaseSchema),
   /** The generator of the open-loop trials (oha), when --rates asked for any. */
   rateTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),
   pinning: T.Object({

@@ -212,6 +212,25 @@ describe("the flags' explanations", () => {
     ]);
   });
 
+  test("DATABASE-BOUND (--db postgres) counts the valid samples the database dominated", () => {
+    const run = syntheticRun(
+      ["bun-bare"],
+      ["db"],
+      processes("bun-bare", "db", [100, 101, 102]).map((t, i) => ({
+        ...t,
+        checks: { ...t.checks, databaseBound: i === 1 },
+      })),
+    );
+    expect(analyze(run).groups.get("db")?.rows[0]?.flags).toEqual([
+      {
+        tag: "DATABASE-BOUND 1/3",
+        text:
+          "DATABASE-BOUND 1/3: the database server used more of the server's core than the app: " +
+          "the figure measures the database as much as the app (see the notes)",
+      },
+    ]);
+  });
+
   test("a sample without the CPU time per request: no figure for its app", () => {
     const [first, ...rest] = processes("bun-bare", "api", [100, 101, 102]).map((t) => ({
       ...t,

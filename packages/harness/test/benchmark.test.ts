@@ -1,12 +1,22 @@
 // ./benchmark.sh run for real: short windows, real apps on real ports, each load generator.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS, findScenario, pidsListeningOn, SCENARIOS } from "@bench/contract";
 import { REPO_ROOT } from "../src/index.ts";
 import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/judge.ts";
+import { isRunning } from "../src/launch.ts";
+import { findPostgres } from "../src/postgres-server.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
 import { WRK_SCRIPT } from "../src/tools.ts";
 import {
@@ -371,6 +381,56 @@ describe("Ctrl-C", () => {
       rmSync(tmp, { recursive: true, force: true });
     }
   }, 60_000);
+
+  test.skipIf(findPostgres() === undefined && process.env.CI !== "true")(
+    "--db postgres: valid trials from a server of its own, gone however the run ends (SIGINT too)",
+    async () => {
+      const tmp = mkdtempSync(join(tmpdir(), "bench-pg-run-"));
+      // Run by root, PostgreSQL runs as the postgres user, who must reach the folder.
+      chmodSync(tmp, 0o711);
+      const args = ["--warmup", "0", "--samples", "1", "--db", "postgres", "bun-bare"];
+      const folders = () => readdirSync(tmp).filter((name) => name.startsWith("bench-pg-"));
+      let postmaster = 0;
+      try {
+        const complete = await run([...args, "--trials", "1", "-s", "db,fortunes"], {
+          TMPDIR: tmp,
+        });
+        expect(complete.code).toBe(0);
+        expect(complete.results?.manifest.database).toMatchObject({
+          engine: "postgresql",
+          clients: { bun: "Bun.sql", node: "postgres.js", deno: "postgres.js" },
+          settings: { synchronous_commit: "off", pool: "8" },
+        });
+        expect(complete.results?.trials.map((t) => [t.scenario, t.checks.valid])).toEqual([
+          ["db", true],
+          ["fortunes", true],
+        ]);
+        expect(folders()).toEqual([]);
+        const { done } = start(
+          [...args, "--trials", "3", "-s", "updates"],
+          { TMPDIR: tmp },
+          (stderr, pid) => {
+            if (postmaster === 0 && /: round 2, sample/.test(stderr)) {
+              const [dir] = folders();
+              postmaster = Number(
+                readFileSync(join(tmp, `${dir}/data/postmaster.pid`), "utf8").split("\n")[0],
+              );
+              process.kill(pid, "SIGINT");
+            }
+          },
+        );
+        const interrupted = await done;
+        expect(interrupted.code).toBe(130);
+        expect(postmaster).toBeGreaterThan(0);
+        expect(isRunning(postmaster)).toBe(false);
+        expect(folders()).toEqual([]);
+        expectCleanProcessTable();
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 });
 
 describe("command line", () => {

@@ -577,3 +577,43 @@ describe("the network between two hosts (--server-host)", () => {
     expect(networkNote(measured({ result: result({}, 0), network: { rttMs: 5 } }))).toBeUndefined();
   });
 });
+
+describe("--db postgres: the database server on the server's core", () => {
+  test("its CPU is the server side's, not contention; beyond it, 20 points still are", () => {
+    const m = measured({ serverCpuPercent: 45, serverCoreIdlePercent: 0, databaseCpuPercent: 50 });
+    expect(judge(m).checks.contended).toBe(false);
+    expect(judge({ ...m, databaseCpuPercent: 35 }).checks.contended).toBe(false); // 20 points
+    const over = judge({ ...m, databaseCpuPercent: 34 }).checks; // 21 points
+    expect(over.contended).toBe(true);
+    expect(over.notes).toContain(
+      "contended: the server's core was 100% busy while the server used 45% of it and its database 34%: something else had the CPU (not the server's best)",
+    );
+    expect(judge({ ...m, databaseCpuPercent: undefined }).checks.contended).toBe(true);
+  });
+
+  test("the database using more of the core than the app: DATABASE-BOUND, the sample kept", () => {
+    const m = measured({ serverCpuPercent: 40, serverCoreIdlePercent: 0, databaseCpuPercent: 55 });
+    const { checks } = judge(m);
+    expect(checks.databaseBound).toBe(true);
+    expect(checks.valid).toBe(true);
+    expect(checks.notes).toContain(
+      "database-bound: the database server used 55% of a core, the app 40%: the figure measures the database as much as the app",
+    );
+    expect(judge({ ...m, databaseCpuPercent: 40 }).checks.databaseBound).toBe(false);
+    expect(judge({ ...m, cpuWindowSec: 0 }).checks.databaseBound).toBe(false);
+    expect(judge(measured()).checks).not.toHaveProperty("databaseBound");
+  });
+
+  test("app and database above the server's cores: physically impossible, invalid", () => {
+    const m = measured({ serverCpuPercent: 60, serverCoreIdlePercent: 0, databaseCpuPercent: 40 });
+    expect(judge(m).checks.valid).toBe(true);
+    const over = judge({ ...m, databaseCpuPercent: 60 }).checks;
+    expect(over.valid).toBe(false);
+    expect(over.invalidReasons).toContain(
+      "server and database CPU 120% exceed the server's 1 core(s)",
+    );
+    expect(judge({ ...m, databaseCpuPercent: 60, pinned: false }).checks.invalidReasons).toEqual(
+      [],
+    );
+  });
+});

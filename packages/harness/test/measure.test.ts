@@ -67,6 +67,17 @@ describe("CPU over the window", () => {
     expect(whole?.serverCpuPercent).toBeCloseTo(76.9, 1);
   });
 
+  test("--db postgres: the database server's CPU over the window, only where it was read", () => {
+    const db = samples.map((x) => ({ ...x, databaseTicks: x.serverTicks * 0.4 }));
+    expect(ratesOver(db, { startMs: 700, endMs: 2300 }, 2)?.databaseCpuPercent).toBeCloseTo(40, 6);
+    expect(ratesOver(samples, { startMs: 700, endMs: 2300 }, 2)).not.toHaveProperty(
+      "databaseCpuPercent",
+    );
+    // A server gone by the last sample reads 0 ticks: never a negative share.
+    const gone = db.map((x, i) => (i === db.length - 1 ? { ...x, databaseTicks: 0 } : x));
+    expect(ratesOver(gone, { startMs: 0, endMs: 2600 }, 2)?.databaseCpuPercent).toBe(0);
+  });
+
   test("the server's schedstat ns over the window, and per request answered in it", () => {
     // 1 ms of CPU per ms of load: 1.6 s of window hold 1.6e9 ns.
     const ns = samples.map((x) => ({ ...x, serverNs: x.serverTicks * (1e9 / CLK_TCK) }));

@@ -1,6 +1,7 @@
 // The harness's own command line (run.ts by hand; benchmark.sh checks the same first).
 import { describe, expect, test } from "bun:test";
 import { parseOptions } from "../src/options.ts";
+import { findPostgres } from "../src/postgres-server.ts";
 
 const BASE = [
   "--duration",
@@ -143,5 +144,25 @@ describe("the database scenarios", () => {
     expect(() =>
       parse("--apps", "bun-bare", "--scenarios", "api", "--server-host", "example"),
     ).not.toThrow("database");
+  });
+
+  test("--db: sqlite by default, postgres for a database scenario, nothing else", () => {
+    expect(parse("--apps", "bun-bare", "--scenarios", "db").db).toBe("sqlite");
+    expect(parse("--apps", "bun-bare", "--scenarios", "api").db).toBe("sqlite");
+    expect(() => parse("--apps", "bun-bare", "--scenarios", "db", "--db", "mysql")).toThrow(
+      "--db must be sqlite or postgres, got mysql",
+    );
+    expect(() => parse("--apps", "bun-bare", "--scenarios", "api", "--db", "postgres")).toThrow(
+      "--db postgres serves the database scenarios: name one (-s db,queries,fortunes,updates)",
+    );
+    expect(() =>
+      parse("--apps", "bun-bare", "--scenarios", "db", "--db", "postgres", "--side-by-side"),
+    ).toThrow("--db postgres runs one app at a time: not with --side-by-side");
+  });
+
+  test.skipIf(findPostgres() === undefined)("--db postgres where PostgreSQL is installed", () => {
+    expect(parse("--apps", "bun-bare", "--scenarios", "api,queries", "--db", "postgres").db).toBe(
+      "postgres",
+    );
   });
 });

@@ -32,6 +32,7 @@ function options(outDir: string): Options {
     rates: [],
     search: false,
     sloP99Ms: 10,
+    db: "sqlite",
     argv: ["-d", "1"],
     runtimeVersions: {},
     builds: [],

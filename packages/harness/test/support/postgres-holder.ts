@@ -1,0 +1,7 @@
+// A stand-in harness for postgres.test.ts: starts a server, prints its folder, and waits to be
+// killed (with SIGKILL, which lets it clean up nothing).
+import { startPostgres } from "../../src/postgres-server.ts";
+
+const server = await startPostgres();
+process.stdout.write(`${server.dir}\n`);
+await new Promise(() => setInterval(() => {}, 1000));
