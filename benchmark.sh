@@ -136,9 +136,11 @@ Options:
                          its own seeded file, the runtime's own driver) or postgres: a
                          throwaway server from this machine's PostgreSQL (initdb into a
                          temporary folder, 127.0.0.1, pinned to the server's CPU), a seeded
-                         copy per app process, Bun.sql on Bun and postgres.js on Node and
-                         Deno, 8 connections per process; stopped and removed however the
-                         run ends. Needs a database scenario (-s db,queries,fortunes,updates)
+                         copy per app start (its workers share it), Bun.sql on Bun and
+                         postgres.js on Node and Deno, 8 connections per process; stopped
+                         and removed however the run ends. Needs a database scenario
+                         (-s db,queries,fortunes,updates); one --workers count; not with
+                         --side-by-side, --against or --server-host
       --export bmf FILE  write the run's figures in Bencher Metric Format (throughput,
                          latency, cpu-per-request, cost-ratio; the 95% interval where the
                          run has one) for a continuous-benchmarking service (bencher run

@@ -1,10 +1,9 @@
 // The verifier's own access to an app's database, on either engine: it rewrites World, reads a
 // row back, adds and removes a fortune. The checks (db-checks.ts) are written once against this
-// interface; SQLite answers through the verifier's runtime's driver, PostgreSQL through its
-// client (postgres.ts).
+// interface; SQLite answers here, through the verifier's runtime's driver, PostgreSQL in
+// pg-store.ts, through its client.
 
 import { type Fortune, WORLD_ROWS } from "./db.ts";
-import type { Sql } from "./postgres.ts";
 import type { SqlDatabase } from "./sqlite.ts";
 
 export interface DbProbe {
@@ -56,22 +55,5 @@ export function sqliteProbe(db: SqlDatabase): DbProbe {
       db.prepare("DELETE FROM Fortune WHERE id = ?").run(id);
     },
     fortunes: async () => db.prepare("SELECT id, message FROM Fortune").all() as Fortune[],
-  };
-}
-
-export function pgProbe(sql: Sql): DbProbe {
-  return {
-    exec: async (text) => {
-      await sql.unsafe(text);
-    },
-    numberOf: async (id) =>
-      (await sql<{ n: number }>`SELECT randomnumber AS n FROM world WHERE id = ${id}`)[0]?.n,
-    addFortune: async ({ id, message }) => {
-      await sql`INSERT INTO fortune (id, message) VALUES (${id}, ${message})`;
-    },
-    removeFortune: async (id) => {
-      await sql`DELETE FROM fortune WHERE id = ${id}`;
-    },
-    fortunes: async () => [...(await sql<Fortune>`SELECT id, message FROM fortune`)],
   };
 }

@@ -49,7 +49,6 @@ export { checkDatabase, QUERIES_CASES, worldProblems } from "./db-checks.ts";
 export {
   type DbProbe,
   drawRewrite,
-  pgProbe,
   type Rewrite,
   rewriteWorlds,
   sqliteProbe,
@@ -87,7 +86,7 @@ export {
   type WireExpectation,
   wireProblems,
 } from "./middleware-checks.ts";
-export { pgStore, pgStoreOver } from "./pg-store.ts";
+export { pgProbe, pgStore, pgStoreOver } from "./pg-store.ts";
 export { checkPipelined, parseStrict, type StrictAnswer } from "./pipeline.ts";
 export { clientName, connectPostgres, PG_ENV, PG_POOL, type Sql } from "./postgres.ts";
 export {
@@ -168,6 +167,7 @@ export {
   type Maybe,
   openWorldDb,
   type SyncWorldStore,
+  storeFor,
   storeOver,
   then,
   type WorldStore,

@@ -1,10 +1,11 @@
 // The four database routes over PostgreSQL (`--db postgres`), with the same rules as the SQLite
 // store (world-store.ts): every World row read by its own query, an update reads each row, gives
-// it a new random number and writes the rows back at once (here in one statement). The queries of one request
-// go out together (the client pipelines them over its pool), as the field's fastest PostgreSQL
-// entries do. Each runtime's client comes from postgres.ts.
+// it a new random number and writes the rows back at once (here in one statement). The queries
+// of one request go out together (the client pipelines them over its pool), as the field's
+// fastest PostgreSQL entries do. Each runtime's client comes from postgres.ts.
 
 import { type Fortune, randomWorldId, type World } from "./db.ts";
+import type { DbProbe } from "./db-probes.ts";
 import { connectPostgres, type Sql } from "./postgres.ts";
 import type { WorldStore } from "./world-store.ts";
 
@@ -33,14 +34,16 @@ class PgStore implements WorldStore {
     // One statement writes them all: atomic without a BEGIN, as the field's fastest entries do
     // (postgres.js 3.4.9 can send a transaction's BEGIN on a connection it has not reserved
     // when the pipeline is full: UNSAFE_TRANSACTION under load, porsager/postgres#823). A
-    // repeated id is written once, with its last number; ascending ids, so concurrent updates
-    // lock rows in the same order and never deadlock.
+    // repeated id is written once, with its last number. In ascending ids: PostgreSQL's plan
+    // for a few ids (a nested loop over unnest and the primary key) locks rows in that order,
+    // so concurrent updates wait for each other rather than deadlock (a deadlock would be a 500).
     const last = new Map(rows.map((r) => [r.id, r.randomNumber]));
     const ids = [...last.keys()].sort((a, b) => a - b);
     const array = (values: number[]) => `{${values.join(",")}}`;
+    const numbers = ids.map((id) => last.get(id) as number);
     await this.sql`
       UPDATE world SET randomnumber = u.r
-      FROM unnest(${array(ids)}::int[], ${array(ids.map((id) => last.get(id) as number))}::int[]) AS u(id, r)
+      FROM unnest(${array(ids)}::int[], ${array(numbers)}::int[]) AS u(id, r)
       WHERE world.id = u.id`;
     return rows;
   }
@@ -58,4 +61,22 @@ export function pgStoreOver(sql: Sql): WorldStore {
 /** A store over the database at `url`, with the runtime's client and the contract's pool size. */
 export function pgStore(url: string): WorldStore {
   return pgStoreOver(connectPostgres(url));
+}
+
+/** The verifier's access to a PostgreSQL database (db-probes.ts's interface). */
+export function pgProbe(sql: Sql): DbProbe {
+  return {
+    exec: async (text) => {
+      await sql.unsafe(text);
+    },
+    numberOf: async (id) =>
+      (await sql<{ n: number }>`SELECT randomnumber AS n FROM world WHERE id = ${id}`)[0]?.n,
+    addFortune: async ({ id, message }) => {
+      await sql`INSERT INTO fortune (id, message) VALUES (${id}, ${message})`;
+    },
+    removeFortune: async (id) => {
+      await sql`DELETE FROM fortune WHERE id = ${id}`;
+    },
+    fortunes: async () => [...(await sql<Fortune>`SELECT id, message FROM fortune`)],
+  };
 }

@@ -130,11 +130,16 @@ export function storeOver(db: SqlDatabase): SyncWorldStore {
 let shared: WorldStore | undefined;
 
 /**
- * The process's store, opened on first use: PostgreSQL when BENCH_PG names a database, else the
- * SQLite file BENCH_DB names (or a database seeded in memory without it).
+ * The store `env` names: PostgreSQL when BENCH_PG names a database, else the SQLite file
+ * BENCH_DB names (or a database seeded in memory without it).
  */
+export function storeFor(env: Readonly<Record<string, string | undefined>>): WorldStore {
+  const postgres = env[PG_ENV];
+  return postgres ? pgStore(postgres) : storeOver(openWorldDb(env[DB_ENV]));
+}
+
+/** The process's store (storeFor its environment), opened on first use. */
 export function worldStore(): WorldStore {
-  const postgres = process.env[PG_ENV];
-  shared ??= postgres ? pgStore(postgres) : storeOver(openWorldDb(process.env[DB_ENV]));
+  shared ??= storeFor(process.env);
   return shared;
 }

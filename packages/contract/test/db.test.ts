@@ -24,6 +24,7 @@ import {
   fortunesToServe,
   openSqlite,
   openWorldDb,
+  PG_ENV,
   parseQueries,
   QUERIES_CASES,
   QUERIES_MAX,
@@ -35,7 +36,9 @@ import {
   seededNumber,
   seedSql,
   sqliteProbe,
+  storeFor,
   storeOver,
+  then,
   type Violation,
   WORLD_ROWS,
   type World,
@@ -245,6 +248,27 @@ describe("the store", () => {
     } finally {
       if (saved !== undefined) process.env[DB_ENV] = saved;
     }
+  });
+
+  test("BENCH_PG names PostgreSQL: its answers are promises; else SQLite answers at once", async () => {
+    const path = freshFile();
+    const sqlite = storeFor({ [DB_ENV]: path });
+    const row = sqlite.world();
+    expect(row).not.toBeInstanceOf(Promise);
+    expect(storeFor({ [PG_ENV]: "", [DB_ENV]: path }).fortunes()).toHaveLength(FORTUNES.length);
+    // Nothing listens on port 1: the promise rejects, which is the app's 500, never a crash.
+    const postgres = storeFor({ [PG_ENV]: "postgres://bench@127.0.0.1:1/none", [DB_ENV]: path });
+    const answer = postgres.world();
+    expect(answer).toBeInstanceOf(Promise);
+    await expect(answer).rejects.toThrow();
+  });
+
+  test("then(): a value at once, a promise's value when it resolves", async () => {
+    expect(then(2, (n) => n * 3)).toBe(6);
+    const later = then(Promise.resolve(2), (n) => n * 3);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe(6);
+    await expect(then(Promise.reject(new Error("down")), (n) => n)).rejects.toThrow("down");
   });
 });
 

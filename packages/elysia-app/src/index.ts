@@ -118,8 +118,9 @@ export function createApp(config: ElysiaConfig<""> = {}, options: AppOptions = {
       return count === undefined ? status(400, errorBody(ERRORS.badCount)) : buildItems(count);
     })
     // The database routes over the contract's store (the runtime's own SQLite, prepared
-    // statements, or PostgreSQL: Elysia awaits a promise). The page is a Response: a string with set.headers' content type went out
-    // as text/plain through @elysiajs/node 1.4.5 (node-elysia).
+    // statements, or PostgreSQL: Elysia awaits a promise). The page is a Response: a string
+    // with set.headers' content type went out as text/plain through @elysiajs/node 1.4.5
+    // (node-elysia).
     .get(DB_ROUTES.db, () => worldStore().world())
     .get(DB_ROUTES.queries, ({ query }) => worldStore().worlds(parseQueries(query.queries)))
     .get(DB_ROUTES.fortunes, () =>

@@ -138,7 +138,13 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "database",
     package: "contract",
-    mutate: ["src/db.ts", "src/db-checks.ts", "src/world-store.ts", "src/sqlite.ts"],
+    mutate: [
+      "src/db.ts",
+      "src/db-checks.ts",
+      "src/db-probes.ts",
+      "src/world-store.ts",
+      "src/sqlite.ts",
+    ],
     // In-process stand-ins on SQLite files, each breaking one rule of the database contract.
     tests: ["test/db.test.ts"],
   },

@@ -74,16 +74,19 @@ export class DatabaseError extends Error {}
  * to the server's CPUs as SQLite is (it runs inside the app). Undefined: SQLite, or no database.
  */
 export async function databaseServer(
-  options: { readonly scenarios: readonly Scenario[]; readonly db: DbEngine },
+  options: {
+    readonly scenarios: readonly Scenario[];
+    readonly db: DbEngine;
+    readonly workers: number;
+  },
   pinning: Pinning,
 ): Promise<PostgresServer | undefined> {
   if (!options.scenarios.some((s) => s.database)) return undefined;
   sweepOrphanDatabases();
   if (options.db !== "postgres") return undefined;
   try {
-    return await startPostgres(
-      pinning.enabled && pinning.serverCpus ? { cpus: pinning.serverCpus } : {},
-    );
+    const cpus = pinning.enabled && pinning.serverCpus ? { cpus: pinning.serverCpus } : {};
+    return await startPostgres({ ...cpus, workers: options.workers });
   } catch (error) {
     throw new DatabaseError(`--db postgres: ${error instanceof Error ? error.message : error}`);
   }

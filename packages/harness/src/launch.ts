@@ -111,6 +111,20 @@ function runtimeCommand(): string {
   return process.versions.bun ? process.execPath : "bun";
 }
 
+/** The process's own database, if it is to have one; a LaunchError when it cannot be made. */
+async function databaseFor(
+  app: AppRun,
+  wanted: StartOptions["database"],
+): Promise<AppDatabase | undefined> {
+  if (!wanted) return undefined;
+  try {
+    return wanted === true ? makeAppDatabase() : await wanted();
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new LaunchError(`${app.name}: could not make its database: ${why}`);
+  }
+}
+
 export async function startApp(app: AppRun, options: StartOptions = {}): Promise<RunningApp> {
   // A row of another commit (--against) runs from that commit's checkout.
   const root = app.checkout?.root ?? options.root ?? REPO_ROOT;
@@ -126,12 +140,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   }
 
   const workers = options.workers ?? 1;
-  const database =
-    options.database === true
-      ? makeAppDatabase()
-      : options.database
-        ? await options.database()
-        : undefined;
+  const database = await databaseFor(app, options.database);
   const env = { ...options.env, ...database?.env };
   const { child, command, stampDir, spawned } = spawnApp(app, cwd, { ...options, env }, workers);
   let log = "";

@@ -14,7 +14,7 @@ import {
   workerUse,
 } from "./measure.ts";
 import { againstExpected, type LoadResult, PARSERS, ParseError } from "./parse.ts";
-import { cpuTicks, treeCpuTicks } from "./procstats.ts";
+import { CLK_TCK, cpuTicks, reapedTicks, treeSchedNs } from "./procstats.ts";
 import type { ToolCommand, ToolInfo } from "./tools.ts";
 
 /** How often the server and the tool are sampled. */
@@ -83,18 +83,20 @@ export interface Sampled {
 }
 
 /**
- * utime + stime of `root` and its children (PostgreSQL's backends are the postmaster's), listed
- * by the kernel's children file: a few reads, not a walk of /proc, on every sample.
+ * CPU time of `root` and its children (PostgreSQL's backends are the postmaster's), ns, listed
+ * by the kernel's children file: a few reads, not a walk of /proc, on every sample. A child
+ * that exits (a backend closed, an autovacuum worker done) moves into root's reaped time, so
+ * its time still counts.
  */
-function treeTicksOf(root: number): number {
+function treeNsOf(root: number): number {
   let children: number[] = [];
   try {
     const list = readFileSync(`/proc/${root}/task/${root}/children`, "utf8").trim();
     children = list === "" ? [] : list.split(" ").map(Number);
   } catch {
-    // Gone: its ticks read 0 below, as a process's do once it has exited.
+    // Gone: its time reads 0 below, as a process's does once it has exited.
   }
-  return treeCpuTicks([root, ...children]);
+  return treeSchedNs([root, ...children]) + (reapedTicks(root) * 1e9) / CLK_TCK;
 }
 
 /** The server's figures, sampled every SAMPLE_MS (one sample at a time) until stop() is called. */
@@ -125,7 +127,7 @@ function sampler(sampled: Sampled, toolPid: () => number | undefined, heldAtMs: 
       stealTicks: server.steal,
       serverIdleTicks: server.idle,
       ...(workers ? { workerTicks: server.workerTicks } : {}),
-      ...(sampled.database ? { databaseTicks: treeTicksOf(sampled.database) } : {}),
+      ...(sampled.database ? { databaseNs: treeNsOf(sampled.database) } : {}),
     });
     // Halfway through, the connections are open and spread: who holds them is who serves.
     if (workers && !held && performance.now() - started >= heldAtMs) {

@@ -21,8 +21,11 @@ export interface Sample {
   readonly serverIdleTicks: number;
   /** Per worker (--workers), in the order of Sampled.workers. */
   readonly workerTicks?: readonly number[];
-  /** --db postgres: utime + stime of the database server's processes (Sampled.database). */
-  readonly databaseTicks?: number;
+  /**
+   * --db postgres: the database server's processes' CPU time, ns (schedstat: ticks, truncated
+   * per process, would be off by up to a tick for each of its dozen processes).
+   */
+  readonly databaseNs?: number;
 }
 
 export interface Window {
@@ -102,8 +105,8 @@ export function ratesOver(
     ...(first.serverNs !== undefined && last.serverNs !== undefined
       ? { serverNs: Math.max(0, last.serverNs - first.serverNs) }
       : {}),
-    ...(first.databaseTicks !== undefined && last.databaseTicks !== undefined
-      ? { databaseCpuPercent: Math.max(0, percent(last.databaseTicks - first.databaseTicks)) }
+    ...(first.databaseNs !== undefined && last.databaseNs !== undefined
+      ? { databaseCpuPercent: Math.max(0, (last.databaseNs - first.databaseNs) / 1e7 / sec) }
       : {}),
     windowSec: sec,
   };

@@ -149,6 +149,7 @@ function dbOf(
   scenarios: readonly Scenario[],
   remote: boolean,
   side: boolean,
+  workerCounts: readonly number[],
 ): DbEngine {
   if (value !== "sqlite" && value !== "postgres") {
     throw new UsageError(`--db must be sqlite or postgres, got ${value}`);
@@ -167,6 +168,10 @@ function dbOf(
   if (value === "postgres" && side) {
     // Its CPU would be one server shared by both apps of a pair: not judged side by side yet.
     throw new UsageError("--db postgres runs one app at a time: not with --side-by-side");
+  }
+  if (value === "postgres" && workerCounts.length > 1) {
+    // The server is pinned once, to the servers' CPUs, which a list of counts changes.
+    throw new UsageError("--db postgres takes one --workers count, not a list");
   }
   if (value === "postgres" && findPostgres() === undefined) throw new UsageError(PG_INSTALL);
   return value;
@@ -259,7 +264,13 @@ export function parseOptions(argv: string[]): Options {
   if (server) remoteLimits(values);
   const side = sideOptionsOf(values, apps);
   const scenarios = scenariosOf(values.scenarios);
-  const db = dbOf(values.db, scenarios.scenarios, server !== undefined, side !== undefined);
+  const db = dbOf(
+    values.db,
+    scenarios.scenarios,
+    server !== undefined,
+    side !== undefined,
+    workerCounts,
+  );
   return {
     apps,
     ...scenarios,

@@ -22,14 +22,20 @@ export const PG_INSTALL =
   "PostgreSQL is not installed: install it (Debian/Ubuntu: apt-get install postgresql) " +
   "or run without --db postgres (SQLite)";
 
-/** Settings given to the server on its command line (the rest are PostgreSQL's defaults). */
-export const PG_SETTINGS: Readonly<Record<string, string>> = {
-  // A commit returns before its WAL reaches the disk: durable across a crash of the server,
-  // not of the machine, as SQLite's synchronous = NORMAL in WAL mode (world-store.ts).
-  synchronous_commit: "off",
-  // The pools of two apps side by side, the harness's and the verifier's connections.
-  max_connections: "100",
-};
+/**
+ * Settings given to the server on its command line (the rest are PostgreSQL's defaults), for
+ * apps of `workers` processes each.
+ */
+export function pgSettings(workers = 1): Readonly<Record<string, string>> {
+  return {
+    // A commit returns before its WAL reaches the disk: durable across a crash of the server,
+    // not of the machine, as SQLite's synchronous = NORMAL in WAL mode (world-store.ts).
+    synchronous_commit: "off",
+    // PostgreSQL's default, or more: every process's pool, the harness's and the verifier's
+    // connections, and room for the pools of a process that is still stopping.
+    max_connections: String(Math.max(100, 2 * workers * PG_POOL + 10)),
+  };
+}
 
 export interface PostgresRecord {
   readonly engine: "postgresql";
@@ -98,28 +104,33 @@ function freePort(): Promise<number> {
 
 /**
  * Stops the server (a fast shutdown) when the harness's pid is gone, when it is told to (TERM),
- * or when the server ends by itself; then removes the folder. $1: the harness's pid, $2: the
- * folder, the rest: the server's command.
+ * or when the server ends by itself; then removes the folder, unless the server ended by itself
+ * while the harness lives (which reads the log, then removes it). Looks once a second; `wait`
+ * lets a TERM in at once. $1: the harness's pid, $2: the folder, the rest: the server's command.
  */
 const WATCHDOG = `
-harness=$1 dir=$2; shift 2
+harness=$1 dir=$2 told=0; shift 2
 "$@" 2>>"$dir/postgres.log" & pg=$!
-trap 'kill -INT "$pg" 2>/dev/null' TERM INT
-while kill -0 "$harness" 2>/dev/null && kill -0 "$pg" 2>/dev/null; do sleep 0.2; done
-kill -INT "$pg" 2>/dev/null; wait "$pg"; rm -rf "$dir"
+trap 'told=1; kill -INT "$pg" 2>/dev/null' TERM INT
+while kill -0 "$harness" 2>/dev/null && kill -0 "$pg" 2>/dev/null; do sleep 1 & wait $!; done
+kill -INT "$pg" 2>/dev/null; wait "$pg"
+if [ "$told" = 1 ] || ! kill -0 "$harness" 2>/dev/null; then rm -rf "$dir"; fi
 `;
 
 function initdb(bin: string, dir: string, prefix: string[]): string {
   const as =
     prefix.length > 0
-      ? " (run by root, PostgreSQL runs as the postgres user, who must be able to reach the temporary folder, TMPDIR)"
+      ? " (run by root, PostgreSQL runs as the postgres user, who must be able to reach " +
+        "the temporary folder, TMPDIR)"
       : "";
   const data = join(dir, "data");
   const args = ["-D", data, "-U", "bench", "--auth=trust", "-E", "UTF8", "--locale=C"];
   // --no-sync: a throwaway cluster need not reach the disk before it starts.
   const command = [...prefix, join(bin, "initdb"), ...args, "--no-sync"];
   try {
-    execFileSync(command[0] as string, command.slice(1), { stdio: "pipe" });
+    // In a folder the postgres user can enter: PostgreSQL 15 changes directory and back while
+    // it looks for its own programs.
+    execFileSync(command[0] as string, command.slice(1), { stdio: "pipe", cwd: dir });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     throw new Error(`initdb failed: ${stderr || (error as Error).message}${as}`);
@@ -127,8 +138,14 @@ function initdb(bin: string, dir: string, prefix: string[]): string {
   return data;
 }
 
-function serverCommand(bin: string, data: string, port: number, cpus?: string): string[] {
-  const settings = { ...PG_SETTINGS, listen_addresses: "127.0.0.1", unix_socket_directories: "" };
+function serverCommand(
+  bin: string,
+  data: string,
+  port: number,
+  given: Readonly<Record<string, string>>,
+  cpus?: string,
+): string[] {
+  const settings = { ...given, listen_addresses: "127.0.0.1", unix_socket_directories: "" };
   return [
     ...(cpus !== undefined ? ["taskset", "-c", cpus] : []),
     join(bin, "postgres"),
@@ -140,7 +157,12 @@ function serverCommand(bin: string, data: string, port: number, cpus?: string): 
   ];
 }
 
-/** The first connection that answers, within `timeoutMs`; the log's tail when the server died. */
+function logTail(dir: string): string {
+  const log = join(dir, "postgres.log");
+  return existsSync(log) ? readFileSync(log, "utf8").slice(-2000).trim() : "(no log)";
+}
+
+/** The first connection that answers, within 15 s; the log's tail when the server died. */
 async function connectWhenReady(url: string, watchdog: ChildProcess, dir: string): Promise<Sql> {
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -150,9 +172,8 @@ async function connectWhenReady(url: string, watchdog: ChildProcess, dir: string
       return sql;
     } catch (error) {
       await sql.end().catch(() => {});
-      const log = () => readFileSync(join(dir, "postgres.log"), "utf8").slice(-2000).trim();
       if (watchdog.exitCode !== null || watchdog.signalCode !== null) {
-        throw new Error(`postgres did not start: ${existsSync(dir) ? log() : "(no log)"}`);
+        throw new Error(`postgres did not start: ${logTail(dir)}`);
       }
       if (Date.now() > deadline) throw new Error(`postgres did not answer in 15 s: ${error}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -160,28 +181,35 @@ async function connectWhenReady(url: string, watchdog: ChildProcess, dir: string
   }
 }
 
-/** Starts a server (pinned to `cpus` when given) with the seeded template database "world". */
+/**
+ * Starts a server (pinned to `cpus` when given, for apps of `workers` processes) with the seeded
+ * template database "world".
+ */
 export async function startPostgres(
-  options: { cpus?: string; parent?: string } = {},
+  options: { cpus?: string; parent?: string; workers?: number } = {},
 ): Promise<PostgresServer> {
   const bin = findPostgres();
   if (bin === undefined) throw new Error(PG_INSTALL);
   const { prefix, ids } = runAs();
   const dir = mkdtempSync(join(options.parent ?? tmpdir(), `${PG_PREFIX}${process.pid}-`));
   let watchdog: ChildProcess | undefined;
+  let admin: Sql | undefined;
   try {
     if (ids) chownSync(dir, ids[0], ids[1]);
     const data = initdb(bin, dir, prefix);
     const port = await freePort();
-    const command = [...prefix, ...serverCommand(bin, data, port, options.cpus)];
+    const settings = pgSettings(options.workers);
+    const command = [...prefix, ...serverCommand(bin, data, port, settings, options.cpus)];
     watchdog = spawn("bash", ["-c", WATCHDOG, "watchdog", String(process.pid), dir, ...command], {
+      cwd: dir,
       detached: true,
       stdio: "ignore",
     });
-    const admin = await connectWhenReady(urlOf(port, "postgres"), watchdog, dir);
+    admin = await connectWhenReady(urlOf(port, "postgres"), watchdog, dir);
     await seedTemplate(admin, port);
-    return serving(admin, port, dir, watchdog, options.cpus);
+    return await serving(admin, { port, dir, watchdog, settings, cpus: options.cpus });
   } catch (error) {
+    await admin?.end().catch(() => {});
     if (watchdog) await stopWatchdog(watchdog);
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -210,13 +238,16 @@ async function stopWatchdog(watchdog: ChildProcess): Promise<void> {
   clearTimeout(late);
 }
 
-async function serving(
-  admin: Sql,
-  port: number,
-  dir: string,
-  watchdog: ChildProcess,
-  cpus: string | undefined,
-): Promise<PostgresServer> {
+interface Started {
+  readonly port: number;
+  readonly dir: string;
+  readonly watchdog: ChildProcess;
+  readonly settings: Readonly<Record<string, string>>;
+  readonly cpus: string | undefined;
+}
+
+async function serving(admin: Sql, started: Started): Promise<PostgresServer> {
+  const { port, dir, watchdog, settings, cpus } = started;
   const [row] = await admin<{ server_version: string }>`SHOW server_version`;
   let made = 0;
   let stopped: Promise<void> | undefined;
@@ -229,7 +260,7 @@ async function serving(
       engine: "postgresql",
       version: row?.server_version ?? "unknown",
       ...(cpus !== undefined ? { cpus } : {}),
-      settings: { ...PG_SETTINGS, pool: String(PG_POOL) },
+      settings: { ...settings, pool: String(PG_POOL) },
     },
     async appDatabase() {
       const name = `app_${++made}`;

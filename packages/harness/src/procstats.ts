@@ -33,6 +33,15 @@ export function cpuTicks(pid: number): number {
   return f ? Number(f[11]) + Number(f[12]) : 0;
 }
 
+/**
+ * CPU time of the children a process has waited for (cutime + cstime), in ticks; 0 when it is
+ * gone. Added to its live children's, a child that exits keeps counting.
+ */
+export function reapedTicks(pid: number): number {
+  const f = statFields(pid);
+  return f ? Number(f[13]) + Number(f[14]) : 0;
+}
+
 /** Running, not a zombie; false when gone. */
 export function isAlive(pid: number): boolean {
   const f = statFields(pid);

@@ -282,13 +282,14 @@ class Run {
   /** How the apps start: with `workers`, on the server's CPUs, listening where the host says. */
   startOptions(workers: number): StartOptions {
     const pinning = serverPinning(this.pinning, workers);
+    const postgres = this.postgres;
     return {
       root: this.options.appsRoot,
       workers,
       ...(pinning.enabled ? { cpus: pinning.serverCpus } : {}),
       ...(this.host.remote ? { listen: this.host.address } : {}),
       ...(this.options.scenarios.some((s) => s.database)
-        ? { database: this.postgres ? () => (this.postgres as PostgresServer).appDatabase() : true }
+        ? { database: postgres ? () => postgres.appDatabase() : true }
         : {}),
     };
   }

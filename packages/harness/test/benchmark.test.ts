@@ -405,6 +405,15 @@ describe("Ctrl-C", () => {
           ["db", true],
           ["fortunes", true],
         ]);
+        // The database's CPU is read with the server's, on the server's CPUs.
+        for (const t of complete.results?.trials ?? []) {
+          expect(t.databaseCpuPercent).toBeGreaterThan(1);
+          expect(t.databaseCpuPercent).toBeLessThan(100);
+        }
+        const pinning = complete.results?.manifest.pinning;
+        if (pinning?.enabled) {
+          expect(complete.results?.manifest.database?.cpus).toBe(pinning.serverCpus);
+        }
         expect(folders()).toEqual([]);
         const { done } = start(
           [...args, "--trials", "3", "-s", "updates"],

@@ -68,13 +68,13 @@ describe("CPU over the window", () => {
   });
 
   test("--db postgres: the database server's CPU over the window, only where it was read", () => {
-    const db = samples.map((x) => ({ ...x, databaseTicks: x.serverTicks * 0.4 }));
+    const db = samples.map((x) => ({ ...x, databaseNs: x.serverTicks * 0.4 * (1e9 / CLK_TCK) }));
     expect(ratesOver(db, { startMs: 700, endMs: 2300 }, 2)?.databaseCpuPercent).toBeCloseTo(40, 6);
     expect(ratesOver(samples, { startMs: 700, endMs: 2300 }, 2)).not.toHaveProperty(
       "databaseCpuPercent",
     );
     // A server gone by the last sample reads 0 ticks: never a negative share.
-    const gone = db.map((x, i) => (i === db.length - 1 ? { ...x, databaseTicks: 0 } : x));
+    const gone = db.map((x, i) => (i === db.length - 1 ? { ...x, databaseNs: 0 } : x));
     expect(ratesOver(gone, { startMs: 0, endMs: 2600 }, 2)?.databaseCpuPercent).toBe(0);
   });
 

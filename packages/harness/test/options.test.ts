@@ -158,6 +158,9 @@ describe("the database scenarios", () => {
     expect(() =>
       parse("--apps", "bun-bare", "--scenarios", "db", "--db", "postgres", "--side-by-side"),
     ).toThrow("--db postgres runs one app at a time: not with --side-by-side");
+    expect(() =>
+      parse("--apps", "bun-bare", "--scenarios", "db", "--db", "postgres", "--workers", "1,2"),
+    ).toThrow("--db postgres takes one --workers count, not a list");
   });
 
   test.skipIf(findPostgres() === undefined)("--db postgres where PostgreSQL is installed", () => {

@@ -27,7 +27,12 @@ import {
   type WorldStore,
 } from "@bench/contract";
 import { isRunning, startApp } from "../src/launch.ts";
-import { findPostgres, type PostgresServer, startPostgres } from "../src/postgres-server.ts";
+import {
+  findPostgres,
+  type PostgresServer,
+  pgSettings,
+  startPostgres,
+} from "../src/postgres-server.ts";
 
 /** A conforming app over `store`, in process; `overrides` replace its routes to break a rule. */
 function standIn(store: WorldStore, overrides: Partial<Record<string, Fetcher>> = {}): Fetcher {
@@ -47,6 +52,14 @@ function standIn(store: WorldStore, overrides: Partial<Record<string, Fetcher>> 
     return route ? route(request) : new Response("no", { status: 404 });
   };
 }
+
+describe("the server's settings", () => {
+  test("commits do not wait for the disk; connections enough for every process's pool", () => {
+    expect(pgSettings()).toEqual({ synchronous_commit: "off", max_connections: "100" });
+    expect(pgSettings(5).max_connections).toBe("100"); // 2 × 5 × 8 + 10 = 90
+    expect(pgSettings(8).max_connections).toBe("138"); // 2 × 8 × 8 + 10
+  });
+});
 
 // CI installs Debian's postgresql; elsewhere, without it, these tests skip (visibly).
 const RUN = findPostgres() !== undefined || process.env.CI === "true";
