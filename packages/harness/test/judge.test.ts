@@ -589,6 +589,10 @@ describe("--db postgres: the database server on the server's core", () => {
       "contended: the server's core was 100% busy while the server used 45% of it and its database 34%: something else had the CPU (not the server's best)",
     );
     expect(judge({ ...m, databaseCpuPercent: undefined }).checks.contended).toBe(true);
+    // Two workers on two cores: both shares are per core of the set (busy 100, app 50, db 20).
+    const two = { ...m, serverCpuPercent: 100, serverCores: 2, workers: 2, databaseCpuPercent: 40 };
+    expect(judge(two).checks.contended).toBe(true);
+    expect(judge({ ...two, databaseCpuPercent: 60 }).checks.contended).toBe(false);
   });
 
   test("the database using more of the core than the app: DATABASE-BOUND, the sample kept", () => {
@@ -607,6 +611,7 @@ describe("--db postgres: the database server on the server's core", () => {
   test("app and database above the server's cores: physically impossible, invalid", () => {
     const m = measured({ serverCpuPercent: 60, serverCoreIdlePercent: 0, databaseCpuPercent: 40 });
     expect(judge(m).checks.valid).toBe(true);
+    expect(judge({ ...m, databaseCpuPercent: 45 }).checks.valid).toBe(true); // 105%: the slack
     const over = judge({ ...m, databaseCpuPercent: 60 }).checks;
     expect(over.valid).toBe(false);
     expect(over.invalidReasons).toContain(

@@ -76,6 +76,15 @@ describe("CPU over the window", () => {
     // A server gone by the last sample reads 0 ticks: never a negative share.
     const gone = db.map((x, i) => (i === db.length - 1 ? { ...x, databaseNs: 0 } : x));
     expect(ratesOver(gone, { startMs: 0, endMs: 2600 }, 2)?.databaseCpuPercent).toBe(0);
+    // Read at one end only (never at both): no figure rather than NaN.
+    const { databaseNs: _, ...unread } = db[0] as Sample;
+    const firstOnly = [db[0] as Sample, ...samples.slice(1)];
+    expect(ratesOver(firstOnly, { startMs: 0, endMs: 2600 }, 2)).not.toHaveProperty(
+      "databaseCpuPercent",
+    );
+    expect(ratesOver([unread, ...db.slice(1)], { startMs: 0, endMs: 2600 }, 2)).not.toHaveProperty(
+      "databaseCpuPercent",
+    );
   });
 
   test("the server's schedstat ns over the window, and per request answered in it", () => {
