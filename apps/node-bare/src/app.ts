@@ -21,11 +21,11 @@ import {
   parseUserId,
   ROUTES,
   selectUserFields,
-  then,
   unknownFieldError,
   updatedUser,
   userById,
   validateUserUpdate,
+  withValue,
   worldStore,
 } from "@bench/contract";
 import { middlewareRoute } from "./middleware.ts";
@@ -188,11 +188,11 @@ function databaseRoute(res: ServerResponse, path: string, query: () => URLSearch
   const count = () => parseQueries(query().get("queries"));
   const json = (rows: unknown) => sendJson(res, 200, rows);
   let answer: unknown;
-  if (path === DB_ROUTES.db) answer = then(worldStore().world(), json);
-  else if (path === DB_ROUTES.queries) answer = then(worldStore().worlds(count()), json);
-  else if (path === DB_ROUTES.updates) answer = then(worldStore().updated(count()), json);
+  if (path === DB_ROUTES.db) answer = withValue(worldStore().world(), json);
+  else if (path === DB_ROUTES.queries) answer = withValue(worldStore().worlds(count()), json);
+  else if (path === DB_ROUTES.updates) answer = withValue(worldStore().updated(count()), json);
   else if (path === DB_ROUTES.fortunes) {
-    answer = then(worldStore().fortunes(), (rows) => sendPage(res, fortunesHtml(rows)));
+    answer = withValue(worldStore().fortunes(), (rows) => sendPage(res, fortunesHtml(rows)));
   } else return false;
   if (answer instanceof Promise) answer.catch((error: unknown) => failInternal(res, error));
   return true;

@@ -169,7 +169,7 @@ export {
   type SyncWorldStore,
   storeFor,
   storeOver,
-  then,
   type WorldStore,
+  withValue,
   worldStore,
 } from "./world-store.ts";

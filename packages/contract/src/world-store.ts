@@ -18,8 +18,11 @@ import { openSqlite, type SqlDatabase, type SqlStatement } from "./sqlite.ts";
 /** A value now (SQLite) or later (PostgreSQL). */
 export type Maybe<T> = T | Promise<T>;
 
-/** `f` of `value`: at once when it is there, when it resolves when it is a promise. */
-export function then<T, R>(value: Maybe<T>, f: (value: T) => R): Maybe<R> {
+/**
+ * `f` of `value`: at once when it is there, when it resolves when it is a promise. (Not named
+ * `then`: a module exporting `then` is a thenable, and `await import()` of it calls it.)
+ */
+export function withValue<T, R>(value: Maybe<T>, f: (value: T) => R): Maybe<R> {
   return value instanceof Promise ? value.then(f) : f(value);
 }
 

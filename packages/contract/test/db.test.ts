@@ -38,11 +38,11 @@ import {
   sqliteProbe,
   storeFor,
   storeOver,
-  then,
   type Violation,
   WORLD_ROWS,
   type World,
   type WorldStore,
+  withValue,
   worldProblems,
   worldStore,
 } from "../src/index.ts";
@@ -263,12 +263,18 @@ describe("the store", () => {
     await expect(answer).rejects.toThrow();
   });
 
-  test("then(): a value at once, a promise's value when it resolves", async () => {
-    expect(then(2, (n) => n * 3)).toBe(6);
-    const later = then(Promise.resolve(2), (n) => n * 3);
+  test("the contract's module is not a thenable: `await import()` gives its exports", async () => {
+    const contract = await import("../src/index.ts");
+    expect(contract.withValue).toBe(withValue);
+    expect("then" in contract).toBe(false);
+  });
+
+  test("withValue(): a value at once, a promise's value when it resolves", async () => {
+    expect(withValue(2, (n) => n * 3)).toBe(6);
+    const later = withValue(Promise.resolve(2), (n) => n * 3);
     expect(later).toBeInstanceOf(Promise);
     expect(await later).toBe(6);
-    await expect(then(Promise.reject(new Error("down")), (n) => n)).rejects.toThrow("down");
+    await expect(withValue(Promise.reject(new Error("down")), (n) => n)).rejects.toThrow("down");
   });
 });
 

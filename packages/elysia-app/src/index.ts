@@ -22,10 +22,10 @@ import {
   ROUTES,
   readJsonBody,
   selectUserFields,
-  then,
   unknownFieldError,
   updatedUser,
   userById,
+  withValue,
   worldStore,
 } from "@bench/contract";
 import { type Context, type ElysiaConfig, status, t } from "elysia";
@@ -124,7 +124,7 @@ export function createApp(config: ElysiaConfig<""> = {}, options: AppOptions = {
     .get(DB_ROUTES.db, () => worldStore().world())
     .get(DB_ROUTES.queries, ({ query }) => worldStore().worlds(parseQueries(query.queries)))
     .get(DB_ROUTES.fortunes, () =>
-      then(
+      withValue(
         worldStore().fortunes(),
         (rows) =>
           new Response(fortunesHtml(rows), {

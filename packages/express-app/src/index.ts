@@ -35,11 +35,11 @@ import {
   ROUTES,
   STACK_ITEMS,
   selectUserFields,
-  then,
   unknownFieldError,
   updatedUser,
   userById,
   validateUserUpdate,
+  withValue,
   worldStore,
 } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
@@ -159,16 +159,16 @@ function routes(app: express.Express): void {
 function databaseRoutes(app: express.Express): void {
   const queries = (req: Request) => parseQueries(single(req.query.queries));
   app.get(DB_ROUTES.db, (_req, res) => {
-    return then(worldStore().world(), (row) => res.json(row));
+    return withValue(worldStore().world(), (row) => res.json(row));
   });
   app.get(DB_ROUTES.queries, (req, res) => {
-    return then(worldStore().worlds(queries(req)), (rows) => res.json(rows));
+    return withValue(worldStore().worlds(queries(req)), (rows) => res.json(rows));
   });
   app.get(DB_ROUTES.fortunes, (_req, res) => {
-    return then(worldStore().fortunes(), (rows) => res.type("html").send(fortunesHtml(rows)));
+    return withValue(worldStore().fortunes(), (rows) => res.type("html").send(fortunesHtml(rows)));
   });
   app.get(DB_ROUTES.updates, (req, res) => {
-    return then(worldStore().updated(queries(req)), (rows) => res.json(rows));
+    return withValue(worldStore().updated(queries(req)), (rows) => res.json(rows));
   });
 }
 

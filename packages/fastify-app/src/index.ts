@@ -26,11 +26,11 @@ import {
   parseUserId,
   ROUTES,
   selectUserFields,
-  then,
   type UserUpdate,
   unknownFieldError,
   updatedUser,
   userById,
+  withValue,
   worldStore,
 } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
@@ -88,7 +88,7 @@ function databaseRoutes(app: FastifyInstance): void {
     worldStore().worlds(queries(req)),
   );
   app.get(DB_ROUTES.fortunes, (_req, reply) =>
-    then(worldStore().fortunes(), (rows) =>
+    withValue(worldStore().fortunes(), (rows) =>
       reply.type(FORTUNES_CONTENT_TYPE).send(fortunesHtml(rows)),
     ),
   );

@@ -20,11 +20,11 @@ import {
   parseUserId,
   readJsonBody,
   selectUserFields,
-  then,
   unknownFieldError,
   updatedUser,
   userById,
   validateUserUpdate,
+  withValue,
   worldStore,
 } from "@bench/contract";
 
@@ -91,21 +91,21 @@ export function internalError(error: unknown): Response {
  * answered at once; or PostgreSQL, answered when the rows come (a rejection reaches the server's
  * error handler: a 500).
  */
-export const world = () => then(worldStore().world(), (row) => Response.json(row));
+export const world = () => withValue(worldStore().world(), (row) => Response.json(row));
 
 export const worlds = (request: Request) =>
-  then(worldStore().worlds(parseQueries(query(request).get("queries"))), (rows) =>
+  withValue(worldStore().worlds(parseQueries(query(request).get("queries"))), (rows) =>
     Response.json(rows),
   );
 
 export const fortunes = () =>
-  then(
+  withValue(
     worldStore().fortunes(),
     (rows) =>
       new Response(fortunesHtml(rows), { headers: { "content-type": FORTUNES_CONTENT_TYPE } }),
   );
 
 export const updates = (request: Request) =>
-  then(worldStore().updated(parseQueries(query(request).get("queries"))), (rows) =>
+  withValue(worldStore().updated(parseQueries(query(request).get("queries"))), (rows) =>
     Response.json(rows),
   );

@@ -26,10 +26,10 @@ import {
   ROUTES,
   STACK_ITEMS,
   selectUserFields,
-  then,
   unknownFieldError,
   updatedUser,
   userById,
+  withValue,
   worldStore,
 } from "@bench/contract";
 import { zValidator } from "@hono/zod-validator";
@@ -206,15 +206,15 @@ function addMiddlewareRoutes(app: Hono, getConnInfo: GetConnInfo | undefined): v
  * PostgreSQL, answered when the rows come. c.html sends the page as text/html; charset=UTF-8.
  */
 function addDatabaseRoutes(app: Hono): void {
-  app.get(DB_ROUTES.db, (c) => then(worldStore().world(), (row) => c.json(row)));
+  app.get(DB_ROUTES.db, (c) => withValue(worldStore().world(), (row) => c.json(row)));
   app.get(DB_ROUTES.queries, (c) =>
-    then(worldStore().worlds(parseQueries(c.req.query("queries"))), (rows) => c.json(rows)),
+    withValue(worldStore().worlds(parseQueries(c.req.query("queries"))), (rows) => c.json(rows)),
   );
   app.get(DB_ROUTES.fortunes, (c) =>
-    then(worldStore().fortunes(), (rows) => c.html(fortunesHtml(rows))),
+    withValue(worldStore().fortunes(), (rows) => c.html(fortunesHtml(rows))),
   );
   app.get(DB_ROUTES.updates, (c) =>
-    then(worldStore().updated(parseQueries(c.req.query("queries"))), (rows) => c.json(rows)),
+    withValue(worldStore().updated(parseQueries(c.req.query("queries"))), (rows) => c.json(rows)),
   );
 }
 
