@@ -5,16 +5,12 @@ import { connect } from "node:net";
 import { basename } from "node:path";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./answers.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
-import { checkDatabase } from "./db-checks.ts";
-import { sqliteProbe } from "./db-probes.ts";
+import { checkDatabaseAt } from "./db-open.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
-import { pgProbe } from "./pg-store.ts";
 import { checkPipelined } from "./pipeline.ts";
-import { connectPostgres } from "./postgres.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
 import { type AppSpec, getApp } from "./registry.ts";
 import { ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
-import { openSqlite } from "./sqlite.ts";
 import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
 
 export { apiPayloadProblems, userUpdateProblems };
@@ -236,24 +232,6 @@ export interface VerifyOptions {
    * The database routes are checked against it.
    */
   readonly database?: string;
-}
-
-async function checkDatabaseAt(fetcher: Fetcher, origin: string, database: string) {
-  if (database.startsWith("postgres://")) {
-    const sql = connectPostgres(database, 1);
-    try {
-      return await checkDatabase(fetcher, origin, pgProbe(sql));
-    } finally {
-      await sql.end();
-    }
-  }
-  const db = openSqlite(database);
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    return await checkDatabase(fetcher, origin, sqliteProbe(db));
-  } finally {
-    db.close();
-  }
 }
 
 /** Runs every contract case against a live server and returns the violations (empty: conforms). */
