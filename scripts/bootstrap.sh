@@ -49,6 +49,47 @@ pinned_bun_version() {
   sed -n 's/.*"packageManager": *"bun@\([^"]*\)".*/\1/p' package.json
 }
 
+# npm's own reason, in one line: "request to URL failed, reason: getaddrinfo EAI_AGAIN host"
+# when the registry cannot be reached (the common first contact offline), else its error code.
+#   npm_reason LOG
+npm_reason() {
+  local reason
+  # the first match only, by sed itself (a pipe into head would die of SIGPIPE under pipefail)
+  reason=$(sed -nE '/^npm (error|ERR!) (FetchError: )?request to .* failed, reason: /{s/^npm (error|ERR!) (FetchError: )?//p;q;}' "$1")
+  [[ -n "$reason" ]] || reason=$(sed -nE '/^npm (error|ERR!) code /{s/^npm (error|ERR!) //p;q;}' "$1")
+  printf '%s' "${reason:-see the output above}"
+}
+
+# npm failed to install the pinned Bun: say why in one line, and how to go on.
+#   npm_failed VERSION LOG
+npm_failed() {
+  local want=$1 log=$2 reason
+  reason=$(npm_reason "$log")
+  if [[ "$reason" == "request to "* ]]; then
+    rm -f "$log"
+    bootstrap_die "cannot reach the npm registry to install Bun $want: $reason. Connect this machine to the network (behind a proxy: set HTTPS_PROXY; a mirror: npm_config_registry), or install Bun $want yourself (npm install -g bun@$want), and run again"
+  fi
+  cat "$log" >&2
+  rm -f "$log"
+  bootstrap_die "npm could not install bun@$want ($reason); install Bun $want yourself (npm install -g bun@$want) and run again"
+}
+
+# bun install failed. Offline it prints a line per package ("error: failed to download
+# zod@4.6.7: DNSResolveFailed"): that becomes one line; anything else is shown as it came.
+#   install_failed LOG
+install_failed() {
+  local log=$1 first count
+  first=$(sed -n '/^error: failed to download /{s///p;q;}' "$log")
+  if [[ -n "$first" ]]; then
+    count=$(grep -c '^error: failed to download ' "$log")
+    rm -f "$log"
+    bootstrap_die "cannot reach the npm registry to install the dependencies: bun install could not download $count packages (the first: $first). Connect this machine to the network (behind a proxy: set HTTPS_PROXY; a mirror: BUN_CONFIG_REGISTRY), and run again"
+  fi
+  cat "$log" >&2
+  rm -f "$log"
+  bootstrap_die "'bun install --frozen-lockfile' failed (see above)"
+}
+
 bootstrap() {
   local want have local_bun
   want=$(pinned_bun_version)
@@ -68,12 +109,8 @@ bootstrap() {
     local npm_log
     npm_log=$(mktemp)
     bootstrap_run "installing Bun $want (npm install)" 600 "$npm_log" \
-      npm install --silent --no-audit --no-fund --fetch-timeout=30000 --fetch-retries=1 \
-      --prefix .cache/bun "bun@$want" || {
-      cat "$npm_log" >&2
-      rm -f "$npm_log"
-      bootstrap_die "npm could not install bun@$want; install Bun $want yourself (npm install -g bun@$want) and run again"
-    }
+      npm install --loglevel=error --no-audit --no-fund --fetch-timeout=30000 --fetch-retries=1 \
+      --prefix .cache/bun "bun@$want" || npm_failed "$want" "$npm_log"
     rm -f "$npm_log"
     BUN=$local_bun
   fi
@@ -88,10 +125,6 @@ bootstrap() {
   local install_log
   install_log=$(mktemp)
   bootstrap_run "installing the dependencies (bun install)" "${BENCH_INSTALL_TIMEOUT:-300}" \
-    "$install_log" "$BUN" install --frozen-lockfile || {
-    cat "$install_log" >&2
-    rm -f "$install_log"
-    bootstrap_die "'bun install --frozen-lockfile' failed (see above)"
-  }
+    "$install_log" "$BUN" install --frozen-lockfile || install_failed "$install_log"
   rm -f "$install_log"
 }

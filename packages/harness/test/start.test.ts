@@ -3,7 +3,7 @@
 // runtime the machine has, never show a runtime's stack trace.
 import { describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
@@ -110,6 +110,73 @@ describe("./benchmark.sh on a fresh clone whose registry never answers", () => {
       registry.stop(true);
     }
   }, 30_000);
+});
+
+describe("./benchmark.sh on a fresh machine that has only Node.js and npm, offline", () => {
+  // Nothing listens on the registry's port: what npm meets with no network. Its own reason
+  // must reach the user in one line, well inside 30 s, not a generic "could not install".
+  test("names the registry it cannot reach with npm's reason, exit 2, within 30 s", async () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const url = `http://127.0.0.1:${closed.port}/`;
+    closed.stop(true);
+    const clone = freshClone();
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PATH: `${dirname(execFileSync("bash", ["-c", "command -v npm"], { encoding: "utf8" }).trim())}:/usr/bin:/bin`,
+      NPM_CONFIG_REGISTRY: url,
+      npm_config_cache: mkdtempSync(join(tmpdir(), "bench-npm-cache-")),
+      BENCH_TEST_TAG: TEST_TAG,
+    };
+    delete env.BENCH_BUN;
+    const began = performance.now();
+    const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), "--quick", "bun-bare"], {
+      cwd: clone,
+      env,
+      stderr: "pipe",
+      stdout: "pipe",
+    });
+    const stderr = await new Response(proc.stderr).text();
+    expect(await proc.exited).toBe(2);
+    expect(performance.now() - began).toBeLessThan(30_000);
+    const ours = stderr.split("\n").filter((line) => line.startsWith("bootstrap: "));
+    expect(ours.at(-1)).toMatch(
+      new RegExp(
+        `^bootstrap: cannot reach the npm registry to install Bun [0-9.]+: request to ${url}bun failed, reason: .*ECONNREFUSED.*\\. Connect this machine to the network`,
+      ),
+    );
+    expect(stderr).not.toContain("npm error"); // one line, not npm's pages
+    expect(existsSync(join(clone, ".cache/bun/node_modules/.bin/bun"))).toBe(false);
+    rmSync(clone, { recursive: true, force: true });
+    rmSync(env.npm_config_cache as string, { recursive: true, force: true });
+  }, 40_000);
+
+  test("with Bun there, bun install's page of failed downloads becomes one line, exit 2", async () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const url = `http://127.0.0.1:${closed.port}/`;
+    closed.stop(true);
+    const clone = freshClone();
+    const cache = mkdtempSync(join(tmpdir(), "bench-bun-cache-"));
+    const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), "--quick", "bun-bare"], {
+      cwd: clone,
+      env: {
+        ...process.env,
+        BENCH_BUN: process.execPath,
+        BUN_CONFIG_REGISTRY: url,
+        BUN_INSTALL_CACHE_DIR: cache,
+        BENCH_TEST_TAG: TEST_TAG,
+      },
+      stderr: "pipe",
+      stdout: "pipe",
+    });
+    const stderr = await new Response(proc.stderr).text();
+    expect(await proc.exited).toBe(2);
+    expect(stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^bootstrap: cannot reach the npm registry to install the dependencies: bun install could not download [1-9][0-9]* packages \(the first: \S+@[0-9][^:]*: ConnectionRefused\)\. Connect this machine/,
+      ),
+    ]);
+    for (const dir of [clone, cache]) rmSync(dir, { recursive: true, force: true });
+  }, 40_000);
 });
 
 describe("bun run start in an installed tree", () => {
