@@ -1,7 +1,7 @@
 // The statistics behind every published number and verdict, on the run's nesting: samples
 // (short back-to-back load runs) within processes (each a fresh start of the app) within
 // rounds (each app started once, in an interleaved order). Measured on the project's VM,
-// the process term dominates (README, "Precision"), so a mean's uncertainty is built from
+// the process term dominates (docs/statistics.md, "Precision"), so a mean's uncertainty is built from
 // process means: each process is one observation, its samples only make that observation
 // steadier. That is the level-wise analysis of Kalibera & Jones ("Rigorous benchmarking in
 // reasonable time", ISMM 2013): average the lower level, build the interval at the top one,
@@ -218,7 +218,7 @@ export function roundLogRatios(a: Estimate, b: Estimate): number[] {
  * CPU per request) it found the 10% in 46 of 100, Welch's in 19, neither ever calling A/A
  * different. Between different apps it gains less: pairs within 10% of each other in the
  * published 20-round runs kept 0.85–0.90 of the unpaired variance, and their detectable
- * difference came out 1.01–1.13 of Welch's (README, precision). Below 20 rounds the cost
+ * difference came out 1.01–1.13 of Welch's (docs/statistics.md, "Precision"). Below 20 rounds the cost
  * grows fast (a 3-round run's ties could have hidden 550%). The rule counts the rounds the
  * two share (the run's design, less any round whose process had no valid sample), never the
  * verdicts.

@@ -1,7 +1,7 @@
 // How long each of N connections opened at once waits for its first answer, on raw sockets
 // (closed loop: one request in flight per connection, the next sent on each answer). Load
 // generators report latency per request; this reports it per connection, which shows a server
-// that serves some connections and leaves the rest waiting (README, "What we learned").
+// that serves some connections and leaves the rest waiting (docs/findings.md, "What we learned").
 //
 //   bun packages/harness/src/first-response.ts PORT PATH [BODY_FILE] [SECONDS=5] [CONNECTIONS=400]
 //

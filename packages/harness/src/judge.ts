@@ -220,7 +220,7 @@ export function littlesLaw(
  * Connections without a counted request in flight: either the load generator did not send
  * (it was saturated), or requests waited for an answer that came late or not at all within
  * the trial; those still open at the end are in no latency figure. Node's HTTP server leaves
- * many of 400 new connections unserved for seconds when it is saturated (README, "What we
+ * many of 400 new connections unserved for seconds when it is saturated (docs/findings.md, "What we
  * learned"): the slowest answered request then approaches the trial's length.
  */
 function idleNote(m: Measurement, inFlight: number, loadBusy: boolean): string {

@@ -45,7 +45,7 @@ interface Design {
   readonly samples: number;
 }
 
-/** This VM's noise (README, "Precision"): ~10% between processes, ~15% within, 1 s samples. */
+/** This VM's noise (docs/statistics.md, "Precision"): ~10% between processes, ~15% within, 1 s samples. */
 const VM: Design = { mean: 50_000, between: 0.1, within: 0.15, processes: 12, samples: 3 };
 
 function simulate(d: Design, z: () => number): ProcessSamples[] {
@@ -61,7 +61,7 @@ function simulate(d: Design, z: () => number): ProcessSamples[] {
 /**
  * Apps measured in the same rounds, as a run measures them: every process of round r shares
  * that round's factor (1 + roundCov · z), which is how this VM's noise moves every app at
- * once (README, "Precision"), then has its own level and samples as in simulate().
+ * once (docs/statistics.md, "Precision"), then has its own level and samples as in simulate().
  */
 function simulateRounds(
   d: Design,

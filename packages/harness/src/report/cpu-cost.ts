@@ -2,7 +2,7 @@
 // request (schedstat over the load window / the requests answered in it), measured one app at
 // a time, and each as a multiple of the cheapest with its interval (the run's rounds pair the
 // apps; one Holm family per table, analysis.ts). The one-at-a-time counterpart of
-// --side-by-side's figure, against which that mode's bias is measured (README). Runs before the
+// --side-by-side's figure, against which that mode's bias is measured (docs/side-by-side.md). Runs before the
 // figure was recorded have no section.
 
 import type { Analysis, Difference, SummaryRow } from "../analysis.ts";

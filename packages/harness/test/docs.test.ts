@@ -1,0 +1,116 @@
+// The README is the front door and docs/ the manual: every relative link in them (and in the
+// apps' and packages' READMEs, and the kept runs' reports) must lead somewhere, a file that
+// exists and, for a #fragment into Markdown, a heading that is there; and the README stays short.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { REPO_ROOT } from "../src/index.ts";
+
+/** Every Markdown file of the docs: README.md, docs/ (recursively), apps/ and packages/ READMEs. */
+function markdownFiles(): string[] {
+  const found = [join(REPO_ROOT, "README.md")];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (entry.endsWith(".md")) found.push(path);
+    }
+  };
+  walk(join(REPO_ROOT, "docs"));
+  for (const parent of ["apps", "packages"]) {
+    for (const entry of readdirSync(join(REPO_ROOT, parent))) {
+      const readme = join(REPO_ROOT, parent, entry, "README.md");
+      if (existsSync(readme)) found.push(readme);
+    }
+  }
+  return found;
+}
+
+/** The lines outside fenced code blocks: links and headings inside them are examples. */
+function prose(markdown: string): string[] {
+  let fenced = false;
+  return markdown.split("\n").filter((line) => {
+    if (line.startsWith("```")) fenced = !fenced;
+    return !fenced && !line.startsWith("```");
+  });
+}
+
+/** A heading's anchor as GitHub makes it (github-slugger): numbered when repeated. */
+export function anchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const line of prose(markdown)) {
+    const m = /^#{1,6} (.*)$/.exec(line);
+    if (!m) continue;
+    const text = (m[1] as string).replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+      .replace(/ /g, "-");
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+/** Relative links of a Markdown text: `[label](target)`, no scheme, no mail. */
+function links(markdown: string): string[] {
+  const out: string[] = [];
+  for (const line of prose(markdown)) {
+    for (const m of line.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1] as string;
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) out.push(target);
+    }
+  }
+  return out;
+}
+
+/** What is wrong with `target` written in `file`, or undefined when it resolves. */
+function broken(file: string, target: string): string | undefined {
+  const [path = "", fragment] = target.split("#");
+  const resolved = path === "" ? file : join(dirname(file), decodeURIComponent(path));
+  if (!existsSync(resolved)) return "no such file";
+  if (fragment === undefined || !resolved.endsWith(".md")) return undefined;
+  const found = anchors(readFileSync(resolved, "utf8"));
+  return found.has(fragment) ? undefined : `no heading #${fragment}`;
+}
+
+describe("documentation", () => {
+  test("every relative link in README.md and docs/ resolves, #fragments included", () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const file of markdownFiles()) {
+      for (const target of links(readFileSync(file, "utf8"))) {
+        checked++;
+        const why = broken(file, target);
+        if (why) problems.push(`${relative(REPO_ROOT, file)}: (${target}) ${why}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(60); // the links were found at all (82 when written)
+  });
+
+  test("the README is a front door: at most ~300 lines, linking every page of docs/", () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    expect(readme.split("\n").length).toBeLessThanOrEqual(300);
+    const pages = readdirSync(join(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md"));
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) expect(readme).toContain(`(docs/${page})`);
+  });
+
+  test("anchors are GitHub's: punctuation dropped, spaces to hyphens, repeats numbered", () => {
+    const made = anchors(
+      "# Side by side: two apps\n## `--rates` and p99 (ms)\n## Notes\n```\n# not a heading\n```\n## Notes\n",
+    );
+    expect([...made]).toEqual(["side-by-side-two-apps", "--rates-and-p99-ms", "notes", "notes-1"]);
+  });
+
+  test("a broken link or fragment is reported (the check can fail)", () => {
+    const readme = join(REPO_ROOT, "README.md");
+    expect(broken(readme, "docs/no-such-page.md")).toBe("no such file");
+    expect(broken(readme, "docs/findings.md#no-such-heading")).toBe("no heading #no-such-heading");
+    expect(broken(readme, "docs/findings.md#findings-dated")).toBeUndefined();
+    expect(broken(readme, "#results")).toBeUndefined();
+  });
+});
