@@ -79,13 +79,15 @@ const SHORT = ["--quick", "--rounds", "2", "--samples", "1", "--tool", "wrk", "b
 
 describe("--against GIT_REF", () => {
   let dir: string;
+  // A full clone (--no-local copies every object) took over 5 s, bun's default, on a busy
+  // machine: the hooks get the time a clone and a removal of the tree may need.
   beforeAll(() => {
     dir = cloneHere();
     plantCost(dir);
-  });
+  }, 120_000);
   afterAll(() => {
     if (dir) rmSync(join(dir, ".."), { recursive: true, force: true });
-  });
+  }, 60_000);
 
   test("a commit that costs ~20× more per request: slower than its parent, exit 1", async () => {
     const out = join(dir, "..", "slower");

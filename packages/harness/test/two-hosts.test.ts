@@ -54,7 +54,7 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
   ];
   beforeAll(async () => {
     hosts = await startTwoHosts();
-  });
+  }, 60_000); // an sshd and a network namespace: more than bun's 5 s on a busy machine
   afterAll(() => hosts?.close());
 
   /** Nothing of the run is left: no app port listened on there, no process of ours here. */
