@@ -8,7 +8,7 @@
 # result limited by the load generator is flagged as the lower bound it is.
 #
 # This script owns the command line and the environment (flags, Bun and dependencies, which
-# load generator); packages/harness/src/run.ts does the measuring and writes
+# load generator); packages/harness/src/run/run.ts does the measuring and writes
 # results/<timestamp>/results.json as trials finish, then prints the summary.
 
 set -o errexit -o nounset -o pipefail
@@ -609,7 +609,7 @@ main() {
   fi
   check_output "$output"
 
-  local run=("$BUN" packages/harness/src/run.ts
+  local run=("$BUN" packages/harness/src/run/run.ts
     --apps "$apps" --scenarios "$scenario" --duration "$duration" --warmup "$warmup"
     --connections "$connections" --trials "$trials" --samples "$samples"
     --tool "$tool_name" --tool-path "$tool_path" --out "$output")

@@ -17,20 +17,20 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "stats",
     package: "harness",
-    mutate: ["src/stats.ts", "src/estimate.ts"],
+    mutate: ["src/analysis/stats.ts", "src/analysis/estimate.ts"],
     // compare.test.ts reads estimate.ts's regression gate through --compare's verdicts.
     tests: ["test/stats.test.ts", "test/estimate.test.ts", "test/compare.test.ts"],
   },
   {
     name: "judge",
     package: "harness",
-    mutate: ["src/judge.ts", "src/parse.ts"],
+    mutate: ["src/load/judge.ts", "src/load/parse.ts"],
     tests: ["test/judge.test.ts", "test/parse.test.ts", "test/parse-errors.test.ts"],
   },
   {
     name: "analysis",
     package: "harness",
-    mutate: ["src/analysis.ts", "src/summary.ts", "src/report/compare.ts"],
+    mutate: ["src/analysis/analysis.ts", "src/report/summary.ts", "src/report/compare.ts"],
     tests: [
       "test/analysis.test.ts",
       "test/summary.test.ts",
@@ -46,7 +46,7 @@ export const GROUPS: readonly MutationGroup[] = [
     mutate: [
       "src/side/pairing.ts",
       "src/side/pair-checks.ts",
-      "src/side/ratios.ts",
+      "src/analysis/ratios.ts",
       "src/report/side-by-side.ts",
       "src/report/cpu-cost.ts",
       "src/report/bmf.ts",
@@ -63,13 +63,18 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "rates",
     package: "harness",
-    mutate: ["src/rates.ts", "src/open-loop.ts", "src/search.ts"],
+    mutate: ["src/rates/rates.ts", "src/rates/open-loop.ts", "src/rates/search.ts"],
     tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop-unit.test.ts"],
   },
   {
     name: "plan",
     package: "harness",
-    mutate: ["src/plan.ts", "src/groups.ts", "src/measure.ts", "src/startup.ts"],
+    mutate: [
+      "src/run/plan.ts",
+      "src/analysis/groups.ts",
+      "src/load/measure.ts",
+      "src/analysis/startup.ts",
+    ],
     tests: [
       "test/plan.test.ts",
       "test/groups.test.ts",
@@ -82,7 +87,7 @@ export const GROUPS: readonly MutationGroup[] = [
     package: "harness",
     // The decisions only: runtimes.ts (npm, installs) and launch.ts (spawning, stopping) are
     // process control that the end-to-end tests (install, start, versions, workers) cover.
-    mutate: ["src/runtime-versions.ts", "src/readiness.ts"],
+    mutate: ["src/runtimes/runtime-versions.ts", "src/apps/readiness.ts"],
     tests: ["test/runtimes-unit.test.ts", "test/launch-unit.test.ts"],
   },
   {
@@ -91,13 +96,13 @@ export const GROUPS: readonly MutationGroup[] = [
     mutate: [
       "src/report/workers.ts",
       "src/report/versions.ts",
-      "src/report/production.ts",
+      "src/report/production-table.ts",
       "src/report/curve.ts",
-      "src/report/rates.ts",
-      "src/report/search.ts",
-      "src/report/startup.ts",
-      "src/report/calibration.ts",
-      "src/report/profiles.ts",
+      "src/report/rates-table.ts",
+      "src/report/search-table.ts",
+      "src/report/startup-table.ts",
+      "src/report/calibration-table.ts",
+      "src/report/profiles-table.ts",
     ],
     // report-text-side.test.ts reads the calibration's intro through the side-by-side report.
     tests: [

@@ -18,7 +18,7 @@ export interface StrykerReport {
 }
 
 export interface ModuleScore {
-  /** The path from the repository root, e.g. packages/harness/src/judge.ts. */
+  /** The path from the repository root, e.g. packages/harness/src/load/judge.ts. */
   readonly module: string;
   readonly killed: number;
   readonly timeout: number;

@@ -1,4 +1,3 @@
-export { localHost } from "./host.ts";
 export {
   isRunning,
   LaunchError,
@@ -7,7 +6,8 @@ export {
   type StartOptions,
   type StopReport,
   startApp,
-} from "./launch.ts";
-export { runLoad } from "./load.ts";
-export { portHolder } from "./readiness.ts";
-export { toolCommand, toolVersion } from "./tools.ts";
+} from "./apps/launch.ts";
+export { portHolder } from "./apps/readiness.ts";
+export { localHost } from "./hosts/host.ts";
+export { runLoad } from "./load/load.ts";
+export { toolCommand, toolVersion } from "./load/tools.ts";

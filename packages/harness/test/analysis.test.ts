@@ -3,8 +3,8 @@
 // family, and rows for apps the run knows little about. Fast and hermetic (mutation group
 // "analysis").
 import { describe, expect, test } from "bun:test";
-import { analyze, processSamples, rankRows } from "../src/analysis.ts";
-import type { Verdict } from "../src/estimate.ts";
+import { analyze, processSamples, rankRows } from "../src/analysis/analysis.ts";
+import type { Verdict } from "../src/analysis/estimate.ts";
 import type { Trial } from "../src/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 

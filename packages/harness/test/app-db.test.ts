@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { openSqlite, WORLD_ROWS } from "@bench/contract";
-import { makeAppDatabase, sweepOrphanDatabases } from "../src/app-db.ts";
+import { makeAppDatabase, sweepOrphanDatabases } from "../src/apps/app-db.ts";
 
 const parent = mkdtempSync(join(tmpdir(), "app-db-test-"));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));

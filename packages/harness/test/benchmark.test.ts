@@ -13,12 +13,12 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS, findScenario, pidsListeningOn, SCENARIOS } from "@bench/contract";
+import { isRunning } from "../src/apps/launch.ts";
+import { findPostgres } from "../src/apps/postgres-server.ts";
 import { REPO_ROOT } from "../src/index.ts";
-import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/judge.ts";
-import { isRunning } from "../src/launch.ts";
-import { findPostgres } from "../src/postgres-server.ts";
+import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/load/judge.ts";
+import { WRK_SCRIPT } from "../src/load/tools.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
-import { WRK_SCRIPT } from "../src/tools.ts";
 import {
   CONFORMING,
   CRASHES_UNDER_LOAD,

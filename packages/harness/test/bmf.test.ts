@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { analyze } from "../src/analysis.ts";
+import { analyze } from "../src/analysis/analysis.ts";
 import { bmfOf, writeBmf } from "../src/report/bmf.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 

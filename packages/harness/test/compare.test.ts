@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tCritical, welch } from "../src/analysis/stats.ts";
 import { runCli } from "../src/report/cli.ts";
 import {
   type ComparisonRow,
@@ -17,7 +18,6 @@ import {
   runMismatches,
 } from "../src/report/compare.ts";
 import { type Manifest, type Results, schemaErrors, type Trial } from "../src/schema.ts";
-import { tCritical, welch } from "../src/stats.ts";
 import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 
 const CLI = join(import.meta.dir, "..", "src", "report", "cli.ts");

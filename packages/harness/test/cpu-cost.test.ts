@@ -2,8 +2,8 @@
 // cpuBetween, report/cpu-cost.ts), on synthetic runs: the estimate over processes, the ratio
 // to the cheapest paired by round, ties, and runs that predate the figure.
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../src/estimate.ts";
+import { analyze } from "../src/analysis/analysis.ts";
+import { PAIRED_MIN_ROUNDS } from "../src/analysis/estimate.ts";
 import { CPU_COST_HEADER, cpuCostViews } from "../src/report/cpu-cost.ts";
 import { summaryExtras } from "../src/report/extras.ts";
 import { markdownReport } from "../src/report/markdown.ts";

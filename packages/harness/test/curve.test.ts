@@ -2,13 +2,13 @@
 // table with each app's peak. (The real run is in benchmark.test.ts.)
 
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
-import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/groups.ts";
+import { analyze } from "../src/analysis/analysis.ts";
+import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/analysis/groups.ts";
 import { compareRuns } from "../src/report/compare.ts";
 import { curveViews } from "../src/report/curve.ts";
 import { markdownReport } from "../src/report/markdown.ts";
+import { summarize } from "../src/report/summary.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
-import { summarize } from "../src/summary.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 // bun-bare peaks at 100 connections, then only queues; node-bare keeps climbing to 1,000.

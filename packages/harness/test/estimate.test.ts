@@ -23,9 +23,9 @@ import {
   varianceComponents,
   verdictOf,
   welchPair,
-} from "../src/estimate.ts";
-import { mulberry32 } from "../src/random.ts";
-import { tCdf, tTwoSidedP } from "../src/stats.ts";
+} from "../src/analysis/estimate.ts";
+import { mulberry32 } from "../src/analysis/random.ts";
+import { tCdf, tTwoSidedP } from "../src/analysis/stats.ts";
 
 function normal(random: () => number): () => number {
   return () => {

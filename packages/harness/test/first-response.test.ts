@@ -1,6 +1,6 @@
 // The per-connection view: how long each connection waits for its first answer.
 import { describe, expect, test } from "bun:test";
-import { firstResponses, takeResponses } from "../src/first-response.ts";
+import { firstResponses, takeResponses } from "../src/apps/first-response.ts";
 
 describe("framing", () => {
   test("complete responses by Content-Length, the partial rest kept", () => {

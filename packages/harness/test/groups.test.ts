@@ -9,7 +9,7 @@ import {
   inGroup,
   scenarioOfKey,
   workersText,
-} from "../src/groups.ts";
+} from "../src/analysis/groups.ts";
 import type { Results } from "../src/schema.ts";
 
 type Settings = Results["manifest"]["settings"];

@@ -17,10 +17,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
-import { isAlive } from "../src/procstats.ts";
-import { RuntimeError } from "../src/runtime-versions.ts";
-import { installRuntime } from "../src/runtimes.ts";
-import { runWatched } from "../src/watched.ts";
+import { isAlive } from "../src/load/procstats.ts";
+import { RuntimeError } from "../src/runtimes/runtime-versions.ts";
+import { installRuntime } from "../src/runtimes/runtimes.ts";
+import { runWatched } from "../src/runtimes/watched.ts";
 import { startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const dirs: string[] = [];
@@ -95,7 +95,7 @@ describe("an install the registry never answers", () => {
 
   test("a harness killed outright (SIGKILL) takes the npm tree with it", async () => {
     const { bin, pidFile } = hangingNpm();
-    const script = join(import.meta.dir, "..", "src", "watched.ts");
+    const script = join(import.meta.dir, "..", "src", "runtimes", "watched.ts");
     const harness = spawn(
       process.execPath,
       [

@@ -18,8 +18,8 @@ import {
   OPEN_LOAD_BUSY,
   RTT_SHARE,
   SERVER_BUSY,
-} from "../src/judge.ts";
-import type { LoadResult } from "../src/parse.ts";
+} from "../src/load/judge.ts";
+import type { LoadResult } from "../src/load/parse.ts";
 import { syntheticResult } from "./support/synthetic.ts";
 
 function result(patch: Partial<LoadResult> = {}, mean = 4): LoadResult {

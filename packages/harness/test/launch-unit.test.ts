@@ -1,4 +1,4 @@
-// Readiness and the server's processes (src/readiness.ts), without starting any app: stand-in
+// Readiness and the server's processes (src/apps/readiness.ts), without starting any app: stand-in
 // servers (Bun.serve, Bun.listen) on 127.0.0.1 port 0 of this very process, ports nobody
 // listens on, and made-up process tables for the /proc look-ups. Short timeouts throughout;
 // nothing asserts how long anything took.
@@ -12,7 +12,7 @@ import {
   portHolder,
   serverProcesses,
   waitForReady,
-} from "../src/readiness.ts";
+} from "../src/apps/readiness.ts";
 
 const stops: (() => void)[] = [];
 afterAll(() => {

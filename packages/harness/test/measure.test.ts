@@ -8,8 +8,8 @@ import {
   type Sample,
   windowed,
   workerUse,
-} from "../src/measure.ts";
-import { CLK_TCK } from "../src/procstats.ts";
+} from "../src/load/measure.ts";
+import { CLK_TCK } from "../src/load/procstats.ts";
 import { syntheticResult } from "./support/synthetic.ts";
 
 describe("the load window", () => {

@@ -4,10 +4,10 @@
 // order of a search's rates, each derived by hand from the rules in rates.ts and search.ts.
 import { describe, expect, test } from "bun:test";
 import { findScenario, type Scenario } from "@bench/contract";
-import type { LoadRun } from "../src/measure.ts";
-import { type RateContext, runRates, runSearch } from "../src/open-loop.ts";
-import type { LatencyMs } from "../src/parse.ts";
-import type { RateSpec } from "../src/rates.ts";
+import type { LoadRun } from "../src/load/measure.ts";
+import type { LatencyMs } from "../src/load/parse.ts";
+import { type RateContext, runRates, runSearch } from "../src/rates/open-loop.ts";
+import type { RateSpec } from "../src/rates/rates.ts";
 import type { RateTrial, Search, Trial } from "../src/schema.ts";
 import { syntheticResult, syntheticTrial } from "./support/synthetic.ts";
 

@@ -1,7 +1,7 @@
 // The harness's own command line (run.ts by hand; benchmark.sh checks the same first).
 import { describe, expect, test } from "bun:test";
-import { parseOptions } from "../src/options.ts";
-import { findPostgres } from "../src/postgres-server.ts";
+import { findPostgres } from "../src/apps/postgres-server.ts";
+import { parseOptions } from "../src/run/options.ts";
 
 const BASE = [
   "--duration",

@@ -1,7 +1,7 @@
 // One side-by-side sample's arithmetic and judgement (side/pair-checks.ts), on crafted
 // measurements at both sides of every threshold.
 import { describe, expect, test } from "bun:test";
-import { CLK_TCK } from "../src/procstats.ts";
+import { CLK_TCK } from "../src/load/procstats.ts";
 import {
   judgePair,
   overlap,

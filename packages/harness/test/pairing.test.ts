@@ -3,7 +3,7 @@
 // generator.
 import { describe, expect, test } from "bun:test";
 import { getApp } from "@bench/contract";
-import type { AppRun } from "../src/runtime-versions.ts";
+import type { AppRun } from "../src/runtimes/runtime-versions.ts";
 import {
   both,
   bySlot,

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PARSERS, ParseError, parseAutocannon, parseOha, parseWrk } from "../src/parse.ts";
+import { PARSERS, ParseError, parseAutocannon, parseOha, parseWrk } from "../src/load/parse.ts";
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, "fixtures", name), "utf8");
 
@@ -231,7 +231,7 @@ describe("what the parsers compute", () => {
     expect(() => parseOha("[1, 2]")).toThrow("oha output is missing or not an object");
     expect(() => parseAutocannon("null")).toThrow("autocannon output is missing or not an object");
     expect(() => parseWrk("no marker here")).toThrow(
-      "wrk printed no JSON summary (was tools/wrk.lua used?): no marker here",
+      "wrk printed no JSON summary (was load/wrk.lua used?): no marker here",
     );
     expect(() => parseWrk('{"wrkJson":2, oops')).toThrow("wrk output is not JSON");
   });
@@ -243,7 +243,7 @@ describe("what the parsers compute", () => {
     );
     expect(() => parseWrk(garbage)).toThrow(
       new ParseError(
-        `wrk printed no JSON summary (was tools/wrk.lua used?): ${garbage.slice(0, 200)}`,
+        `wrk printed no JSON summary (was load/wrk.lua used?): ${garbage.slice(0, 200)}`,
       ),
     );
   });
@@ -273,7 +273,7 @@ describe("what the parsers compute", () => {
   test("wrk: a summary of another format, or latencies that are no object, name it", () => {
     const json = wrkJson();
     expect(() => parseWrk(JSON.stringify({ ...json, wrkJson: 1 }))).toThrow(
-      "wrk summary format 1: expected 2 (tools/wrk.lua)",
+      "wrk summary format 1: expected 2 (load/wrk.lua)",
     );
     expect(() => parseWrk(JSON.stringify({ ...json, latency_us: 12 }))).toThrow(
       "wrk latency_us is missing or not an object",

@@ -3,7 +3,13 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { allowedOtherAnswers, findScenario } from "@bench/contract";
-import { againstExpected, ParseError, parseAutocannon, parseOha, parseWrk } from "../src/parse.ts";
+import {
+  againstExpected,
+  ParseError,
+  parseAutocannon,
+  parseOha,
+  parseWrk,
+} from "../src/load/parse.ts";
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, "fixtures", name), "utf8");
 

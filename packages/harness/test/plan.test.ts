@@ -7,7 +7,7 @@ import {
   remotePlan,
   roundOrder,
   serverPinning,
-} from "../src/plan.ts";
+} from "../src/run/plan.ts";
 
 describe("round order", () => {
   const apps = ["a", "b", "c", "d"].map((name) => ({ name }));

@@ -26,13 +26,13 @@ import {
   type World,
   type WorldStore,
 } from "@bench/contract";
-import { isRunning, startApp } from "../src/launch.ts";
+import { isRunning, startApp } from "../src/apps/launch.ts";
 import {
   findPostgres,
   type PostgresServer,
   pgSettings,
   startPostgres,
-} from "../src/postgres-server.ts";
+} from "../src/apps/postgres-server.ts";
 
 /** A conforming app over `store`, in process; `overrides` replace its routes to break a rule. */
 function standIn(store: WorldStore, overrides: Partial<Record<string, Fetcher>> = {}): Fetcher {

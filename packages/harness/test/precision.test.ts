@@ -3,7 +3,7 @@
 // on runs whose answer is known by construction.
 import { describe, expect, test } from "bun:test";
 import { getApp } from "@bench/contract";
-import { analyze } from "../src/analysis.ts";
+import { analyze } from "../src/analysis/analysis.ts";
 import {
   CALIBRATION_SHARES,
   calibrationName,
@@ -12,11 +12,11 @@ import {
   costPerRequestNs,
   expectedChange,
   subsampleRates,
-} from "../src/calibration.ts";
-import { PAIRED_MIN_ROUNDS } from "../src/estimate.ts";
-import { precisionStatus, progressText, roundFits } from "../src/precision.ts";
+} from "../src/analysis/calibration.ts";
+import { PAIRED_MIN_ROUNDS } from "../src/analysis/estimate.ts";
+import { formatSummary, precisionText } from "../src/report/summary.ts";
+import { precisionStatus, progressText, roundFits } from "../src/run/precision.ts";
 import type { Results } from "../src/schema.ts";
-import { formatSummary, precisionText } from "../src/summary.ts";
 import {
   syntheticPairTrial,
   syntheticRun,

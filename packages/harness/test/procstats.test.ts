@@ -1,6 +1,6 @@
 // /proc/stat read the way the judgement needs it.
 import { describe, expect, test } from "bun:test";
-import { cpuSince, machineTicks, schedNs, threadNs, treeSchedNs } from "../src/procstats.ts";
+import { cpuSince, machineTicks, schedNs, threadNs, treeSchedNs } from "../src/load/procstats.ts";
 
 const STAT = [
   "cpu  1000 20 300 5000 40 6 70 80 0 0",

@@ -1,9 +1,9 @@
 // The production tax: each middleware stage against the same app's api scenario, judged by the
 // analysis (one Holm family), and the table the reports show. Synthetic runs: known answers.
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
+import { analyze } from "../src/analysis/analysis.ts";
 import { markdownReport } from "../src/report/markdown.ts";
-import { productionViews, stageText } from "../src/report/production.ts";
+import { productionViews, stageText } from "../src/report/production-table.ts";
 import { cleanChecks, syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 /**

@@ -7,8 +7,8 @@ import {
   readCpuProfile,
   shortUrl,
   summarizeProfile,
-} from "../src/profile.ts";
-import { profileTrial } from "../src/profiling.ts";
+} from "../src/profiles/cpuprofile.ts";
+import { profileTrial } from "../src/profiles/profiled-trials.ts";
 
 const frame = (functionName: string, url = "", lineNumber = -1) => ({
   functionName,

@@ -4,8 +4,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario, type Scenario } from "@bench/contract";
-import { judgeOpenLoop, type Measurement } from "../src/judge.ts";
-import { parseOha } from "../src/parse.ts";
+import { judgeOpenLoop, type Measurement } from "../src/load/judge.ts";
+import { parseOha } from "../src/load/parse.ts";
+import { toolCommand } from "../src/load/tools.ts";
 import {
   capacityAtBudget,
   levelFigures,
@@ -16,9 +17,8 @@ import {
   type RateLevel,
   rateLevels,
   rateVerdict,
-} from "../src/rates.ts";
+} from "../src/rates/rates.ts";
 import type { RateTrial } from "../src/schema.ts";
-import { toolCommand } from "../src/tools.ts";
 import { syntheticRateTrial, syntheticResult } from "./support/synthetic.ts";
 
 const latency = (p50: number, p99: number, mean = p50) => ({
@@ -292,7 +292,7 @@ describe("levels and capacity at their edges", () => {
         t("3000", 3000, 2),
         t("1000", 1000, 2),
         t("1000", 1000, 2, { scenario: "json" }), // another scenario
-        t("search", 2000, 2), // a search's trial: report/search.ts
+        t("search", 2000, 2), // a search's trial: report/search-table.ts
         t("2000", 2000, 2, { result: null }), // valid but nothing measured
       ],
       "bun-bare",

@@ -1,13 +1,11 @@
-// The analysis of a side-by-side run (side/ratios.ts) on synthetic samples whose answer is
+// The analysis of a side-by-side run (analysis/ratios.ts) on synthetic samples whose answer is
 // known by construction: each row's CPU time per request relative to its reference, its
 // interval over pairs of processes, the comparisons through a shared reference, the ranks and
 // ties, the flags, --against's verdicts, and the interval's coverage on simulated runs.
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
-import { calibrationViews } from "../src/calibration.ts";
-import { mulberry32 } from "../src/random.ts";
-import { bmfOf } from "../src/report/bmf.ts";
-import type { PairTrial, Results } from "../src/schema.ts";
+import { analyze } from "../src/analysis/analysis.ts";
+import { calibrationViews } from "../src/analysis/calibration.ts";
+import { mulberry32 } from "../src/analysis/random.ts";
 import {
   analyzeSide,
   DISTURBED,
@@ -16,8 +14,10 @@ import {
   roundRatios,
   sampleLogRatio,
   throughReference,
-} from "../src/side/ratios.ts";
-import { tCritical } from "../src/stats.ts";
+} from "../src/analysis/ratios.ts";
+import { tCritical } from "../src/analysis/stats.ts";
+import { bmfOf } from "../src/report/bmf.ts";
+import type { PairTrial, Results } from "../src/schema.ts";
 import { syntheticPairTrial, syntheticSideRun } from "./support/synthetic.ts";
 
 /** A whole round's slowdown, shared by both servers of every pair (what the mode cancels). */

@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findScenario, getApp } from "@bench/contract";
-import type { Options } from "../src/options.ts";
-import { pinningPlan } from "../src/plan.ts";
-import { newResults, Recorder } from "../src/record.ts";
+import type { Options } from "../src/run/options.ts";
+import { pinningPlan } from "../src/run/plan.ts";
+import { newResults, Recorder } from "../src/run/record.ts";
 import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
 
 function options(outDir: string): Options {

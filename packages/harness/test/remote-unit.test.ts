@@ -2,10 +2,10 @@
 // the apps' listening address. The run across two hosts itself is two-hosts.test.ts.
 import { expect, test } from "bun:test";
 import { listenHost } from "@bench/contract/workers";
-import { sshAddress } from "../src/host.ts";
-import { REPO_ROOT } from "../src/launch.ts";
-import { serverOf, UsageError } from "../src/options.ts";
-import { parseServerHost } from "../src/remote.ts";
+import { REPO_ROOT } from "../src/apps/launch.ts";
+import { sshAddress } from "../src/hosts/host.ts";
+import { parseServerHost } from "../src/hosts/remote.ts";
+import { serverOf, UsageError } from "../src/run/options.ts";
 
 test("parseServerHost takes [user@]host[:port], an IPv6 address in brackets", () => {
   expect(parseServerHost("bench")).toEqual({ destination: "bench" });

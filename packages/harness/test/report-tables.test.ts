@@ -4,26 +4,32 @@
 // against every mutant of those modules (packages/harness/mutation/groups.ts).
 
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
-import type { CalibrationView } from "../src/calibration.ts";
-import type { LatencyMs } from "../src/parse.ts";
+import { analyze } from "../src/analysis/analysis.ts";
+import type { CalibrationView } from "../src/analysis/calibration.ts";
+import type { StartupRow } from "../src/analysis/startup.ts";
+import type { LatencyMs } from "../src/load/parse.ts";
 import {
   CALIBRATION_HEADER,
   calibrationCaption,
   calibrationCells,
   calibrationSections,
-} from "../src/report/calibration.ts";
+} from "../src/report/calibration-table.ts";
 import { curveViews } from "../src/report/curve.ts";
-import { productionViews } from "../src/report/production.ts";
-import { profileViews } from "../src/report/profiles.ts";
-import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "../src/report/rates.ts";
-import { BUDGET_RULE, SEARCH_INTRO, searchInterval, searchView } from "../src/report/search.ts";
+import { productionViews } from "../src/report/production-table.ts";
+import { profileViews } from "../src/report/profiles-table.ts";
+import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "../src/report/rates-table.ts";
+import {
+  BUDGET_RULE,
+  SEARCH_INTRO,
+  searchInterval,
+  searchView,
+} from "../src/report/search-table.ts";
 import {
   STARTUP_HEADER,
   STARTUP_INTRO,
   startupCells,
   startupTable,
-} from "../src/report/startup.ts";
+} from "../src/report/startup-table.ts";
 import {
   VERSIONS_INTRO,
   versionChart,
@@ -32,7 +38,6 @@ import {
 } from "../src/report/versions.ts";
 import { scalingViews, WORKERS_HEADER, workersCells, workersRows } from "../src/report/workers.ts";
 import type { RateTrial, Results, Trial, WorkerUse } from "../src/schema.ts";
-import type { StartupRow } from "../src/startup.ts";
 import {
   cleanChecks,
   syntheticRateTrial,

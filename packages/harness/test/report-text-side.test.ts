@@ -6,7 +6,7 @@
 // was worked out by hand (or with scipy) as noted.
 
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
+import { analyze } from "../src/analysis/analysis.ts";
 import { summaryExtras } from "../src/report/extras.ts";
 import { chartData, htmlReport } from "../src/report/html.ts";
 import { CHART_COLORS } from "../src/report/html-assets.ts";

@@ -5,7 +5,12 @@
 // end-to-end checks (Chromium, real runs) stay in report.test.ts.
 
 import { describe, expect, test } from "bun:test";
-import { type Analysis, analyze, type GroupAnalysis, type SummaryRow } from "../src/analysis.ts";
+import {
+  type Analysis,
+  analyze,
+  type GroupAnalysis,
+  type SummaryRow,
+} from "../src/analysis/analysis.ts";
 import { summaryExtras } from "../src/report/extras.ts";
 import { change, fmt, pct, pValue } from "../src/report/format.ts";
 import { chartData, htmlReport } from "../src/report/html.ts";

@@ -17,15 +17,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { analyze } from "../src/analysis.ts";
+import { analyze } from "../src/analysis/analysis.ts";
 import { REPO_ROOT } from "../src/index.ts";
 import { bmfOf } from "../src/report/bmf.ts";
 import { writeReports } from "../src/report/files.ts";
 import { htmlReport } from "../src/report/html.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { END, START } from "../src/report/readme.ts";
+import { formatSummary } from "../src/report/summary.ts";
 import type { Results } from "../src/schema.ts";
-import { formatSummary } from "../src/summary.ts";
 import { RATED, SYNTHETIC } from "./support/report-synthetic.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
 import { syntheticRun, syntheticTrial, syntheticVersionsRun } from "./support/synthetic.ts";

@@ -1,4 +1,4 @@
-// The runtime matrix's decisions (src/runtime-versions.ts), without npm or any install: what a
+// The runtime matrix's decisions (src/runtimes/runtime-versions.ts), without npm or any install: what a
 // version flag takes, which release a spec resolves to among what a made-up registry lists,
 // which versions are too old and why, the environment an app is started with, and the row
 // names. Every expected value is written out from the rule in the doc comment it tests (the
@@ -22,7 +22,7 @@ import {
   VERSION_SPEC,
   versionedName,
   versionOfName,
-} from "../src/runtime-versions.ts";
+} from "../src/runtimes/runtime-versions.ts";
 
 /** A registry that lists exactly these versions for every spec, whatever it is. */
 const lists =

@@ -1,9 +1,7 @@
 // --rates search on synthetic verdicts: where it goes next, when it stops, what interval it
 // reports; and the budget rule that feeds it (unsent requests, the generator's own floor).
 import { describe, expect, test } from "bun:test";
-import { budgetVerdict, keptBudget, SCHEDULE_SLACK_SEC, scheduleOf } from "../src/rates.ts";
-import { searchInterval, searchView } from "../src/report/search.ts";
-import type { RateTrial, Results } from "../src/schema.ts";
+import { budgetVerdict, keptBudget, SCHEDULE_SLACK_SEC, scheduleOf } from "../src/rates/rates.ts";
 import {
   intervalOf,
   nextRate,
@@ -11,7 +9,9 @@ import {
   type SearchPoint,
   searchLevels,
   searchPoints,
-} from "../src/search.ts";
+} from "../src/rates/search.ts";
+import { searchInterval, searchView } from "../src/report/search-table.ts";
+import type { RateTrial, Results } from "../src/schema.ts";
 import { syntheticRateTrial } from "./support/synthetic.ts";
 
 /** Runs a search against a server whose verdict at each rate is `truth(rate, nth trial)`. */

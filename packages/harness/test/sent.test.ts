@@ -1,7 +1,7 @@
 // The etag scenario's If-None-Match is the app's own current ETag, read once it is verified.
 import { afterEach, describe, expect, test } from "bun:test";
 import { findScenario } from "@bench/contract";
-import { scenarioAsSent } from "../src/sent.ts";
+import { scenarioAsSent } from "../src/load/sent.ts";
 
 let server: ReturnType<typeof Bun.serve> | undefined;
 afterEach(() => {

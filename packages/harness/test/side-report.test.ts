@@ -1,9 +1,9 @@
 // The side-by-side section of the reports (report/side-by-side.ts) on synthetic runs analysed
-// by side/ratios.ts: each row's cells (rank, ratio with its interval, ±, CPU µs, req/s, pairs,
+// by analysis/ratios.ts: each row's cells (rank, ratio with its interval, ±, CPU µs, req/s, pairs,
 // samples), its flags and notes, and --against's verdict lines. The expected figures were
 // worked out by hand and with scipy (t intervals; detectable sizes from the noncentral t).
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
+import { analyze } from "../src/analysis/analysis.ts";
 import {
   AGAINST_HEADER,
   againstCells,

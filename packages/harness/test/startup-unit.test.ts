@@ -2,8 +2,8 @@
 // each figure. Expected values are worked out by hand from the listed starts (sorted, middle
 // value or mean of the two middle ones); nothing is started here.
 import { describe, expect, test } from "bun:test";
+import { startupRows } from "../src/analysis/startup.ts";
 import type { Startup } from "../src/schema.ts";
-import { startupRows } from "../src/startup.ts";
 
 const start = (readyMs: number, rssReadyMiB: number, fresh: boolean, rssIdleMiB?: number) =>
   ({

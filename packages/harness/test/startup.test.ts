@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, getApp } from "@bench/contract";
-import { startApp } from "../src/launch.ts";
-import { startupCells } from "../src/report/startup.ts";
+import { type StartupRow, startupRows } from "../src/analysis/startup.ts";
+import { startApp } from "../src/apps/launch.ts";
+import { startupCells } from "../src/report/startup-table.ts";
 import { type Results, type Startup, schemaErrors } from "../src/schema.ts";
-import { type StartupRow, startupRows } from "../src/startup.ts";
 import { CONFORMING, fakeRoot, SLOW_START } from "./support/fake-root.ts";
 import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 

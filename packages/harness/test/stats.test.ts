@@ -17,7 +17,7 @@ import {
   tTwoSidedP,
   verdict,
   welch,
-} from "../src/stats.ts";
+} from "../src/analysis/stats.ts";
 
 describe("Welch's t-test", () => {
   test("the incomplete beta function at known points", () => {

@@ -1,9 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { analyze } from "../src/analysis.ts";
+import { analyze } from "../src/analysis/analysis.ts";
+import { spread, verdict } from "../src/analysis/stats.ts";
 import { SIDE_INTRO } from "../src/report/side-by-side.ts";
-import type { Results, Trial } from "../src/schema.ts";
-import { schemaErrors } from "../src/schema.ts";
-import { spread, verdict } from "../src/stats.ts";
 import {
   baselineName,
   designText,
@@ -17,7 +15,9 @@ import {
   rankRows,
   summarize,
   taxText,
-} from "../src/summary.ts";
+} from "../src/report/summary.ts";
+import type { Results, Trial } from "../src/schema.ts";
+import { schemaErrors } from "../src/schema.ts";
 import { wobbling } from "./support/side-fixtures.ts";
 import {
   cleanChecks,

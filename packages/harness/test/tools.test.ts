@@ -3,10 +3,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
-import { localHost } from "../src/host.ts";
-import { LITTLE_TOLERANCE } from "../src/judge.ts";
-import { runLoad } from "../src/load.ts";
-import { AUTOCANNON, physicalCores, toolCommand, wrkThreads } from "../src/tools.ts";
+import { localHost } from "../src/hosts/host.ts";
+import { LITTLE_TOLERANCE } from "../src/load/judge.ts";
+import { runLoad } from "../src/load/load.ts";
+import { AUTOCANNON, physicalCores, toolCommand, wrkThreads } from "../src/load/tools.ts";
 
 const echo = findScenario("echo");
 if (!echo) throw new Error("no echo scenario");

@@ -6,12 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getApp } from "@bench/contract";
-import { analyze } from "../src/analysis.ts";
-import { REPO_ROOT } from "../src/launch.ts";
-import { type Options, UsageError, versionsOf, withBuilds } from "../src/options.ts";
+import { analyze } from "../src/analysis/analysis.ts";
+import { REPO_ROOT } from "../src/apps/launch.ts";
 import { compareRuns } from "../src/report/compare.ts";
+import { baselineName } from "../src/report/summary.ts";
 import { versionMermaid, versionViews } from "../src/report/versions.ts";
-import { versionMismatch } from "../src/run.ts";
+import { type Options, UsageError, versionsOf, withBuilds } from "../src/run/options.ts";
+import { versionMismatch } from "../src/run/run.ts";
 import {
   compareVersions,
   type Registry,
@@ -19,10 +20,9 @@ import {
   registryName,
   resolveVersion,
   tooOld,
-} from "../src/runtime-versions.ts";
-import { prepareRuntimes, runtimeCache, versionOf } from "../src/runtimes.ts";
+} from "../src/runtimes/runtime-versions.ts";
+import { prepareRuntimes, runtimeCache, versionOf } from "../src/runtimes/runtimes.ts";
 import { type Results, schemaErrors } from "../src/schema.ts";
-import { baselineName } from "../src/summary.ts";
 import { CONFORMING, fakeRoot } from "./support/fake-root.ts";
 import { skipWithoutRegistry } from "./support/registry.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";

@@ -8,6 +8,8 @@
 // stage against the same app's api scenario) is one more family. Computed once per results.
 
 import { baselineOf, findApp } from "@bench/contract";
+import { registryName, versionedName, versionOfName } from "../runtimes/runtime-versions.ts";
+import type { Results, Trial } from "../schema.ts";
 import {
   ALPHA,
   type Estimate,
@@ -20,9 +22,7 @@ import {
 } from "./estimate.ts";
 import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
-import { registryName, versionedName, versionOfName } from "./runtime-versions.ts";
-import type { Results, Trial } from "./schema.ts";
-import { analyzeSide, type SideAnalysis } from "./side/ratios.ts";
+import { analyzeSide, type SideAnalysis } from "./ratios.ts";
 import { type Interval, median, type Verdict as Quality, type Spread, verdict } from "./stats.ts";
 
 export { ALPHA };
@@ -134,7 +134,7 @@ export interface Analysis {
   readonly groups: Map<string, GroupAnalysis>;
   /** What each middleware stage costs each app against its api scenario (production.ts). */
   readonly production: readonly StageCost[];
-  /** --side-by-side: each row's CPU time per request against its reference (side/ratios.ts). */
+  /** --side-by-side: each row's CPU time per request against its reference (analysis/ratios.ts). */
   readonly side?: SideAnalysis;
 }
 

@@ -5,12 +5,12 @@
 // subsamples of the run's rounds, at the default number of rounds, the share of verdicts that
 // call a row different is its false-positive rate (A/A) or its detection rate.
 
+import type { AppRun } from "../runtimes/runtime-versions.ts";
+import type { Results } from "../schema.ts";
 import { type Analysis, analyze } from "./analysis.ts";
 import type { Verdict } from "./estimate.ts";
 import { mulberry32 } from "./random.ts";
-import type { AppRun } from "./runtime-versions.ts";
-import type { Results } from "./schema.ts";
-import { analyzeSide, medianNsPerRequest } from "./side/ratios.ts";
+import { analyzeSide, medianNsPerRequest } from "./ratios.ts";
 import { median } from "./stats.ts";
 
 /** The calibration app: the cheapest server, so the extra work is the largest share of it. */

@@ -8,7 +8,8 @@
 // the ranks, the ties and what a tie could have detected come. With --against, each row's
 // verdict (slower, faster, no change beyond the threshold, inconclusive) is estimate.ts's gate.
 
-import type { Flag } from "../analysis.ts";
+import type { PairSide, PairTrial, Results } from "../schema.ts";
+import type { Flag } from "./analysis.ts";
 import {
   ALPHA,
   type Estimate,
@@ -20,9 +21,8 @@ import {
   logRatioTest,
   type PairTest,
   type Verdict,
-} from "../estimate.ts";
-import type { PairSide, PairTrial, Results } from "../schema.ts";
-import { type Interval, median } from "../stats.ts";
+} from "./estimate.ts";
+import { type Interval, median } from "./stats.ts";
 
 /** The verdict a comparison's family gives it, with the test behind it. */
 export type SideDifference = Verdict;

@@ -3,7 +3,7 @@
 // generators report latency per request; this reports it per connection, which shows a server
 // that serves some connections and leaves the rest waiting (docs/findings.md, "What we learned").
 //
-//   bun packages/harness/src/first-response.ts PORT PATH [BODY_FILE] [SECONDS=5] [CONNECTIONS=400]
+//   bun packages/harness/src/apps/first-response.ts PORT PATH [BODY_FILE] [SECONDS=5] [CONNECTIONS=400]
 //
 // Prints one JSON line: answers, connections that got none, and the first-answer times (ms
 // since the start) at the median, the 90th percentile and the slowest. 127.0.0.1 only.
@@ -90,7 +90,7 @@ if (import.meta.main) {
   const [port, path, bodyFile, seconds, connections] = process.argv.slice(2);
   if (!port || !path) {
     console.error(
-      "usage: bun packages/harness/src/first-response.ts PORT PATH [BODY_FILE] [SECONDS] [CONNECTIONS]",
+      "usage: bun packages/harness/src/apps/first-response.ts PORT PATH [BODY_FILE] [SECONDS] [CONNECTIONS]",
     );
     process.exit(2);
   }

@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type AppSpec, descendantsOf } from "@bench/contract";
 import { allListening, LISTEN_ENV, WORKERS_ENV } from "@bench/contract/workers";
+import { type AppRun, buildEnv, registryName } from "../runtimes/runtime-versions.ts";
 import { type AppDatabase, makeAppDatabase } from "./app-db.ts";
 import { execAt, portHolder, waitForReady } from "./readiness.ts";
-import { type AppRun, buildEnv, registryName } from "./runtime-versions.ts";
 
 /** The repository root: apps live in <root>/apps/<name>. */
-export const REPO_ROOT = resolve(import.meta.dir, "../../..");
+export const REPO_ROOT = resolve(import.meta.dir, "../../../..");
 
 export class LaunchError extends Error {}
 

@@ -3,11 +3,11 @@
 // the figures.
 
 import type { AppSpec } from "@bench/contract";
-import type { ServerHost } from "./host.ts";
+import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
+import type { ServerHost } from "../hosts/host.ts";
+import { roundOrder } from "../run/plan.ts";
+import type { Startup } from "../schema.ts";
 import { LaunchError, type RunningApp, type StartOptions } from "./launch.ts";
-import { roundOrder } from "./plan.ts";
-import type { Startup } from "./schema.ts";
-import { IDLE_PAUSE_MS } from "./startup.ts";
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 

@@ -11,6 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type AppSpec, connectionsHeld } from "@bench/contract";
+import { REPO_ROOT, type RunningApp, type StartOptions, startApp } from "../apps/launch.ts";
+import { gitInfo } from "../run/manifest.ts";
+import type { AppRun } from "../runtimes/runtime-versions.ts";
 import {
   infoHere,
   linkMbps,
@@ -19,9 +22,6 @@ import {
   sshAddress,
   targetHere,
 } from "./host.ts";
-import { REPO_ROOT, type RunningApp, type StartOptions, startApp } from "./launch.ts";
-import { gitInfo } from "./manifest.ts";
-import type { AppRun } from "./runtime-versions.ts";
 
 const running = new Map<number, RunningApp>();
 const scratch = mkdtempSync(join(tmpdir(), "bench-agent-"));

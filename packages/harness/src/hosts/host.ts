@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, connectionsHeld, descendantsOf, executableOf } from "@bench/contract";
-import { type RunningApp, type StartOptions, startApp } from "./launch.ts";
-import { machineInfo } from "./manifest.ts";
+import { type RunningApp, type StartOptions, startApp } from "../apps/launch.ts";
+import { serverProcesses } from "../apps/readiness.ts";
 import {
   CLK_TCK,
   cpuTicks,
@@ -20,10 +20,10 @@ import {
   rssBytes,
   treeCpuTicks,
   treeSchedNs,
-} from "./procstats.ts";
-import { serverProcesses } from "./readiness.ts";
-import type { AppRun } from "./runtime-versions.ts";
-import type { Manifest } from "./schema.ts";
+} from "../load/procstats.ts";
+import { machineInfo } from "../run/manifest.ts";
+import type { AppRun } from "../runtimes/runtime-versions.ts";
+import type { Manifest } from "../schema.ts";
 
 /** What the manifest records of the server's host in a run across two. */
 export type ServerHostRecord = NonNullable<Manifest["serverHost"]>;

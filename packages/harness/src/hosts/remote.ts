@@ -12,6 +12,13 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { AppSpec } from "@bench/contract";
 import {
+  LaunchError,
+  type RunningApp,
+  type StartOptions,
+  type StopReport,
+} from "../apps/launch.ts";
+import { CLK_TCK } from "../load/procstats.ts";
+import {
   type HostInfo,
   linkMbps,
   type ServerHost,
@@ -19,8 +26,6 @@ import {
   type ServerSample,
   type ServerTarget,
 } from "./host.ts";
-import { LaunchError, type RunningApp, type StartOptions, type StopReport } from "./launch.ts";
-import { CLK_TCK } from "./procstats.ts";
 
 export class RemoteError extends Error {}
 

@@ -4,7 +4,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import type { ServerHost, ServerSample } from "./host.ts";
+import type { ServerHost, ServerSample } from "../hosts/host.ts";
 import {
   type LoadRun,
   loadWindow,

@@ -1,5 +1,5 @@
 // One result shape for three load generators. Each parser takes the tool's own machine-readable
-// output (oha --output-format json; wrk through tools/wrk.lua's done(); autocannon --json) and
+// output (oha --output-format json; wrk through load/wrk.lua's done(); autocannon --json) and
 // converts units: oha reports seconds, wrk microseconds, autocannon milliseconds.
 
 export type ToolName = "oha" | "wrk" | "autocannon";
@@ -80,7 +80,7 @@ function sumValues(record: Readonly<Record<string, number>>): number {
 }
 
 /**
- * wrk's own counts tell only 2xx/3xx from 4xx/5xx; tools/wrk.lua counts every status when the
+ * wrk's own counts tell only 2xx/3xx from 4xx/5xx; load/wrk.lua counts every status when the
  * scenario expects another status than 200 (BENCH_COUNT_STATUSES), and those are used then.
  */
 function wrkStatuses(
@@ -157,7 +157,7 @@ export function parseOha(text: string): LoadResult {
 }
 
 /**
- * wrk's stderr: whatever else is there, the line tools/wrk.lua printed. Its latencies are the
+ * wrk's stderr: whatever else is there, the line load/wrk.lua printed. Its latencies are the
  * raw ones: the script undoes wrk's coordinated-omission correction (see wrk.lua), and this
  * parser checks that the histogram it read holds one sample per answered request.
  */
@@ -165,11 +165,11 @@ export function parseWrk(stderr: string): LoadResult {
   const line = stderr.split("\n").find((l) => l.startsWith('{"wrkJson":'));
   if (!line)
     throw new ParseError(
-      `wrk printed no JSON summary (was tools/wrk.lua used?): ${stderr.slice(0, 200)}`,
+      `wrk printed no JSON summary (was load/wrk.lua used?): ${stderr.slice(0, 200)}`,
     );
   const json = parseJson(line, "wrk");
   if (json.wrkJson !== 2)
-    throw new ParseError(`wrk summary format ${String(json.wrkJson)}: expected 2 (tools/wrk.lua)`);
+    throw new ParseError(`wrk summary format ${String(json.wrkJson)}: expected 2 (load/wrk.lua)`);
   const errors = object(json.errors, "wrk errors");
   const requests = num(json.requests, "wrk requests");
   const durationSec = num(json.duration_us, "wrk duration_us") / 1e6;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { allowedOtherAnswers, expectedStatus, type Scenario } from "@bench/contract";
 import type { ToolName } from "./parse.ts";
 
-const HARNESS_DIR = join(import.meta.dir, "..");
+const HARNESS_DIR = join(import.meta.dir, "..", "..");
 
 /** Where the project's own autocannon and the Node that runs it live. */
 export const AUTOCANNON = {
@@ -17,7 +17,7 @@ export const AUTOCANNON = {
   packageJson: join(HARNESS_DIR, "node_modules", "autocannon", "package.json"),
 };
 
-export const WRK_SCRIPT = join(import.meta.dir, "tools", "wrk.lua");
+export const WRK_SCRIPT = join(import.meta.dir, "wrk.lua");
 
 /** Per-request bound: a request that takes longer counts as a timeout instead of hanging. */
 export const REQUEST_TIMEOUT_SEC = 10;
@@ -130,7 +130,7 @@ function headerFlags(scenario: Scenario, separator: ": " | "="): string[] {
   ]);
 }
 
-/** The headers for tools/wrk.lua: one "name: value" per line. */
+/** The headers for load/wrk.lua: one "name: value" per line. */
 export function wrkHeaders(scenario: Scenario): string {
   return Object.entries(scenario.headers ?? {})
     .map(([name, value]) => `${name}: ${value}`)

@@ -6,11 +6,11 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AppSpec, Scenario } from "@bench/contract";
-import { LaunchError, REPO_ROOT, type RunningApp } from "./launch.ts";
-import type { LoadRun } from "./measure.ts";
-import { ProfileError, readCpuProfile, summarizeProfile } from "./profile.ts";
-import type { ProfileRecord } from "./schema.ts";
-import type { AfterRounds } from "./startup-run.ts";
+import { LaunchError, REPO_ROOT, type RunningApp } from "../apps/launch.ts";
+import type { AfterRounds } from "../apps/startup-run.ts";
+import type { LoadRun } from "../load/measure.ts";
+import type { ProfileRecord } from "../schema.ts";
+import { ProfileError, readCpuProfile, summarizeProfile } from "./cpuprofile.ts";
 
 /** Runtimes whose profiler start-app.sh knows how to turn on (--cpu-prof, DevTools format). */
 export const PROFILERS: Readonly<Record<string, string>> = {

@@ -4,12 +4,12 @@
 // search: in the last round, the rates search.ts picks, until it has the capacity's interval.
 
 import type { Scenario } from "@bench/contract";
-import { judgeOpenLoop } from "./judge.ts";
-import type { LoadRun } from "./measure.ts";
+import { judgeOpenLoop } from "../load/judge.ts";
+import type { LoadRun } from "../load/measure.ts";
+import type { ToolInfo } from "../load/tools.ts";
+import type { RateTrial, Search, Trial } from "../schema.ts";
 import { budgetVerdict, offeredRate, type RateSpec, rateVerdict, scheduleOf } from "./rates.ts";
-import type { RateTrial, Search, Trial } from "./schema.ts";
 import { nextRate, type SearchPoint } from "./search.ts";
-import type { ToolInfo } from "./tools.ts";
 
 export interface RateContext {
   readonly rates: readonly RateSpec[];

@@ -3,9 +3,9 @@
 // --latency-correction). Pure functions: which rates, whether a trial kept up, and the capacity
 // at a latency budget (--slo-p99).
 
-import type { LatencyMs, LoadResult } from "./parse.ts";
-import type { RateTrial } from "./schema.ts";
-import { median } from "./stats.ts";
+import { median } from "../analysis/stats.ts";
+import type { LatencyMs, LoadResult } from "../load/parse.ts";
+import type { RateTrial } from "../schema.ts";
 
 /** A trial kept up with its offered rate unless it achieved less than this share below it. */
 export const RATE_TOLERANCE = 0.05;
@@ -194,7 +194,7 @@ export function rateLevels(
   scenario: string,
   budgetMs: number,
 ): RateLevel[] {
-  // A search's trials (requested "search") are levels of their own: report/search.ts.
+  // A search's trials (requested "search") are levels of their own: report/search-table.ts.
   const mine = trials.filter(
     (t) =>
       t.app === app &&

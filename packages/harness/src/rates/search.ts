@@ -4,8 +4,8 @@
 // both ends; a repeat that flips an end's verdict reopens the bisection. Pure: the next rate is
 // a function of the trials so far, so every path is tested on synthetic verdicts.
 
+import type { RateTrial } from "../schema.ts";
 import { type BudgetVerdict, budgetVerdict } from "./rates.ts";
-import type { RateTrial } from "./schema.ts";
 
 export const SEARCH = {
   /** Stop bisecting when the interval's top is within this share above its bottom. */

@@ -9,9 +9,9 @@
 //   same; with --against, above 1 is slower than the commit it was compared with).
 // Renders the one analysis; computes nothing of its own.
 
-import type { Analysis } from "../analysis.ts";
-import { writeJson } from "../record.ts";
-import type { Interval } from "../stats.ts";
+import type { Analysis } from "../analysis/analysis.ts";
+import type { Interval } from "../analysis/stats.ts";
+import { writeJson } from "../run/record.ts";
 
 export interface Metric {
   readonly value: number;

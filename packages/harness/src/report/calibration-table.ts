@@ -2,10 +2,10 @@
 // what the extra work should cost, what the run measured, its verdict, and how often a run of
 // the default length (subsamples of this one's rounds) would have called it different.
 
-import type { Analysis } from "../analysis.ts";
-import { type CalibrationView, calibrationViews } from "../calibration.ts";
-import { mddText } from "../summary.ts";
+import type { Analysis } from "../analysis/analysis.ts";
+import { type CalibrationView, calibrationViews } from "../analysis/calibration.ts";
 import { change, fmt, pct } from "./format.ts";
+import { mddText } from "./summary.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const CALIBRATION_INTRO =

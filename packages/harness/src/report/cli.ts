@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { analyze } from "../analysis.ts";
+import { analyze } from "../analysis/analysis.ts";
 import { writeBmf } from "./bmf.ts";
 import {
   compareRuns,

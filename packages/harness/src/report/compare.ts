@@ -10,7 +10,7 @@
 // Holm control; a change the data cannot place inside or outside the threshold is
 // "inconclusive", with the smallest change the pair could have detected.
 
-import { processSamples } from "../analysis.ts";
+import { processSamples } from "../analysis/analysis.ts";
 import {
   ALPHA,
   type Estimate,
@@ -19,13 +19,13 @@ import {
   gate,
   type PairTest,
   welchPair,
-} from "../estimate.ts";
-import { connectionsText, type Group, groupsOf, inGroup, workersText } from "../groups.ts";
+} from "../analysis/estimate.ts";
+import { connectionsText, type Group, groupsOf, inGroup, workersText } from "../analysis/groups.ts";
+import { median } from "../analysis/stats.ts";
 import type { Results, Trial } from "../schema.ts";
-import { median } from "../stats.ts";
 import { change, fmt } from "./format.ts";
 
-export { holm } from "../stats.ts";
+export { holm } from "../analysis/stats.ts";
 
 export interface CompareOptions {
   /** A slowdown beyond this fraction of req/s (0.05 = 5%) is a regression... */

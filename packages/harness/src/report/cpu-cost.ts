@@ -5,8 +5,8 @@
 // --side-by-side's figure, against which that mode's bias is measured (docs/side-by-side.md). Runs before the
 // figure was recorded have no section.
 
-import type { Analysis, Difference, SummaryRow } from "../analysis.ts";
-import { type Estimate, PAIRED_MIN_ROUNDS } from "../estimate.ts";
+import type { Analysis, Difference, SummaryRow } from "../analysis/analysis.ts";
+import { type Estimate, PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

@@ -2,8 +2,8 @@
 // p99 against concurrency, where it peaks, and what the connections past its peak cost in
 // latency. Built from the per-count summaries, rendered by markdown.ts and html.ts.
 
-import type { Analysis } from "../analysis.ts";
-import { groupsOf } from "../groups.ts";
+import type { Analysis } from "../analysis/analysis.ts";
+import { groupsOf } from "../analysis/groups.ts";
 import { fmt } from "./format.ts";
 
 export interface CurvePoint {

@@ -3,16 +3,16 @@
 // the load (--workers), and each app across its runtime's versions (--node, --bun, --deno).
 // Plain text.
 
-import type { Analysis } from "../analysis.ts";
+import type { Analysis } from "../analysis/analysis.ts";
 import {
   CALIBRATION_HEADER,
   calibrationCaption,
   calibrationCells,
   calibrationSections,
-} from "./calibration.ts";
+} from "./calibration-table.ts";
 import { CPU_COST_HEADER, cpuCostViews } from "./cpu-cost.ts";
-import { rateViews } from "./rates.ts";
-import { startupCells, startupTable } from "./startup.ts";
+import { rateViews } from "./rates-table.ts";
+import { startupCells, startupTable } from "./startup-table.ts";
 import { versionViews } from "./versions.ts";
 import { scalingViews, WORKERS_HEADER, workersCells, workersRows } from "./workers.ts";
 

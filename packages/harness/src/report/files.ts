@@ -2,12 +2,12 @@
 
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { analyze } from "../analysis.ts";
+import { analyze } from "../analysis/analysis.ts";
 import { type Results, schemaErrors } from "../schema.ts";
-import { formatSummary } from "../summary.ts";
 import { summaryExtras } from "./extras.ts";
 import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";
+import { formatSummary } from "./summary.ts";
 
 export class InputError extends Error {}
 

@@ -5,19 +5,18 @@
 // <pre id="render-check">, so a headless browser test can check the numbers really drawn.
 
 import { findScenario } from "@bench/contract";
-import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis.ts";
-import { calibrationViews } from "../calibration.ts";
-import { scenarioOfKey } from "../groups.ts";
-import { registryName } from "../runtime-versions.ts";
+import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
+import { calibrationViews } from "../analysis/calibration.ts";
+import { scenarioOfKey } from "../analysis/groups.ts";
+import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
+import { registryName } from "../runtimes/runtime-versions.ts";
 import type { Results } from "../schema.ts";
-import { IDLE_PAUSE_MS } from "../startup.ts";
-import { mddText, taxText } from "../summary.ts";
 import {
   CALIBRATION_HEADER,
   calibrationCaption,
   calibrationCells,
   calibrationIntro,
-} from "./calibration.ts";
+} from "./calibration-table.ts";
 import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
@@ -30,10 +29,10 @@ import {
   SCENARIO_HEADER,
   scenarioRow,
 } from "./markdown.ts";
-import { PRODUCTION_INTRO, productionViews } from "./production.ts";
-import { PROFILES_INTRO, profileViews } from "./profiles.ts";
-import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
-import { searchInterval } from "./search.ts";
+import { PRODUCTION_INTRO, productionViews } from "./production-table.ts";
+import { PROFILES_INTRO, profileViews } from "./profiles-table.ts";
+import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates-table.ts";
+import { searchInterval } from "./search-table.ts";
 import {
   AGAINST_HEADER,
   AGAINST_INTRO,
@@ -44,7 +43,8 @@ import {
   sideCells,
   sideNotes,
 } from "./side-by-side.ts";
-import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
+import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup-table.ts";
+import { mddText, taxText } from "./summary.ts";
 import { VERSIONS_INTRO, versionChart, versionViews } from "./versions.ts";
 import {
   SCALING_INTRO,

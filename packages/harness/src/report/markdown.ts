@@ -4,9 +4,34 @@
 // stays narrow enough to read.
 
 import { findScenario } from "@bench/contract";
-import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis.ts";
-import { connectionsText, scenarioOfKey, workersText } from "../groups.ts";
+import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
+import { connectionsText, scenarioOfKey, workersText } from "../analysis/groups.ts";
 import type { Results } from "../schema.ts";
+import {
+  CALIBRATION_HEADER,
+  calibrationCaption,
+  calibrationCells,
+  calibrationIntro,
+  calibrationSections,
+} from "./calibration-table.ts";
+import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
+import { CURVE_INTRO, curveViews } from "./curve.ts";
+import { fmt, pct } from "./format.ts";
+import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
+import { PRODUCTION_INTRO, productionViews } from "./production-table.ts";
+import { PROFILES_INTRO, profileViews } from "./profiles-table.ts";
+import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates-table.ts";
+import {
+  AGAINST_HEADER,
+  AGAINST_INTRO,
+  againstCells,
+  againstLine,
+  SIDE_HEADER,
+  SIDE_INTRO,
+  sideCells,
+  sideNotes,
+} from "./side-by-side.ts";
+import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup-table.ts";
 import {
   ciText,
   designText,
@@ -18,32 +43,7 @@ import {
   rankLongText,
   SIGNIFICANCE_NOTE,
   taxText,
-} from "../summary.ts";
-import {
-  CALIBRATION_HEADER,
-  calibrationCaption,
-  calibrationCells,
-  calibrationIntro,
-  calibrationSections,
-} from "./calibration.ts";
-import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
-import { CURVE_INTRO, curveViews } from "./curve.ts";
-import { fmt, pct } from "./format.ts";
-import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
-import { PRODUCTION_INTRO, productionViews } from "./production.ts";
-import { PROFILES_INTRO, profileViews } from "./profiles.ts";
-import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates.ts";
-import {
-  AGAINST_HEADER,
-  AGAINST_INTRO,
-  againstCells,
-  againstLine,
-  SIDE_HEADER,
-  SIDE_INTRO,
-  sideCells,
-  sideNotes,
-} from "./side-by-side.ts";
-import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup.ts";
+} from "./summary.ts";
 import { VERSIONS_INTRO, versionMermaid, versionViews } from "./versions.ts";
 import {
   SCALING_INTRO,

@@ -1,6 +1,6 @@
 // Mermaid bar charts (xychart-beta) of a run, which GitHub draws where report.md is read.
 
-import type { Analysis, SummaryRow } from "../analysis.ts";
+import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
 
 export function xychart(title: string, labels: string[], values: number[], axis: string): string {
   const max = Math.max(...values);

@@ -3,11 +3,11 @@
 // the analysis's (production.ts): ≈ marks a stage not significantly slower or faster than api,
 // with the smallest difference the run could have detected.
 
-import type { Analysis, SummaryRow } from "../analysis.ts";
-import { apiKeyOf, type StageCost } from "../production.ts";
-import { mddText, relativeText } from "../summary.ts";
+import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
+import { apiKeyOf, type StageCost } from "../analysis/production.ts";
 import { fmt } from "./format.ts";
 import { starred } from "./mermaid.ts";
+import { mddText, relativeText } from "./summary.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const PRODUCTION_INTRO =

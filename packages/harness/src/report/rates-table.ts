@@ -1,10 +1,10 @@
 // The reports' open-loop part (--rates): per scenario, each app's latency at each offered rate
 // and its capacity at the p99 budget. One model, rendered by markdown.ts and html.ts.
 
-import { capacityAtBudget, RATE_TOLERANCE, type RateLevel, rateLevels } from "../rates.ts";
+import { capacityAtBudget, RATE_TOLERANCE, type RateLevel, rateLevels } from "../rates/rates.ts";
 import type { Results } from "../schema.ts";
 import { fmt } from "./format.ts";
-import { BUDGET_RULE, SEARCH_INTRO, searchView } from "./search.ts";
+import { BUDGET_RULE, SEARCH_INTRO, searchView } from "./search-table.ts";
 
 export const RATES_HEADER = [
   "app",

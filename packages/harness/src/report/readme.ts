@@ -3,12 +3,12 @@
 // links to the run's full report. The README is the front door: long tables live in the
 // report.
 
-import type { Analysis, SummaryRow } from "../analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../estimate.ts";
-import { mddText } from "../summary.ts";
+import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
+import { PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
 import { fmt } from "./format.ts";
 import { headerLines } from "./markdown.ts";
 import { starred } from "./mermaid.ts";
+import { mddText } from "./summary.ts";
 
 export const START = "<!-- results:start -->";
 export const END = "<!-- results:end -->";

@@ -2,9 +2,15 @@
 // verdict and why, and the capacity interval with its ends' trials and the time it took.
 // Rendered through rates.ts's view, so a search sits in the same tables as listed rates.
 
-import { levelFigures, type RateLevel } from "../rates.ts";
+import { levelFigures, type RateLevel } from "../rates/rates.ts";
+import {
+  intervalOf,
+  SEARCH,
+  type SearchLevel,
+  searchLevels,
+  searchPoints,
+} from "../rates/search.ts";
 import type { RateTrial, Results, Search } from "../schema.ts";
-import { intervalOf, SEARCH, type SearchLevel, searchLevels, searchPoints } from "../search.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

@@ -1,10 +1,10 @@
 // The reports' "Side by side" section (--side-by-side): per scenario, each row's CPU time per
 // request relative to its reference, with its interval and rank, and with --against each
 // app's verdict. One model (cells and prose), rendered by summary.ts, markdown.ts and html.ts;
-// every figure and verdict comes from side/ratios.ts.
+// every figure and verdict comes from analysis/ratios.ts.
 
-import type { Analysis } from "../analysis.ts";
-import type { SideGroup, SideRow } from "../side/ratios.ts";
+import type { Analysis } from "../analysis/analysis.ts";
+import type { SideGroup, SideRow } from "../analysis/ratios.ts";
 import { change, fmt, pValue } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

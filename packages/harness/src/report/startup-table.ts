@@ -1,8 +1,8 @@
 // The reports' "Start-up" section: how long each app takes from its runtime's start to its first correct
 // answer, and its memory then and at idle. One model, rendered by markdown.ts and html.ts.
 
+import { IDLE_PAUSE_MS, type StartupRow, startupRows } from "../analysis/startup.ts";
 import type { Results } from "../schema.ts";
-import { IDLE_PAUSE_MS, type StartupRow, startupRows } from "../startup.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

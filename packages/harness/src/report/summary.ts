@@ -8,11 +8,13 @@ import {
   type Rank,
   type SummaryRow,
   summarize,
-} from "./analysis.ts";
-import { MIN_CI_PROCESSES, PAIRED_MIN_ROUNDS } from "./estimate.ts";
-import { connectionsText, workersText } from "./groups.ts";
-import { formatSec } from "./precision.ts";
-import { fmt, pct, pValue } from "./report/format.ts";
+} from "../analysis/analysis.ts";
+import { MIN_CI_PROCESSES, PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
+import { connectionsText, workersText } from "../analysis/groups.ts";
+import type { Interval } from "../analysis/stats.ts";
+import { formatSec } from "../run/precision.ts";
+import type { Results } from "../schema.ts";
+import { fmt, pct, pValue } from "./format.ts";
 import {
   AGAINST_HEADER,
   againstCells,
@@ -21,12 +23,10 @@ import {
   SIDE_INTRO,
   sideCells,
   sideNotes,
-} from "./report/side-by-side.ts";
-import type { Results } from "./schema.ts";
-import type { Interval } from "./stats.ts";
+} from "./side-by-side.ts";
 
-export type { Difference, Flag, Rank, SummaryRow } from "./analysis.ts";
-export { ALPHA, baselineName, rankRows } from "./analysis.ts";
+export type { Difference, Flag, Rank, SummaryRow } from "../analysis/analysis.ts";
+export { ALPHA, baselineName, rankRows } from "../analysis/analysis.ts";
 export { summarize };
 
 /** "≥ 7.1%": the smallest difference a test could have detected (a share of a mean). */

@@ -3,12 +3,12 @@
 // One model, rendered by markdown.ts (a table and a Mermaid chart) and html.ts (a table and a
 // grouped bar chart).
 
-import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../estimate.ts";
-import { registryName, versionedName } from "../runtime-versions.ts";
-import { mddText } from "../summary.ts";
+import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
+import { PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
+import { registryName, versionedName } from "../runtimes/runtime-versions.ts";
 import { fmt } from "./format.ts";
 import { xychart } from "./mermaid.ts";
+import { mddText } from "./summary.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const VERSIONS_INTRO =

@@ -2,11 +2,11 @@
 // them, what the primary costs, and with several counts (--workers 1,2,4) how req/s scaled. One
 // model, rendered by markdown.ts, html.ts and extras.ts.
 
-import type { Analysis, SummaryRow } from "../analysis.ts";
-import { familyVerdicts, PAIRED_MIN_ROUNDS, testPair } from "../estimate.ts";
-import { groupsOf } from "../groups.ts";
+import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
+import { familyVerdicts, PAIRED_MIN_ROUNDS, testPair } from "../analysis/estimate.ts";
+import { groupsOf } from "../analysis/groups.ts";
+import { median } from "../analysis/stats.ts";
 import type { Results, Trial } from "../schema.ts";
-import { median } from "../stats.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

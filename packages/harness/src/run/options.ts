@@ -6,14 +6,19 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type AppSpec, findApp, findScenario, type Runtime, type Scenario } from "@bench/contract";
-import { CALIBRATION_APP } from "./calibration.ts";
-import { REPO_ROOT } from "./launch.ts";
-import type { ToolName } from "./parse.ts";
-import { findPostgres, PG_INSTALL } from "./postgres-server.ts";
-import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "./rates.ts";
-import { parseServerHost, type RemoteSpec } from "./remote.ts";
-import { type AppRun, type RuntimeBuild, VERSION_SPEC, versionedName } from "./runtime-versions.ts";
-import { type ToolInfo, toolVersion } from "./tools.ts";
+import { CALIBRATION_APP } from "../analysis/calibration.ts";
+import { REPO_ROOT } from "../apps/launch.ts";
+import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
+import { parseServerHost, type RemoteSpec } from "../hosts/remote.ts";
+import type { ToolName } from "../load/parse.ts";
+import { type ToolInfo, toolVersion } from "../load/tools.ts";
+import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "../rates/rates.ts";
+import {
+  type AppRun,
+  type RuntimeBuild,
+  VERSION_SPEC,
+  versionedName,
+} from "../runtimes/runtime-versions.ts";
 
 export interface Options {
   /** With --node/--bun/--deno, one per app and version of its runtime ("node-hono@22.23.3"). */

@@ -3,8 +3,8 @@
 // interval no wider than ±PCT, or its time runs out. This module says, from the analysis of
 // the rounds so far, where the run stands. Pure: tested on synthetic runs.
 
-import { type Analysis, baselineName } from "./analysis.ts";
-import { MIN_CI_PROCESSES } from "./estimate.ts";
+import { type Analysis, baselineName } from "../analysis/analysis.ts";
+import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
 
 export interface Width {
   /** "bun-hono (api)" or "bun-hono vs bun-bare (api)". */

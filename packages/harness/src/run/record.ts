@@ -3,14 +3,11 @@
 
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyze } from "./analysis.ts";
-import { ERROR_THRESHOLD } from "./judge.ts";
-import { REPO_ROOT } from "./launch.ts";
-import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
-import type { Options } from "./options.ts";
-import type { Pinning } from "./plan.ts";
-import { writeReports, writeSummary } from "./report/files.ts";
-import type { RuntimeBuild } from "./runtime-versions.ts";
+import { analyze } from "../analysis/analysis.ts";
+import { REPO_ROOT } from "../apps/launch.ts";
+import { ERROR_THRESHOLD } from "../load/judge.ts";
+import { writeReports, writeSummary } from "../report/files.ts";
+import type { RuntimeBuild } from "../runtimes/runtime-versions.ts";
 import {
   type AppRecord,
   type PairTrial,
@@ -21,7 +18,10 @@ import {
   type Search,
   type Startup,
   type Trial,
-} from "./schema.ts";
+} from "../schema.ts";
+import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
+import type { Options } from "./options.ts";
+import type { Pinning } from "./plan.ts";
 
 /** Write-then-rename, so a reader (or a crash) never sees half a file. */
 export function writeJson(path: string, value: unknown): void {

@@ -3,7 +3,7 @@
 // would not fit in --max-time. What a round does is the caller's (each app in turn, or each
 // pair side by side); how the rounds ended goes into results.json.
 
-import { analyze } from "./analysis.ts";
+import { analyze } from "../analysis/analysis.ts";
 import type { Options } from "./options.ts";
 import { precisionStatus, progressText, roundFits } from "./precision.ts";
 import type { Recorder } from "./record.ts";

@@ -11,8 +11,7 @@ import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, ROUTES, type Scenario, verify } from "@bench/contract";
-import { analyze } from "./analysis.ts";
-import { DatabaseError, databaseRecord, databaseServer } from "./app-db.ts";
+import { analyze } from "../analysis/analysis.ts";
 import {
   CALIBRATION_SHARES,
   calibrationBase,
@@ -20,16 +19,33 @@ import {
   costPerRequestNs,
   SIDE_CALIBRATION_SHARES,
   type Sizing,
-} from "./calibration.ts";
-import { MIN_CI_PROCESSES } from "./estimate.ts";
-import { type Floor, startFloor } from "./floor.ts";
-import { localHost, type ServerHost } from "./host.ts";
-import { judge, MIN_WINDOW_SHARE } from "./judge.ts";
-import { LaunchError, REPO_ROOT, type RunningApp, type StartOptions } from "./launch.ts";
-import { runLoad } from "./load.ts";
+} from "../analysis/calibration.ts";
+import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
+import { DatabaseError, databaseRecord, databaseServer } from "../apps/app-db.ts";
+import { LaunchError, REPO_ROOT, type RunningApp, type StartOptions } from "../apps/launch.ts";
+import type { PostgresServer } from "../apps/postgres-server.ts";
+import { type AfterRounds, extraStarts, measureStartup } from "../apps/startup-run.ts";
+import { localHost, type ServerHost } from "../hosts/host.ts";
+import { connectRemote } from "../hosts/remote.ts";
+import { judge, MIN_WINDOW_SHARE } from "../load/judge.ts";
+import { runLoad } from "../load/load.ts";
+import { type LoadRun, nsPerRequest } from "../load/measure.ts";
+import { scenarioAsSent } from "../load/sent.ts";
+import { type ToolInfo, toolCommand } from "../load/tools.ts";
+import { type ProfileContext, profileApps } from "../profiles/profiled-trials.ts";
+import { type Floor, startFloor } from "../rates/floor.ts";
+import { type RateContext, runRates, runSearch } from "../rates/open-loop.ts";
+import { RATE_TOLERANCE } from "../rates/rates.ts";
+import { writeBmf } from "../report/bmf.ts";
+import { pinningText } from "../report/summary.ts";
+import { type AppRun, type RuntimeBuild, registryName } from "../runtimes/runtime-versions.ts";
+import { prepareRuntimes, runtimeCache } from "../runtimes/runtimes.ts";
+import { stopAll as stopAllWatched } from "../runtimes/watched.ts";
+import type { Results, Trial } from "../schema.ts";
+import { runPairRounds } from "../side/pair-run.ts";
+import { planPairs, type SidePair, SLOT_ADDRESSES } from "../side/pairing.ts";
+import { prepareCheckout, withCheckout } from "../side/worktree.ts";
 import { gitInfo } from "./manifest.ts";
-import { type LoadRun, nsPerRequest } from "./measure.ts";
-import { type RateContext, runRates, runSearch } from "./open-loop.ts";
 import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts";
 import {
   cpuList,
@@ -39,25 +55,9 @@ import {
   roundOrder,
   serverPinning,
 } from "./plan.ts";
-import type { PostgresServer } from "./postgres-server.ts";
 import { formatSec } from "./precision.ts";
-import { type ProfileContext, profileApps } from "./profiling.ts";
-import { RATE_TOLERANCE } from "./rates.ts";
 import { newResults, Recorder } from "./record.ts";
-import { connectRemote } from "./remote.ts";
-import { writeBmf } from "./report/bmf.ts";
 import { runRounds } from "./rounds.ts";
-import { type AppRun, type RuntimeBuild, registryName } from "./runtime-versions.ts";
-import { prepareRuntimes, runtimeCache } from "./runtimes.ts";
-import type { Results, Trial } from "./schema.ts";
-import { scenarioAsSent } from "./sent.ts";
-import { runPairRounds } from "./side/pair-run.ts";
-import { planPairs, type SidePair, SLOT_ADDRESSES } from "./side/pairing.ts";
-import { prepareCheckout, withCheckout } from "./side/worktree.ts";
-import { type AfterRounds, extraStarts, measureStartup } from "./startup-run.ts";
-import { pinningText } from "./summary.ts";
-import { type ToolInfo, toolCommand } from "./tools.ts";
-import { stopAll as stopAllWatched } from "./watched.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 

@@ -13,10 +13,10 @@ import {
   littlesLaw,
   SERVER_CORE_IDLE,
   STEAL_HIGH,
-} from "../judge.ts";
-import { span, type Window } from "../measure.ts";
-import type { LoadResult, ToolName } from "../parse.ts";
-import { CLK_TCK } from "../procstats.ts";
+} from "../load/judge.ts";
+import { span, type Window } from "../load/measure.ts";
+import type { LoadResult, ToolName } from "../load/parse.ts";
+import { CLK_TCK } from "../load/procstats.ts";
 
 /** One look at /proc while a pair's generators run. */
 export interface PairSample {

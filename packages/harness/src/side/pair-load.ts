@@ -4,11 +4,18 @@
 // /proc looked at every SAMPLE_MS between for the CPU percentages. pair-checks.ts judges it.
 
 import type { ChildProcess } from "node:child_process";
-import { readResult, SAMPLE_MS, spawnTool } from "../load.ts";
-import { loadWindow } from "../measure.ts";
-import type { LoadResult } from "../parse.ts";
-import { cpuSince, cpuTicks, machineTicks, rssBytes, threadNs, treeSchedNs } from "../procstats.ts";
-import type { ToolCommand, ToolInfo } from "../tools.ts";
+import { readResult, SAMPLE_MS, spawnTool } from "../load/load.ts";
+import { loadWindow } from "../load/measure.ts";
+import type { LoadResult } from "../load/parse.ts";
+import {
+  cpuSince,
+  cpuTicks,
+  machineTicks,
+  rssBytes,
+  threadNs,
+  treeSchedNs,
+} from "../load/procstats.ts";
+import type { ToolCommand, ToolInfo } from "../load/tools.ts";
 import { overlap, type PairRates, type PairSample, pairRates } from "./pair-checks.ts";
 import { both } from "./pairing.ts";
 

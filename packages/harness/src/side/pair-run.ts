@@ -6,17 +6,17 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { Scenario } from "@bench/contract";
-import type { ServerHost } from "../host.ts";
-import { LaunchError, type RunningApp, type StartOptions } from "../launch.ts";
-import type { Options } from "../options.ts";
-import { cpuList, type Pinning, roundOrder } from "../plan.ts";
-import { formatSec } from "../precision.ts";
-import type { Recorder } from "../record.ts";
-import { runRounds } from "../rounds.ts";
-import type { AppRun } from "../runtime-versions.ts";
+import { LaunchError, type RunningApp, type StartOptions } from "../apps/launch.ts";
+import type { ServerHost } from "../hosts/host.ts";
+import { scenarioAsSent } from "../load/sent.ts";
+import { toolCommand } from "../load/tools.ts";
+import type { Options } from "../run/options.ts";
+import { cpuList, type Pinning, roundOrder } from "../run/plan.ts";
+import { formatSec } from "../run/precision.ts";
+import type { Recorder } from "../run/record.ts";
+import { runRounds } from "../run/rounds.ts";
+import type { AppRun } from "../runtimes/runtime-versions.ts";
 import type { PairTrial } from "../schema.ts";
-import { scenarioAsSent } from "../sent.ts";
-import { toolCommand } from "../tools.ts";
 import { judgePair } from "./pair-checks.ts";
 import { type PairCpus, type PairLoadRun, runPairLoad } from "./pair-load.ts";
 import { both, bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "./pairing.ts";

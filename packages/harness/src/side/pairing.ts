@@ -6,8 +6,8 @@
 // with a fixed order an A/A pair read 0.992 ± 0.56% on this VM, so the slots alternate, round
 // by round and pair by pair, and each row holds each slot equally often. Pure.
 
-import type { AppRun } from "../runtime-versions.ts";
-import { registryName } from "../runtime-versions.ts";
+import type { AppRun } from "../runtimes/runtime-versions.ts";
+import { registryName } from "../runtimes/runtime-versions.ts";
 
 /** Where a pair's two servers listen: two loopback addresses, so one app can run twice. */
 export const SLOT_ADDRESSES = ["127.0.0.1", "127.0.0.2"] as const;

@@ -17,8 +17,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { type AppRun, registryName } from "../runtime-versions.ts";
-import { runWatched, WatchedTimeout } from "../watched.ts";
+import { type AppRun, registryName } from "../runtimes/runtime-versions.ts";
+import { runWatched, WatchedTimeout } from "../runtimes/watched.ts";
 
 /** Why --against cannot be had (exit 2, nothing measured). */
 export class CheckoutError extends Error {}

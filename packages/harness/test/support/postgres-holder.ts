@@ -1,6 +1,6 @@
 // A stand-in harness for postgres.test.ts: starts a server, prints its folder, and waits to be
 // killed (with SIGKILL, which lets it clean up nothing).
-import { startPostgres } from "../../src/postgres-server.ts";
+import { startPostgres } from "../../src/apps/postgres-server.ts";
 
 const server = await startPostgres();
 process.stdout.write(`${server.dir}\n`);

@@ -1,7 +1,7 @@
 // Building blocks of synthetic results for the unit tests: one clean shape, varied by what each
 // test is about, so a change to the schema is made here once.
 
-import type { LatencyMs, LoadResult } from "../../src/parse.ts";
+import type { LatencyMs, LoadResult } from "../../src/load/parse.ts";
 import type { PairTrial, RateTrial, Results, Trial } from "../../src/schema.ts";
 
 /** A clean run of `rps` over `seconds`: every request 200, no error, raw latencies as given. */
