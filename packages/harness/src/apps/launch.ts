@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { type AppSpec, descendantsOf } from "@bench/contract";
 import { allListening, LISTEN_ENV, WORKERS_ENV } from "@bench/contract/workers";
 import { type AppRun, buildEnv, registryName } from "../runtimes/runtime-versions.ts";
@@ -77,8 +78,6 @@ export function isRunning(pid: number): boolean {
     }
   }
 }
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -4,6 +4,7 @@
 // launch.ts starts and stops the apps.
 
 import { connect } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AppSpec,
   commandLineOf,
@@ -133,8 +134,6 @@ export async function waitForReady(
   }
   return undefined;
 }
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * When the runtime was exec'd, on performance.now()'s clock: the wall-clock stamp (seconds)

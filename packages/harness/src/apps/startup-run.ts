@@ -2,14 +2,13 @@
 // after an idle pause, and --startup N's extra fresh starts with no load. startup.ts summarises
 // the figures.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AppSpec } from "@bench/contract";
 import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
 import type { ServerHost } from "../hosts/host.ts";
 import { roundOrder } from "../run/plan.ts";
 import type { Startup } from "../schema.ts";
 import { LaunchError, type RunningApp, type StartOptions } from "./launch.ts";
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** The figures of one start; undefined when the app's first answer was not the right one. */
 export async function measureStartup(

@@ -39,7 +39,6 @@ async function start(app: AppRun, options: StartOptions) {
 
 /** A request's arguments, as remote.ts sends them (JSON: trusted to be what the op takes). */
 type Args = Record<string, unknown>;
-const num = (value: unknown) => Number(value);
 const pids = (value: unknown) => (value as unknown[]).map(Number);
 
 const OPS: Record<string, (args: Args) => unknown> = {
@@ -53,13 +52,13 @@ const OPS: Record<string, (args: Args) => unknown> = {
   }),
   start: ({ app, options }) => start(app as AppRun, options as StartOptions),
   stop: async ({ pid, graceMs }) => {
-    const app = running.get(num(pid));
-    running.delete(num(pid));
-    return app ? app.stop(num(graceMs)) : { signal: "none", survivors: [] };
+    const app = running.get(Number(pid));
+    running.delete(Number(pid));
+    return app ? app.stop(Number(graceMs)) : { signal: "none", survivors: [] };
   },
-  target: ({ app, launched, count }) => targetHere(app as AppSpec, num(launched), num(count)),
+  target: ({ app, launched, count }) => targetHere(app as AppSpec, Number(launched), Number(count)),
   sample: (query) => sampleHere(query as unknown as SampleQuery),
-  held: ({ port, pids: list }) => [...connectionsHeld(num(port), pids(list))],
+  held: ({ port, pids: list }) => [...connectionsHeld(Number(port), pids(list))],
   // The interface toward the harness's host: the client half of $SSH_CONNECTION.
   link: () => {
     const client = sshAddress(process.env.SSH_CONNECTION, "client");

@@ -4,6 +4,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerHost, ServerSample } from "../hosts/host.ts";
 import {
   type LoadRun,
@@ -157,8 +158,6 @@ function sampler(sampled: Sampled, toolPid: () => number | undefined, heldAtMs: 
     },
   };
 }
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** The tool's result, windowed and held to the scenario's status, or why there is none. */
 export function readResult(

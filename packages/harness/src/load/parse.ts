@@ -45,7 +45,7 @@ export interface LoadResult {
 
 export class ParseError extends Error {}
 
-function num(value: unknown, what: string): number {
+function numberField(value: unknown, what: string): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
     // JSON.stringify would print an out-of-range number (1e999 → Infinity) as "null".
     const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
@@ -56,7 +56,7 @@ function num(value: unknown, what: string): number {
 
 /** A latency that is absent because nothing succeeded (oha says null) counts as 0. */
 function maybe(value: unknown, what: string): number {
-  return value === null || value === undefined ? 0 : num(value, what);
+  return value === null || value === undefined ? 0 : numberField(value, what);
 }
 
 function object(value: unknown, what: string): Record<string, unknown> {
@@ -91,7 +91,7 @@ function wrkStatuses(
   const statuses: Record<string, number> = {};
   if (counted !== undefined && counted !== null) {
     for (const [code, count] of Object.entries(object(counted, "wrk statuses"))) {
-      statuses[code] = num(count, `wrk status ${code}`);
+      statuses[code] = numberField(count, `wrk status ${code}`);
     }
     return statuses;
   }
@@ -114,7 +114,7 @@ export function parseOha(text: string): LoadResult {
   for (const [code, count] of Object.entries(
     object(json.statusCodeDistribution, "oha statusCodeDistribution"),
   )) {
-    statuses[code] = num(count, `oha status ${code}`);
+    statuses[code] = numberField(count, `oha status ${code}`);
   }
   const errorDetails: Record<string, number> = {};
   let aborted = 0;
@@ -123,14 +123,14 @@ export function parseOha(text: string): LoadResult {
   for (const [message, count] of Object.entries(
     object(json.errorDistribution, "oha errorDistribution"),
   )) {
-    const n = num(count, `oha error "${message}"`);
+    const n = numberField(count, `oha error "${message}"`);
     errorDetails[message] = n;
     if (message === "aborted due to deadline") aborted += n;
     else if (/timeout|timed out/i.test(message)) timeouts += n;
     else socketErrors += n;
   }
   const requests = sumValues(statuses);
-  const durationSec = num(summary.total, "oha summary.total");
+  const durationSec = numberField(summary.total, "oha summary.total");
   const seconds = (key: string) => maybe(percentiles[key], `oha latencyPercentiles.${key}`) * 1000;
   return {
     requests,
@@ -171,12 +171,12 @@ export function parseWrk(stderr: string): LoadResult {
   if (json.wrkJson !== 2)
     throw new ParseError(`wrk summary format ${String(json.wrkJson)}: expected 2 (load/wrk.lua)`);
   const errors = object(json.errors, "wrk errors");
-  const requests = num(json.requests, "wrk requests");
-  const durationSec = num(json.duration_us, "wrk duration_us") / 1e6;
-  const failedStatus = num(errors.status, "wrk errors.status");
+  const requests = numberField(json.requests, "wrk requests");
+  const durationSec = numberField(json.duration_us, "wrk duration_us") / 1e6;
+  const failedStatus = numberField(errors.status, "wrk errors.status");
   const errorDetails: Record<string, number> = {};
   for (const key of ["connect", "read", "write", "timeout", "status"]) {
-    errorDetails[key] = num(errors[key], `wrk errors.${key}`);
+    errorDetails[key] = numberField(errors[key], `wrk errors.${key}`);
   }
   const { latencyMs, synthetic } = wrkLatency(json, requests, errorDetails.timeout ?? 0);
   const statuses = wrkStatuses(json.statuses, requests, failedStatus);
@@ -185,7 +185,7 @@ export function parseWrk(stderr: string): LoadResult {
     durationSec,
     windowSec: durationSec,
     rps: requests / durationSec,
-    bytesPerSec: num(json.bytes, "wrk bytes") / durationSec,
+    bytesPerSec: numberField(json.bytes, "wrk bytes") / durationSec,
     latencyMs,
     statuses,
     non2xx: failedStatus,
@@ -212,14 +212,14 @@ function wrkLatency(
     return { latencyMs: ZERO_LATENCY, synthetic: 0 };
   }
   const latency = object(json.latency_us, "wrk latency_us");
-  const count = num(latency.count, "wrk latency_us.count");
+  const count = numberField(latency.count, "wrk latency_us.count");
   // Every answered request is one sample, except those slower than wrk's timeout, which it
   // counts as timeouts instead. Anything else means the correction was not undone right.
   if (count > requests || count < requests - timeouts)
     throw new ParseError(
       `wrk's raw latency histogram holds ${count} samples for ${requests} requests (${timeouts} timeouts)`,
     );
-  const us = (key: string) => num(latency[key], `wrk latency_us.${key}`) / 1000;
+  const us = (key: string) => numberField(latency[key], `wrk latency_us.${key}`) / 1000;
   return {
     latencyMs: {
       mean: us("mean"),
@@ -229,7 +229,7 @@ function wrkLatency(
       p999: us("p999"),
       max: us("max"),
     },
-    synthetic: Math.max(0, num(json.corrected_count, "wrk corrected_count") - count),
+    synthetic: Math.max(0, numberField(json.corrected_count, "wrk corrected_count") - count),
   };
 }
 
@@ -242,22 +242,22 @@ export function parseAutocannon(text: string): LoadResult {
   for (const [code, stat] of Object.entries(
     object(json.statusCodeStats, "autocannon statusCodeStats"),
   )) {
-    statuses[code] = num(
+    statuses[code] = numberField(
       object(stat, `autocannon status ${code}`).count,
       `autocannon status ${code}`,
     );
   }
-  const errors = num(json.errors, "autocannon errors");
-  const timeouts = num(json.timeouts, "autocannon timeouts");
-  const requests = num(requestStats.total, "autocannon requests.total");
-  const durationSec = num(json.duration, "autocannon duration");
-  const ms = (key: string) => num(latency[key], `autocannon latency.${key}`);
+  const errors = numberField(json.errors, "autocannon errors");
+  const timeouts = numberField(json.timeouts, "autocannon timeouts");
+  const requests = numberField(requestStats.total, "autocannon requests.total");
+  const durationSec = numberField(json.duration, "autocannon duration");
+  const ms = (key: string) => numberField(latency[key], `autocannon latency.${key}`);
   return {
     requests,
     durationSec,
     windowSec: durationSec,
     rps: requests / durationSec,
-    bytesPerSec: num(throughput.total, "autocannon throughput.total") / durationSec,
+    bytesPerSec: numberField(throughput.total, "autocannon throughput.total") / durationSec,
     latencyMs: {
       mean: ms("mean"),
       p50: ms("p50"),
@@ -267,12 +267,12 @@ export function parseAutocannon(text: string): LoadResult {
       max: ms("max"),
     },
     statuses,
-    non2xx: num(json.non2xx, "autocannon non2xx"),
+    non2xx: numberField(json.non2xx, "autocannon non2xx"),
     // autocannon counts timeouts among its errors too.
     socketErrors: Math.max(0, errors - timeouts),
     timeouts,
     aborted: 0,
-    errorDetails: { errors, timeouts, resets: num(json.resets ?? 0, "autocannon resets") },
+    errorDetails: { errors, timeouts, resets: numberField(json.resets ?? 0, "autocannon resets") },
     syntheticSamplesRemoved: 0,
   };
 }

@@ -39,7 +39,7 @@ export interface CompareOptions {
 
 export const DEFAULT_COMPARE: CompareOptions = { threshold: 0.05, alpha: ALPHA };
 
-export type Verdict =
+export type Finding =
   | "regression"
   | "improvement"
   | "no change beyond the threshold"
@@ -49,8 +49,8 @@ export type Verdict =
   | "not measured"
   | "missing";
 
-/** Verdicts that fail the gate (exit 1). */
-export const GATING: readonly Verdict[] = ["regression", "failed", "not measured", "missing"];
+/** Findings that fail the gate (exit 1); a Finding is what --compare says of one app. */
+export const GATING: readonly Finding[] = ["regression", "failed", "not measured", "missing"];
 
 export interface ComparisonRow {
   readonly app: string;
@@ -73,7 +73,7 @@ export interface ComparisonRow {
    * tested) would detect with 80% power at this pair's spread; absent without 2 processes a side.
    */
   readonly detectable?: number;
-  readonly verdict: Verdict;
+  readonly verdict: Finding;
   readonly note?: string;
 }
 
@@ -120,7 +120,7 @@ interface Pair {
   readonly newP99: number;
   readonly test?: PairTest;
   /** Why the new run cannot pass, whatever the numbers: failed, not measured, missing. */
-  readonly problem?: { verdict: Verdict; note: string };
+  readonly problem?: { verdict: Finding; note: string };
 }
 
 function newRunProblem(next: Results, app: string, measured: boolean): Pair["problem"] {
@@ -253,7 +253,7 @@ export function formatComparison(
   mismatches: readonly string[] = [],
 ): string {
   const m = rows.filter((r) => r.test !== undefined).length;
-  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
+  const count = (v: Finding) => rows.filter((r) => r.verdict === v).length;
   const regressions = count("regression");
   const inconclusive = count("inconclusive");
   const broken = count("failed") + count("not measured") + count("missing");

@@ -93,12 +93,12 @@ export interface ChartData {
   readonly logarithmic?: boolean;
 }
 
-const num = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : null);
+const datum = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : null);
 
 /** An error bar; every quantity charted is ≥ 0, so an interval reaching below 0 starts at 0. */
 const bar = (low: number, high: number): [number, number] | null => {
-  const l = num(Math.max(0, low));
-  const h = num(high);
+  const l = datum(Math.max(0, low));
+  const h = datum(high);
   return l === null || h === null ? null : [l, h];
 };
 
@@ -115,7 +115,7 @@ export function chartData(analysis: Analysis): ChartData[] {
       datasets: [
         {
           label: "req/s",
-          data: rows.map((r) => (r.rps.n > 0 ? num(r.rps.mean) : null)),
+          data: rows.map((r) => (r.rps.n > 0 ? datum(r.rps.mean) : null)),
           ranges: rows.map((r) => (r.ci ? bar(r.ci.low, r.ci.high) : null)),
           colors: rows.map((r) => colorOf(r.app)),
         },
@@ -129,7 +129,7 @@ export function chartData(analysis: Analysis): ChartData[] {
       labels: rows.map((r) => label(r)),
       datasets: (["p50", "p90", "p99", "p999"] as const).map((p) => ({
         label: p === "p999" ? "p99.9" : p,
-        data: rows.map((r) => (r.rps.n > 0 ? num(r.latencyMs[p]) : null)),
+        data: rows.map((r) => (r.rps.n > 0 ? datum(r.latencyMs[p]) : null)),
         ranges: rows.map((r) =>
           r.rps.n > 1 ? bar(r.latencyRangeMs[p].low, r.latencyRangeMs[p].high) : null,
         ),
@@ -149,7 +149,7 @@ export function chartData(analysis: Analysis): ChartData[] {
         label: scenario,
         data: apps.map((app) => {
           const row = rows.find((r) => r.app === app);
-          return row && row.rps.n > 0 ? num(row.peakRssMiB) : null;
+          return row && row.rps.n > 0 ? datum(row.peakRssMiB) : null;
         }),
       })),
       yTitle: "MiB",
@@ -176,7 +176,7 @@ function sideCharts(analysis: Analysis): ChartData[] {
       datasets: [
         {
           label: "× reference",
-          data: rows.map((r) => num(r.ratio)),
+          data: rows.map((r) => datum(r.ratio)),
           ranges: rows.map((r) => (r.ci ? bar(r.ci.low, r.ci.high) : null)),
           colors: rows.map((r) => colorOf(r.app)),
         },
@@ -206,7 +206,7 @@ function curveCharts(analysis: Analysis): ChartData[] {
         label: app,
         data: points
           .filter((p) => Number.isFinite(p[what]))
-          .map((p) => ({ x: p.connections, y: num(p[what]) ?? 0 })),
+          .map((p) => ({ x: p.connections, y: datum(p[what]) ?? 0 })),
         color: colorOfName(app),
       })),
       yTitle: what === "rps" ? "req/s" : "ms",
@@ -225,8 +225,8 @@ function rateCharts(results: Results): ChartData[] {
     const budgetLine = {
       label: `p99 budget ${fmt(budget, 1)} ms`,
       data: [Math.min(...xs), Math.max(...xs)].map((x) => ({
-        x: num(x) ?? 0,
-        y: num(budget) ?? 0,
+        x: datum(x) ?? 0,
+        y: datum(budget) ?? 0,
       })),
       color: "#000",
       dashed: true,
@@ -234,7 +234,7 @@ function rateCharts(results: Results): ChartData[] {
     const intervals = v.series.flatMap(({ app }) => {
       const found = searchInterval(trials, app, v.scenario, budget);
       if (!found) return [];
-      const data = [found.low, found.high].map((x) => ({ x, y: num(budget) ?? 0 }));
+      const data = [found.low, found.high].map((x) => ({ x, y: datum(budget) ?? 0 }));
       return [{ label: `${app} capacity interval`, data, color: colorOfName(app), width: 6 }];
     });
     return {
@@ -248,8 +248,8 @@ function rateCharts(results: Results): ChartData[] {
           (["p50", "p99"] as const).map((p) => ({
             label: `${app} ${p}`,
             data: levels.map((l) => ({
-              x: num(l.offeredRps) ?? 0,
-              y: num(p === "p50" ? l.p50Ms : l.p99Ms) ?? 0,
+              x: datum(l.offeredRps) ?? 0,
+              y: datum(p === "p50" ? l.p50Ms : l.p99Ms) ?? 0,
             })),
             color: colorOfName(app),
             dashed: p === "p50",
@@ -278,7 +278,7 @@ function startupCharts(results: Results): ChartData[] {
       datasets: [
         {
           label: "ready ms",
-          data: rows.map((r) => num(r.readyMs.median)),
+          data: rows.map((r) => datum(r.readyMs.median)),
           ranges: rows.map((r) => bar(r.readyMs.min, r.readyMs.max)),
           colors: rows.map((r) => colorOf(r.app)),
         },
@@ -291,10 +291,10 @@ function startupCharts(results: Results): ChartData[] {
       type: "bar",
       labels,
       datasets: [
-        { label: "when ready", data: rows.map((r) => num(r.rssReadyMiB)) },
+        { label: "when ready", data: rows.map((r) => datum(r.rssReadyMiB)) },
         {
           label: `after ${IDLE_PAUSE_MS / 1000} s idle`,
-          data: rows.map((r) => num(r.rssIdleMiB.median)),
+          data: rows.map((r) => datum(r.rssIdleMiB.median)),
           ranges: rows.map((r) => bar(r.rssIdleMiB.min, r.rssIdleMiB.max)),
         },
       ],
@@ -313,7 +313,7 @@ function versionCharts(analysis: Analysis): ChartData[] {
       labels: chart.labels,
       datasets: chart.datasets.map((d) => ({
         label: d.label,
-        data: d.rows.map((r) => (r ? num(r.rps.mean) : null)),
+        data: d.rows.map((r) => (r ? datum(r.rps.mean) : null)),
         ranges: d.rows.map((r) => (r?.ci ? bar(r.ci.low, r.ci.high) : null)),
       })),
       yTitle: "req/s",
