@@ -30,7 +30,12 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "analysis",
     package: "harness",
-    mutate: ["src/analysis/analysis.ts", "src/report/summary.ts", "src/report/compare.ts"],
+    mutate: [
+      "src/analysis/analysis.ts",
+      "src/analysis/comparison.ts",
+      "src/report/summary.ts",
+      "src/report/compare.ts",
+    ],
     tests: [
       "test/analysis.test.ts",
       "test/summary.test.ts",

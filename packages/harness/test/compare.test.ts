@@ -7,16 +7,16 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tCritical, welch } from "../src/analysis/stats.ts";
-import { runCli } from "../src/report/cli.ts";
 import {
   type ComparisonRow,
   compareRuns,
   DEFAULT_COMPARE,
-  formatComparison,
   holm,
   runMismatches,
-} from "../src/report/compare.ts";
+} from "../src/analysis/comparison.ts";
+import { tCritical, welch } from "../src/analysis/stats.ts";
+import { runCli } from "../src/report/cli.ts";
+import { formatComparison } from "../src/report/compare.ts";
 import { type Manifest, type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 

@@ -3,8 +3,8 @@
 
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
+import { compareRuns } from "../src/analysis/comparison.ts";
 import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/analysis/groups.ts";
-import { compareRuns } from "../src/report/compare.ts";
 import { curveViews } from "../src/report/curve.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { summarize } from "../src/report/summary.ts";

@@ -6,14 +6,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { analyze } from "../analysis/analysis.ts";
+import { compareRuns, DEFAULT_COMPARE, GATING, runMismatches } from "../analysis/comparison.ts";
 import { writeBmf } from "./bmf.ts";
-import {
-  compareRuns,
-  DEFAULT_COMPARE,
-  formatComparison,
-  GATING,
-  runMismatches,
-} from "./compare.ts";
+import { formatComparison } from "./compare.ts";
 import { InputError, loadResults, resultsFile, writeReports, writeSummary } from "./files.ts";
 import { updateReadme } from "./readme.ts";
 
