@@ -10,62 +10,61 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { type AppSpec, connectionsHeld } from "@bench/contract";
-import { REPO_ROOT, type RunningApp, type StartOptions, startApp } from "../apps/launch.ts";
+import { connectionsHeld } from "@bench/contract";
+import { REPO_ROOT, type RunningApp, startApp } from "../apps/launch.ts";
 import { gitInfo } from "../run/manifest.ts";
-import type { AppRun } from "../runtimes/runtime-versions.ts";
+import { infoHere, linkMbps, sampleHere, sshAddress, targetHere } from "./host.ts";
 import {
-  infoHere,
-  linkMbps,
-  type SampleQuery,
-  sampleHere,
-  sshAddress,
-  targetHere,
-} from "./host.ts";
+  AGENT_OPS,
+  type AgentMessage,
+  type AgentOp,
+  type AgentRequest,
+  type OpArgs,
+  type OpValue,
+} from "./protocol.ts";
 
 const running = new Map<number, RunningApp>();
 const scratch = mkdtempSync(join(tmpdir(), "bench-agent-"));
 
-function send(message: unknown): void {
+function send(message: AgentMessage): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 }
 
-async function start(app: AppRun, options: StartOptions) {
+async function start({ app, options }: OpArgs<"start">): Promise<OpValue<"start">> {
   const app_ = await startApp(app, { ...options, root: REPO_ROOT });
   running.set(app_.pid, app_);
   void app_.exited.then((status) => send({ event: "exit", pid: app_.pid, status }));
   return { pid: app_.pid, readyMs: app_.readyMs ?? null };
 }
 
-/** A request's arguments, as remote.ts sends them (JSON: trusted to be what the op takes). */
-type Args = Record<string, unknown>;
-const pids = (value: unknown) => (value as unknown[]).map(Number);
-
-const OPS: Record<string, (args: Args) => unknown> = {
-  hello: () => ({
-    info: infoHere(),
-    address: sshAddress(process.env.SSH_CONNECTION),
-    git: gitInfo(REPO_ROOT),
-    root: REPO_ROOT,
-    scratch,
-    pid: process.pid,
-  }),
-  start: ({ app, options }) => start(app as AppRun, options as StartOptions),
-  stop: async ({ pid, graceMs }) => {
-    const app = running.get(Number(pid));
-    running.delete(Number(pid));
-    return app ? app.stop(Number(graceMs)) : { signal: "none", survivors: [] };
+const OPS: { [K in AgentOp]: (args: OpArgs<K>) => OpValue<K> | Promise<OpValue<K>> } = {
+  hello: () => {
+    const address = sshAddress(process.env.SSH_CONNECTION);
+    return {
+      info: infoHere(),
+      ...(address !== undefined ? { address } : {}),
+      git: gitInfo(REPO_ROOT),
+      root: REPO_ROOT,
+      scratch,
+      pid: process.pid,
+    };
   },
-  target: ({ app, launched, count }) => targetHere(app as AppSpec, Number(launched), Number(count)),
-  sample: (query) => sampleHere(query as unknown as SampleQuery),
-  held: ({ port, pids: list }) => [...connectionsHeld(Number(port), pids(list))],
+  start,
+  stop: async ({ pid, graceMs }) => {
+    const app = running.get(pid);
+    running.delete(pid);
+    return app ? app.stop(graceMs) : { signal: "none", survivors: [] };
+  },
+  target: ({ app, launched, count }) => targetHere(app, launched, count),
+  sample: (query) => sampleHere(query),
+  held: ({ port, pids }) => [...connectionsHeld(port, pids)],
   // The interface toward the harness's host: the client half of $SSH_CONNECTION.
   link: () => {
     const client = sshAddress(process.env.SSH_CONNECTION, "client");
-    return (client && linkMbps(client)) ?? null;
+    return client ? (linkMbps(client) ?? null) : null; // an empty address is none
   },
   collect: ({ name }) => {
-    const path = join(scratch, String(name).replaceAll("/", "_"));
+    const path = join(scratch, name.replaceAll("/", "_"));
     try {
       return readFileSync(path).toString("base64");
     } catch {
@@ -76,13 +75,17 @@ const OPS: Record<string, (args: Args) => unknown> = {
   },
 };
 
+/** One request line: the op's answer, or its error. The JSON is the harness's (remote.ts). */
 async function answer(line: string): Promise<void> {
-  let id: unknown;
+  let id: number | null = null;
   try {
-    const request = JSON.parse(line) as { id: unknown; op: string; args?: Args };
+    const request = JSON.parse(line) as AgentRequest;
     id = request.id;
-    const op = OPS[request.op];
-    if (!op) throw new Error(`unknown request ${JSON.stringify(request.op)}`);
+    if (!AGENT_OPS.includes(request.op)) {
+      throw new Error(`unknown request ${JSON.stringify(request.op)}`);
+    }
+    // One cast, at the boundary: the op's name was checked, its arguments are remote.ts's.
+    const op = OPS[request.op] as (args: unknown) => unknown;
     send({ id, value: await op(request.args ?? {}) });
   } catch (error) {
     send({ id, error: error instanceof Error ? error.message : String(error) });

@@ -18,14 +18,8 @@ import {
   type StopReport,
 } from "../apps/launch.ts";
 import { CLK_TCK } from "../load/procstats.ts";
-import {
-  type HostInfo,
-  linkMbps,
-  type ServerHost,
-  type ServerHostRecord,
-  type ServerSample,
-  type ServerTarget,
-} from "./host.ts";
+import { linkMbps, type ServerHost, type ServerHostRecord } from "./host.ts";
+import type { AgentMessage, AgentOp, AgentRequest, OpArgs, OpValue } from "./protocol.ts";
 
 export class RemoteError extends Error {}
 
@@ -133,27 +127,20 @@ class AgentChannel {
   }
 
   private receive(line: string): void {
-    let message: {
-      id?: number;
-      value?: unknown;
-      error?: string;
-      event?: string;
-      pid?: number;
-      status?: string;
-    };
+    let message: AgentMessage;
     try {
       message = JSON.parse(line);
     } catch {
       return; // not the agent's: a line of the bootstrap that went to stdout
     }
-    if (message.event === "exit" && message.pid !== undefined) {
+    if ("event" in message) {
       this.exits.get(message.pid)?.(message.status ?? "?");
       return;
     }
-    const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
-    if (!waiter) return;
-    this.pending.delete(message.id as number);
-    if (message.error !== undefined) waiter.fail(new LaunchError(message.error));
+    const waiter = message.id === null ? undefined : this.pending.get(message.id);
+    if (!waiter || message.id === null) return;
+    this.pending.delete(message.id);
+    if ("error" in message) waiter.fail(new LaunchError(message.error));
     else waiter.ok(message.value);
   }
 
@@ -170,12 +157,14 @@ class AgentChannel {
     return this.lostWhy;
   }
 
-  call<T>(op: string, args: object = {}): Promise<T> {
+  /** One request to the agent; its answer is typed by the op (protocol.ts). */
+  call<K extends AgentOp>(op: K, args: OpArgs<K>): Promise<OpValue<K>> {
     if (this.lostWhy) return Promise.reject(new RemoteError(this.lostWhy));
-    const id = this.next++;
-    return new Promise<T>((ok, fail) => {
-      this.pending.set(id, { ok: ok as (v: unknown) => void, fail });
-      this.child.stdin?.write(`${JSON.stringify({ id, op, args })}\n`);
+    const request: AgentRequest<K> = { id: this.next++, op, args };
+    return new Promise<OpValue<K>>((ok, fail) => {
+      // The agent answers op K with OpValue<K>: the protocol's one trusted step.
+      this.pending.set(request.id, { ok: ok as (v: unknown) => void, fail });
+      this.child.stdin?.write(`${JSON.stringify(request)}\n`);
     });
   }
 
@@ -209,18 +198,9 @@ function remoteApp(
     async stop(graceMs = 3000): Promise<StopReport> {
       // Lost: the agent has stopped everything itself when its input ended.
       if (channel.lost()) return { signal: "none", survivors: [] };
-      return channel.call<StopReport>("stop", { pid, graceMs });
+      return channel.call("stop", { pid, graceMs });
     },
   };
-}
-
-interface Hello {
-  info: HostInfo;
-  address?: string;
-  git: { commit: string; dirty: boolean };
-  root: string;
-  scratch: string;
-  pid: number;
 }
 
 /** Starts the lifeline master, then the agent over it; waits for the agent's hello. */
@@ -273,7 +253,7 @@ async function openChannel(spec: RemoteSpec, log: (line: string) => void) {
       const why = `${spec.destination}: the agent did not answer within 10 min`;
       timer = setTimeout(() => fail(new RemoteError(why)), 600_000);
     });
-    const hello = await Promise.race([channel.call<Hello>("hello"), late]).finally(() =>
+    const hello = await Promise.race([channel.call("hello", {}), late]).finally(() =>
       clearTimeout(timer),
     );
     return { channel, hello, close };
@@ -356,7 +336,7 @@ export async function connectRemote(
   }
   const address = hello.address as string;
   const rttMs = (await connectRtt(address, spec.port ?? 22)) ?? 0;
-  const serverLink = await channel.call<number | null>("link", {}).catch(() => null);
+  const serverLink = await channel.call("link", {}).catch(() => null);
   const loadLink = linkMbps(address);
   const record: ServerHostRecord = {
     name: spec.destination,
@@ -380,16 +360,15 @@ export async function connectRemote(
     record,
     async start(app, options: StartOptions) {
       const { root: _root, ...rest } = options;
-      const started = await channel.call<{ pid: number; readyMs: number | null }>("start", {
+      const started = await channel.call("start", {
         app,
         options: rest,
       });
       return remoteApp(channel, app, started.pid, started.readyMs);
     },
-    target: (app, launched, count) =>
-      channel.call<ServerTarget | string>("target", { app, launched, count }),
+    target: (app, launched, count) => channel.call("target", { app, launched, count }),
     async sample(query) {
-      const s = await channel.call<ServerSample>("sample", query);
+      const s = await channel.call("sample", query);
       const workerTicks = s.workerTicks.map((t) => t * scale);
       return {
         ...s,
@@ -399,11 +378,10 @@ export async function connectRemote(
         workerTicks,
       };
     },
-    held: async (port, pids) =>
-      new Map(await channel.call<[number, number][]>("held", { port, pids })),
+    held: async (port, pids) => new Map(await channel.call("held", { port, pids })),
     scratchPath: (local) => join(hello.scratch, scratchName(local)),
     async collect(local) {
-      const data = await channel.call<string | null>("collect", { name: scratchName(local) });
+      const data = await channel.call("collect", { name: scratchName(local) });
       if (data === null) return false;
       writeFileSync(local, Buffer.from(data, "base64"));
       return true;
