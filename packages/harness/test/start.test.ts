@@ -51,6 +51,26 @@ function freshClone(): string {
   return clone;
 }
 
+/** `./benchmark.sh --quick bun-bare` in `clone` with `env`: its exit code and stderr. */
+async function quickRun(clone: string, env: Record<string, string | undefined>) {
+  const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), "--quick", "bun-bare"], {
+    cwd: clone,
+    env,
+    stderr: "pipe",
+    stdout: "pipe",
+  });
+  const stderr = await new Response(proc.stderr).text();
+  return { code: await proc.exited, stderr };
+}
+
+/** A registry URL on a port nothing listens on: what no network looks like, refused at once. */
+function refusingRegistry(): string {
+  const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const url = `http://127.0.0.1:${closed.port}/`;
+  closed.stop(true);
+  return url;
+}
+
 describe("bun run start on a fresh clone", () => {
   const clone = freshClone();
 
@@ -85,21 +105,15 @@ describe("./benchmark.sh on a fresh clone whose registry never answers", () => {
     const clone = freshClone();
     const url = `http://127.0.0.1:${registry.port}/`;
     try {
-      const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), "--quick", "bun-bare"], {
-        cwd: clone,
-        env: {
-          ...process.env,
-          BENCH_BUN: process.execPath,
-          BENCH_INSTALL_TIMEOUT: "7",
-          BENCH_TEST_TAG: TEST_TAG,
-          NPM_CONFIG_REGISTRY: url,
-          BUN_CONFIG_REGISTRY: url,
-        },
-        stderr: "pipe",
-        stdout: "pipe",
+      const { code, stderr } = await quickRun(clone, {
+        ...process.env,
+        BENCH_BUN: process.execPath,
+        BENCH_INSTALL_TIMEOUT: "7",
+        BENCH_TEST_TAG: TEST_TAG,
+        NPM_CONFIG_REGISTRY: url,
+        BUN_CONFIG_REGISTRY: url,
       });
-      const stderr = await new Response(proc.stderr).text();
-      expect(await proc.exited).toBe(2);
+      expect(code).toBe(2);
       const ours = stderr.split("\n").filter((line) => line.startsWith("bootstrap: "));
       expect(ours).toEqual([
         "bootstrap: installing the dependencies (bun install) (up to 7 s)...",
@@ -116,9 +130,7 @@ describe("./benchmark.sh on a fresh machine that has only Node.js and npm, offli
   // Nothing listens on the registry's port: what npm meets with no network. Its own reason
   // must reach the user in one line, well inside 30 s, not a generic "could not install".
   test("names the registry it cannot reach with npm's reason, exit 2, within 30 s", async () => {
-    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-    const url = `http://127.0.0.1:${closed.port}/`;
-    closed.stop(true);
+    const url = refusingRegistry();
     const clone = freshClone();
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -129,14 +141,8 @@ describe("./benchmark.sh on a fresh machine that has only Node.js and npm, offli
     };
     delete env.BENCH_BUN;
     const began = performance.now();
-    const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), "--quick", "bun-bare"], {
-      cwd: clone,
-      env,
-      stderr: "pipe",
-      stdout: "pipe",
-    });
-    const stderr = await new Response(proc.stderr).text();
-    expect(await proc.exited).toBe(2);
+    const { code, stderr } = await quickRun(clone, env);
+    expect(code).toBe(2);
     expect(performance.now() - began).toBeLessThan(30_000);
     const ours = stderr.split("\n").filter((line) => line.startsWith("bootstrap: "));
     expect(ours.at(-1)).toMatch(
@@ -151,25 +157,16 @@ describe("./benchmark.sh on a fresh machine that has only Node.js and npm, offli
   }, 40_000);
 
   test("with Bun there, bun install's page of failed downloads becomes one line, exit 2", async () => {
-    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-    const url = `http://127.0.0.1:${closed.port}/`;
-    closed.stop(true);
     const clone = freshClone();
     const cache = mkdtempSync(join(tmpdir(), "bench-bun-cache-"));
-    const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), "--quick", "bun-bare"], {
-      cwd: clone,
-      env: {
-        ...process.env,
-        BENCH_BUN: process.execPath,
-        BUN_CONFIG_REGISTRY: url,
-        BUN_INSTALL_CACHE_DIR: cache,
-        BENCH_TEST_TAG: TEST_TAG,
-      },
-      stderr: "pipe",
-      stdout: "pipe",
+    const { code, stderr } = await quickRun(clone, {
+      ...process.env,
+      BENCH_BUN: process.execPath,
+      BUN_CONFIG_REGISTRY: refusingRegistry(),
+      BUN_INSTALL_CACHE_DIR: cache,
+      BENCH_TEST_TAG: TEST_TAG,
     });
-    const stderr = await new Response(proc.stderr).text();
-    expect(await proc.exited).toBe(2);
+    expect(code).toBe(2);
     expect(stderr.trim().split("\n")).toEqual([
       expect.stringMatching(
         /^bootstrap: cannot reach the npm registry to install the dependencies: bun install could not download [1-9][0-9]* packages \(the first: \S+@[0-9][^:]*: ConnectionRefused\)\. Connect this machine/,
