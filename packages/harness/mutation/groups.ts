@@ -99,6 +99,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "reports",
     package: "harness",
     mutate: [
+      "src/analysis/scaling.ts",
       "src/report/workers.ts",
       "src/report/versions.ts",
       "src/report/production-table.ts",

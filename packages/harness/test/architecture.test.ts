@@ -56,6 +56,26 @@ function violations(files: readonly string[], read: (file: string) => string): s
   return out;
 }
 
+const STATISTICS = ["analysis/estimate.ts", "analysis/stats.ts"];
+
+/**
+ * Statistics a report module computes itself: names it imports from estimate.ts or stats.ts
+ * that are neither types nor the constants its prose quotes (UPPER_CASE).
+ */
+function statisticsIn(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*"(\.{1,2}\/[^"]+)"/g)) {
+    const target = relative(SRC, resolve(join(SRC, dirname(file)), m[3] as string));
+    if (m[1] || !STATISTICS.includes(target)) continue;
+    for (const name of (m[2] as string).split(",").map((n) => n.trim())) {
+      if (name !== "" && !name.startsWith("type ") && !/^[A-Z][A-Z0-9_]*$/.test(name)) {
+        out.push(`${file} computes with ${name} from ${target}`);
+      }
+    }
+  }
+  return out;
+}
+
 describe("packages/harness/src", () => {
   const files = sources();
   const read = (file: string) => readFileSync(join(SRC, file), "utf8");
@@ -68,6 +88,15 @@ describe("packages/harness/src", () => {
     const planted = (file: string) =>
       file === "analysis/stats.ts" ? `import { runLoad } from "../load/load.ts";\n` : read(file);
     expect(violations(files, planted)).toEqual(["analysis/stats.ts imports load/load.ts"]);
+  });
+
+  test("the reports import no statistics: only types and the constants their prose quotes", () => {
+    const reports = files.filter((f) => f.startsWith("report/") && f.endsWith(".ts"));
+    expect(reports.flatMap((f) => statisticsIn(f, read(f)))).toEqual([]);
+    const planted = `import { median, PAIRED_MIN_ROUNDS, type Interval } from "../analysis/stats.ts";`;
+    expect(statisticsIn("report/x.ts", planted)).toEqual([
+      "report/x.ts computes with median from analysis/stats.ts",
+    ]);
   });
 
   test("at most ~12 entries at the top, each folder described in src/README.md", () => {

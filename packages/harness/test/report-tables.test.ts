@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
 import type { CalibrationView } from "../src/analysis/calibration.ts";
+import { workersRows } from "../src/analysis/scaling.ts";
 import type { StartupRow } from "../src/analysis/startup.ts";
 import type { LatencyMs } from "../src/load/parse.ts";
 import {
@@ -36,7 +37,7 @@ import {
   versionMermaid,
   versionViews,
 } from "../src/report/versions.ts";
-import { scalingViews, WORKERS_HEADER, workersCells, workersRows } from "../src/report/workers.ts";
+import { scalingViews, WORKERS_HEADER, workersCells } from "../src/report/workers.ts";
 import type { RateTrial, Results, Trial, WorkerUse } from "../src/schema.ts";
 import {
   cleanChecks,

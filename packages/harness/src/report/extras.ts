@@ -4,6 +4,7 @@
 // Plain text.
 
 import type { Analysis } from "../analysis/analysis.ts";
+import { workersRows } from "../analysis/scaling.ts";
 import {
   CALIBRATION_HEADER,
   calibrationCaption,
@@ -14,7 +15,7 @@ import { CPU_COST_HEADER, cpuCostViews } from "./cpu-cost.ts";
 import { rateViews } from "./rates-table.ts";
 import { startupCells, startupTable } from "./startup-table.ts";
 import { versionViews } from "./versions.ts";
-import { scalingViews, WORKERS_HEADER, workersCells, workersRows } from "./workers.ts";
+import { scalingViews, WORKERS_HEADER, workersCells } from "./workers.ts";
 
 function columns(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];

@@ -8,6 +8,7 @@ import { findScenario } from "@bench/contract";
 import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
 import { calibrationViews } from "../analysis/calibration.ts";
 import { scenarioOfKey } from "../analysis/groups.ts";
+import { workersRows } from "../analysis/scaling.ts";
 import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
 import { registryName } from "../runtimes/runtime-versions.ts";
 import type { Results } from "../schema.ts";
@@ -52,7 +53,6 @@ import {
   WORKERS_HEADER,
   WORKERS_INTRO,
   workersCells,
-  workersRows,
 } from "./workers.ts";
 
 const escapeHtml = (text: string) =>

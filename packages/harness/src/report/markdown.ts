@@ -6,6 +6,7 @@
 import { findScenario } from "@bench/contract";
 import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
 import { connectionsText, scenarioOfKey, workersText } from "../analysis/groups.ts";
+import { workersRows } from "../analysis/scaling.ts";
 import type { Results } from "../schema.ts";
 import {
   CALIBRATION_HEADER,
@@ -51,7 +52,6 @@ import {
   WORKERS_HEADER,
   WORKERS_INTRO,
   workersCells,
-  workersRows,
 } from "./workers.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
