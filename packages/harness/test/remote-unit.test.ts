@@ -1,10 +1,13 @@
 // --server-host's pure parts: the address as given, the flags around it, $SSH_CONNECTION, and
 // the apps' listening address. The run across two hosts itself is two-hosts.test.ts.
 import { expect, test } from "bun:test";
+import type { ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { PassThrough } from "node:stream";
 import { listenHost } from "@bench/contract/workers";
 import { REPO_ROOT } from "../src/apps/launch.ts";
 import { sshAddress } from "../src/hosts/host.ts";
-import { parseServerHost } from "../src/hosts/remote.ts";
+import { AgentChannel, parseServerHost, RemoteError } from "../src/hosts/remote.ts";
 import { serverOf, UsageError } from "../src/run/options.ts";
 
 test("parseServerHost takes [user@]host[:port], an IPv6 address in brackets", () => {
@@ -60,4 +63,39 @@ test("the apps listen on 127.0.0.1 unless BENCH_LISTEN names an IP address", () 
   expect(() => listenHost({ BENCH_LISTEN: "example.com" })).toThrow(
     'BENCH_LISTEN must be an IP address, got "example.com"',
   );
+});
+
+/** An ssh child stand-in: what the harness writes to the agent, and the agent's stdout. */
+function fakeAgent() {
+  const child = Object.assign(new EventEmitter(), {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+  });
+  const sent: string[] = [];
+  child.stdin.on("data", (d: Buffer) => sent.push(...d.toString().trim().split("\n")));
+  const channel = new AgentChannel(child as unknown as ChildProcess, "stand-in", () => {});
+  return { child, channel, sent, say: (line: string) => child.stdout.write(`${line}\n`) };
+}
+
+test("the agent channel: typed requests out, answers matched by id, stray lines ignored", async () => {
+  const { child, channel, sent, say } = fakeAgent();
+  const link = channel.call("link", {});
+  const held = channel.call("held", { port: 3004, pids: [7] });
+  await Bun.sleep(10);
+  expect(sent.map((l) => JSON.parse(l))).toEqual([
+    { id: 1, op: "link", args: {} },
+    { id: 2, op: "held", args: { port: 3004, pids: [7] } },
+  ]);
+  // What a bootstrap prints on the agent's stdout, some of it valid JSON: none of it an answer.
+  for (const line of ["Checked 300 installs", "12", "null", "true", '"x"', "[1]", "{}"]) say(line);
+  say(JSON.stringify({ id: 2, value: [[7, 50]] }));
+  say(JSON.stringify({ id: 1, error: "no such interface" }));
+  expect(await held).toEqual([[7, 50]]);
+  await expect(link).rejects.toThrow("no such interface");
+  // The connection ends: a question still open learns why.
+  const late = channel.call("collect", { name: "x" });
+  child.emit("exit", 255, null);
+  await expect(late).rejects.toBeInstanceOf(RemoteError);
+  expect(channel.lost()).toContain("lost the connection to stand-in");
 });

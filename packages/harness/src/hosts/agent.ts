@@ -2,7 +2,8 @@
 // starts this over SSH in the project's checkout there (scripts/agent.sh), and it starts, samples
 // and stops the apps with the same code a run on one machine uses (host.ts, launch.ts). One JSON
 // line per request on stdin ({id, op, args}), one per answer on stdout ({id, value} or
-// {id, error}), and unasked lines for what happens on its own ({event: "exit" | "output", pid}).
+// {id, error}), and unasked lines for what happens on its own ({event: "exit", pid, status});
+// protocol.ts types each of them.
 // When stdin ends (the harness finished, or the connection dropped) it stops every app it
 // started and removes its scratch folder: nothing is left running on this host.
 

@@ -100,7 +100,7 @@ export async function connectRtt(
 }
 
 /** A JSON-lines conversation with the agent over the SSH session that runs it. */
-class AgentChannel {
+export class AgentChannel {
   private next = 1;
   private readonly pending = new Map<number, { ok(v: unknown): void; fail(e: Error): void }>();
   private readonly exits = new Map<number, (status: string) => void>();
@@ -133,6 +133,8 @@ class AgentChannel {
     } catch {
       return; // not the agent's: a line of the bootstrap that went to stdout
     }
+    // A bootstrap line can parse too ("1.4.5" does not, "12" and "null" do): only objects count.
+    if (typeof message !== "object" || message === null) return;
     if ("event" in message) {
       this.exits.get(message.pid)?.(message.status ?? "?");
       return;
