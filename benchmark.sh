@@ -19,7 +19,7 @@ readonly DEFAULT_ROUNDS=20 DEFAULT_SAMPLES=3 DEFAULT_DURATION=1 DEFAULT_WARMUP=2
 # --side-by-side: pairs of processes, each sample both apps at once, each generator its own
 # connections (two × 50: the default's 100 in all). Between pairs of processes the ratio moves
 # more than between samples of one pair (node-bare/bun-bare: 3.9% and 5.2% a 1 s sample), so
-# many short pairs: 20 of 3 samples, about two minutes a comparison (README, "Side by side").
+# many short pairs: 20 of 3 samples, about two minutes a comparison (docs/side-by-side.md).
 readonly SIDE_ROUNDS=20 SIDE_SAMPLES=3 SIDE_CONNECTIONS=50
 
 usage() {
@@ -513,7 +513,7 @@ main() {
   fi
   # --precision adds rounds as it needs them, from the fewest that give an interval (3).
   [[ -z "$precision" ]] || : "${trials:=3}"
-  # The defaults follow from the noise measured on a 2-core VM (README, "Precision"): many
+  # The defaults follow from the noise measured on a 2-core VM (docs/statistics.md, "Precision"): many
   # cheap processes, each a few short samples after a short warm-up.
   : "${apps:=all}" "${duration:=$DEFAULT_DURATION}" "${warmup:=$DEFAULT_WARMUP}"
   : "${connections:=$DEFAULT_CONNECTIONS}" "${trials:=$DEFAULT_ROUNDS}" "${samples:=$DEFAULT_SAMPLES}"
