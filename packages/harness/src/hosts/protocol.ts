@@ -42,17 +42,6 @@ export type AgentOp = keyof AgentOps;
 export type OpArgs<K extends AgentOp> = AgentOps[K]["args"];
 export type OpValue<K extends AgentOp> = AgentOps[K]["value"];
 
-export const AGENT_OPS: readonly AgentOp[] = [
-  "hello",
-  "start",
-  "stop",
-  "target",
-  "sample",
-  "held",
-  "link",
-  "collect",
-];
-
 export interface AgentRequest<K extends AgentOp = AgentOp> {
   readonly id: number;
   readonly op: K;

@@ -139,8 +139,9 @@ export class AgentChannel {
       this.exits.get(message.pid)?.(message.status ?? "?");
       return;
     }
-    const waiter = message.id === null ? undefined : this.pending.get(message.id);
-    if (!waiter || message.id === null) return;
+    if (message.id === null) return; // the agent could not read a request: nobody to answer
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
     this.pending.delete(message.id);
     if ("error" in message) waiter.fail(new LaunchError(message.error));
     else waiter.ok(message.value);
