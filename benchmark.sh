@@ -528,8 +528,8 @@ main() {
     die_usage "--connections lists a count twice, got '$connections'"
   check_int --rounds "$trials" 1
   check_int --samples "$samples" 1
-  if [[ -n "$precision" ]] && ! [[ "$precision" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$precision" =~ ^0+(\.0+)?$ ]]; then
-    die_usage "--precision must be a percentage above 0, like 3 or 2.5, got '$precision'"
+  if [[ -n "$precision" ]] && ! [[ "$precision" =~ ^0*[0-9]?[0-9](\.[0-9]+)?$ && ! "$precision" =~ ^0+(\.0+)?$ ]]; then
+    die_usage "--precision must be a percentage above 0 and below 100, like 3 or 2.5, got '$precision'"
   fi
   if [[ -n "$max_time" ]]; then
     [[ -n "$precision" ]] || die_usage "--max-time goes with --precision"

@@ -1,5 +1,7 @@
 // The harness's own command line (run.ts by hand; benchmark.sh checks the same first).
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { parseOptions } from "../src/run/options.ts";
 
@@ -19,6 +21,13 @@ const parse = (...args: string[]) =>
   parseOptions([...BASE, "--tool-path", process.execPath, "--out", "/tmp/unused", ...args]);
 
 describe("parseOptions", () => {
+  test("samples per process default to benchmark.sh's own default, not to a second one", () => {
+    const script = readFileSync(join(import.meta.dir, "../../../benchmark.sh"), "utf8");
+    const shell = Number(/DEFAULT_SAMPLES=(\d+)/.exec(script)?.[1]);
+    expect(shell).toBeGreaterThan(0);
+    expect(parse("--apps", "bun-bare", "--scenarios", "api").samples).toBe(shell);
+  });
+
   test("apps and scenarios are taken once each, in the order given", () => {
     const options = parse("--apps", "node-bare,bun-bare", "--scenarios", "api,echo");
     expect(options.apps.map((a) => a.name)).toEqual(["node-bare", "bun-bare"]);

@@ -103,6 +103,11 @@ describe("--calibrate", () => {
       expect(r.code).toBe(2);
       expect(r.results).toBeUndefined();
     }
+    // Refused by benchmark.sh itself, before Bun is bootstrapped, as the harness would.
+    const hundred = await run(["--precision", "100"]);
+    expect(hundred.stderr).toContain(
+      "benchmark.sh: --precision must be a percentage above 0 and below 100",
+    );
   });
 
   test("BENCH_EXTRA_WORK in a normal run is refused before anything is measured", async () => {
@@ -151,6 +156,7 @@ describe("--precision", () => {
     for (const args of [
       ["--precision", "0"],
       ["--precision", "x"],
+      ["--precision", "100"],
       ["--max-time", "10m"],
       ["--precision", "3", "--max-time", "soon"],
       ["--samples", "0"],
@@ -159,5 +165,10 @@ describe("--precision", () => {
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.results).toBeUndefined();
     }
+    // Refused by benchmark.sh itself, before Bun is bootstrapped, as the harness would.
+    const hundred = await run(["--precision", "100"]);
+    expect(hundred.stderr).toContain(
+      "benchmark.sh: --precision must be a percentage above 0 and below 100",
+    );
   });
 });

@@ -195,7 +195,8 @@ export function parseOptions(argv: string[]): Options {
       warmup: { type: "string" },
       connections: { type: "string" },
       trials: { type: "string" },
-      samples: { type: "string", default: "1" },
+      // benchmark.sh passes its own; the same default here (options.test.ts holds them equal).
+      samples: { type: "string", default: "3" },
       precision: { type: "string" },
       "max-time": { type: "string" },
       tool: { type: "string" },
