@@ -19,10 +19,10 @@ readonly DEFAULT_ROUNDS=20 DEFAULT_SAMPLES=3 DEFAULT_DURATION=1 DEFAULT_WARMUP=2
 # --side-by-side: pairs of processes, each sample both apps at once, each generator its own
 # connections (two × 50: the default's 100 in all). Between pairs of processes the ratio moves
 # more than between samples of one pair (node-bare/bun-bare: 3.9% and 5.2% a 1 s sample), so
-# many short pairs: 20 of 2 samples, under three minutes a comparison. 4 s of warm-up: sharing
-# the core, Node gets half the requests it would alone, and after 2 s its CPU per request was
-# still 5-13% above its later level, after 3 s about 2% (docs/side-by-side.md).
-readonly SIDE_ROUNDS=20 SIDE_SAMPLES=2 SIDE_WARMUP=4 SIDE_CONNECTIONS=50
+# many short pairs: 20 of 2 samples. 8 s of warm-up: sharing the core, Node's CPU per request
+# was still 14-17% above its level from 8 s on in its third second, and up to 11-13% in its
+# fifth to seventh (docs/side-by-side.md, "Warm-up"); about four minutes a comparison.
+readonly SIDE_ROUNDS=20 SIDE_SAMPLES=2 SIDE_WARMUP=8 SIDE_CONNECTIONS=50
 
 usage() {
   cat <<'USAGE'
@@ -118,14 +118,14 @@ Options:
                          started together; the figure is each server's CPU time per request
                          (schedstat of all its threads / the requests answered), relative to
                          a reference. Noise that moves both cancels in the ratio: on this
-                         VM, in under three minutes, +-0.4% for an app against itself,
+                         VM, in about four minutes, +-0.4% for an app against itself,
                          +-2% for two Node frameworks, +-3-6% for Bun against Node
                          (whom the machine's noise moves unalike). Pairs of fresh
                          processes, their positions (address, start order) alternated.
                          Several apps: each against --reference; one app: against itself
                          (A/A); with --node/--bun/--deno, each app's versions against its
                          first (every app needs two or more). Defaults: 20 rounds (pairs) of
-                         2 x 1 s samples after 4 s of warm-up, 50 connections per app. Needs
+                         2 x 1 s samples after 8 s of warm-up, 50 connections per app. Needs
                          taskset and 2 cores; not with --no-pin, --workers, --rates,
                          --profile, a list of --connections or --server-host
       --reference APP    with --side-by-side: the app every other is measured against
