@@ -35,8 +35,10 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/analysis/comparison.ts",
       "src/report/summary.ts",
       "src/report/compare.ts",
+      "src/report/text-table.ts",
     ],
     tests: [
+      "test/text-table.test.ts",
       "test/analysis.test.ts",
       "test/summary.test.ts",
       "test/compare.test.ts",

@@ -8,6 +8,7 @@ import {
   GATING,
 } from "../analysis/comparison.ts";
 import { change, fmt } from "./format.ts";
+import { textTable } from "./text-table.ts";
 
 function table(rows: readonly ComparisonRow[]): string[] {
   const header = [
@@ -35,15 +36,7 @@ function table(rows: readonly ComparisonRow[]): string[] {
     (GATING.includes(r.verdict) ? r.verdict.toUpperCase() : r.verdict) +
       (r.note ? `: ${r.note}` : ""),
   ]);
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join("  ")
-      .trimEnd();
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)];
+  return textTable(header, body);
 }
 
 const detectableCell = (r: ComparisonRow): string => {

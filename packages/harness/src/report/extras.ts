@@ -14,18 +14,9 @@ import {
 import { CPU_COST_HEADER, cpuCostViews } from "./cpu-cost.ts";
 import { rateViews } from "./rates-table.ts";
 import { startupCells, startupTable } from "./startup-table.ts";
+import { alignColumns } from "./text-table.ts";
 import { versionViews } from "./versions.ts";
 import { scalingViews, WORKERS_HEADER, workersCells } from "./workers.ts";
-
-function columns(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
-  return rows.map((r) =>
-    r
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join("  ")
-      .trimEnd(),
-  );
-}
 
 export function summaryExtras(analysis: Analysis): string[] {
   const { results } = analysis;
@@ -35,7 +26,7 @@ export function summaryExtras(analysis: Analysis): string[] {
     out.push(
       [
         `== ${v.scenario}: capacity at p99 ≤ ${budget} ms (open loop, oha --latency-correction)`,
-        ...columns([["app", "capacity", "how"], ...v.capacity]),
+        ...alignColumns([["app", "capacity", "how"], ...v.capacity]),
       ].join("\n"),
     );
   }
@@ -43,7 +34,7 @@ export function summaryExtras(analysis: Analysis): string[] {
     out.push(
       [
         `== ${v.group}: CPU time per request, one app at a time (× the cheapest; ≈ not significant)`,
-        ...columns([CPU_COST_HEADER, ...v.rows]),
+        ...alignColumns([CPU_COST_HEADER, ...v.rows]),
       ].join("\n"),
     );
   }
@@ -52,7 +43,7 @@ export function summaryExtras(analysis: Analysis): string[] {
     out.push(
       [
         "== start-up: runtime start to first correct answer; RSS when ready and after 1 s idle (median, range)",
-        ...columns([
+        ...alignColumns([
           ["app", "starts (fresh)", "ready ms", "RSS ready MiB", "RSS idle MiB"],
           ...starts.map(startupCells),
         ]),
@@ -64,7 +55,7 @@ export function summaryExtras(analysis: Analysis): string[] {
     out.push(
       [
         "== workers: how many held connections; CPU and connections per worker, busiest first",
-        ...columns([WORKERS_HEADER, ...workers.map(workersCells)]),
+        ...alignColumns([WORKERS_HEADER, ...workers.map(workersCells)]),
       ].join("\n"),
     );
   }
@@ -72,7 +63,7 @@ export function summaryExtras(analysis: Analysis): string[] {
     out.push(
       [
         `== ${v.scenario}: req/s by worker count (× the first; ≈ not significant)`,
-        ...columns([v.header, ...v.rows]),
+        ...alignColumns([v.header, ...v.rows]),
       ].join("\n"),
     );
   }
@@ -80,7 +71,7 @@ export function summaryExtras(analysis: Analysis): string[] {
     out.push(
       [
         `== calibration: ${calibrationCaption(v)}`,
-        ...columns([CALIBRATION_HEADER, ...calibrationCells(v)]),
+        ...alignColumns([CALIBRATION_HEADER, ...calibrationCells(v)]),
       ].join("\n"),
     );
   }
@@ -88,7 +79,7 @@ export function summaryExtras(analysis: Analysis): string[] {
     out.push(
       [
         `== ${v.group}: req/s by ${v.runtime} version (% of the first; ≈ not significant)`,
-        ...columns([v.header, ...v.rows]),
+        ...alignColumns([v.header, ...v.rows]),
       ].join("\n"),
     );
   }

@@ -24,6 +24,7 @@ import {
   sideCells,
   sideNotes,
 } from "./side-by-side.ts";
+import { type Align, textTable } from "./text-table.ts";
 
 export type { Difference, Flag, Rank, SummaryRow } from "../analysis/analysis.ts";
 export { ALPHA, baselineName, rankRows } from "../analysis/analysis.ts";
@@ -96,16 +97,8 @@ export const SIGNIFICANCE_NOTE =
   "Holm's strictest level, 80% power). An app gets a new rank only when it is significantly " +
   "slower than the app that opened the current tie group; tied apps share that rank (1, ≈1, 3).";
 
-type Align = "l" | "r";
-
 function table(header: string[], align: readonly Align[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (align[i] === "l" ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+  return textTable(header, rows, align).join("\n");
 }
 
 export function pinningText(results: Results): string {
@@ -239,13 +232,7 @@ function sideSummary(analysis: Analysis): string[] {
   const against = againstCells(analysis);
   if (against.length > 0) {
     out.push("", `== against ${analysis.side.against?.ref}`);
-    out.push(
-      table(
-        AGAINST_HEADER,
-        AGAINST_HEADER.map(() => "l"),
-        against,
-      ),
-    );
+    out.push(table(AGAINST_HEADER, [], against));
     out.push(againstLine(analysis) ?? "");
   }
   out.push("", SIDE_INTRO);
