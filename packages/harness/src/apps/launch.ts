@@ -142,6 +142,55 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const database = await databaseFor(app, options.database);
   const env = { ...options.env, ...database?.env };
   const { child, command, stampDir, spawned } = spawnApp(app, cwd, { ...options, env }, workers);
+  const { exited, output, exitedWith } = watch(child);
+  // The file goes when the process does, however it ends (stop, a crash, a failed start).
+  void exited.then(() => database?.remove());
+  const pid = child.pid;
+  if (pid === undefined) {
+    await exited;
+    rmSync(stampDir, { recursive: true, force: true });
+    throw new LaunchError(`${app.name}: could not start ${command.join(" ")}: ${output().trim()}`);
+  }
+
+  let knownTree: number[] = [];
+  let readyMs: number | undefined;
+  const running: RunningApp = {
+    app,
+    pid,
+    ...(database ? { database: database.path } : {}),
+    get readyMs() {
+      return readyMs;
+    },
+    exited,
+    hasExited: () => exitedWith() !== undefined,
+    output,
+    stop: (graceMs = 3000) => stopTree(pid, knownTree, exited, graceMs, database),
+  };
+
+  const timeoutMs = options.readyTimeoutMs ?? 15_000;
+  // With workers, the first answer may come from the first worker up: wait for them all.
+  const allUp = () => workers === 1 || output().includes(allListening(workers));
+  const exitedNow = () => running.hasExited();
+  const ready = await waitForReady(app.port, exitedNow, timeoutMs, allUp, undefined, host);
+  knownTree = descendantsOf(pid);
+  const exec = startedAt(stampDir, spawned, ready?.at);
+  if (ready?.correct) readyMs = ready.at - exec;
+  if (!ready) {
+    const why = running.hasExited()
+      ? `exited (${exitedWith()}) before serving`
+      : `did not answer on port ${app.port} ${workers > 1 ? `from all ${workers} workers ` : ""}within ${timeoutMs} ms`;
+    await running.stop();
+    throw new LaunchError(`${app.name}: ${why}. Its output:\n${output().trim()}`);
+  }
+  return running;
+}
+
+/** What a child prints (its last 8 KB) and how it ends, watched from its spawn. */
+function watch(child: ChildProcess): {
+  exited: Promise<string>;
+  output: () => string;
+  exitedWith: () => string | undefined;
+} {
   let log = "";
   const collect = (data: Buffer) => {
     log = (log + data.toString("utf8")).slice(-8192);
@@ -160,70 +209,43 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
       done(exitedWith);
     });
   });
-  // The file goes when the process does, however it ends (stop, a crash, a failed start).
-  void exited.then(() => database?.remove());
-  const pid = child.pid;
-  if (pid === undefined) {
+  return { exited, output: () => log, exitedWith: () => exitedWith };
+}
+
+/**
+ * Stops an app's process tree: SIGTERM to its servers, then to the `bun run` leading them and
+ * every group, SIGKILL to whatever outlives the grace period; its database goes with it.
+ */
+async function stopTree(
+  pid: number,
+  knownTree: readonly number[],
+  exited: Promise<string>,
+  graceMs: number,
+  database: AppDatabase | undefined,
+): Promise<StopReport> {
+  // Snapshot the tree while the leader lives: orphans are re-parented and lost to the walk.
+  const tree = new Set([pid, ...knownTree, ...descendantsOf(pid)]);
+  const alive = () => [...tree].filter(isRunning);
+  if (alive().length === 0) return { signal: "none", survivors: [] };
+  // The server before the `bun run` leading it: when that leader dies first, its children
+  // can be taken down at once, and a server writing its CPU profile at exit (--profile)
+  // then wrote none (seen in about one stop in three for bun-elysia).
+  const deadline = Date.now() + graceMs;
+  const servers = [...tree].filter((member) => member !== pid);
+  for (const member of servers) signalOne(member, "SIGTERM");
+  await waitUntil(() => !servers.some(isRunning), graceMs);
+  signalGroup(pid, "SIGTERM");
+  for (const member of alive()) signalGroup(member, "SIGTERM");
+  if (await waitUntil(() => alive().length === 0, Math.max(0, deadline - Date.now()))) {
     await exited;
-    rmSync(stampDir, { recursive: true, force: true });
-    throw new LaunchError(`${app.name}: could not start ${command.join(" ")}: ${log.trim()}`);
+    return { signal: "SIGTERM", survivors: [] };
   }
-
-  let knownTree: number[] = [];
-  let readyMs: number | undefined;
-  const running: RunningApp = {
-    app,
-    pid,
-    ...(database ? { database: database.path } : {}),
-    get readyMs() {
-      return readyMs;
-    },
-    exited,
-    hasExited: () => exitedWith !== undefined,
-    output: () => log,
-    async stop(graceMs = 3000) {
-      // Snapshot the tree while the leader lives: orphans are re-parented and lost to the walk.
-      const tree = new Set([pid, ...knownTree, ...descendantsOf(pid)]);
-      const alive = () => [...tree].filter(isRunning);
-      if (alive().length === 0) return { signal: "none", survivors: [] };
-      // The server before the `bun run` leading it: when that leader dies first, its children
-      // can be taken down at once, and a server writing its CPU profile at exit (--profile)
-      // then wrote none (seen in about one stop in three for bun-elysia).
-      const deadline = Date.now() + graceMs;
-      const servers = [...tree].filter((member) => member !== pid);
-      for (const member of servers) signalOne(member, "SIGTERM");
-      await waitUntil(() => !servers.some(isRunning), graceMs);
-      signalGroup(pid, "SIGTERM");
-      for (const member of alive()) signalGroup(member, "SIGTERM");
-      if (await waitUntil(() => alive().length === 0, Math.max(0, deadline - Date.now()))) {
-        await exited;
-        return { signal: "SIGTERM", survivors: [] };
-      }
-      signalGroup(pid, "SIGKILL");
-      for (const member of alive()) signalOne(member, "SIGKILL");
-      await Promise.race([exited, sleep(2000)]);
-      await waitUntil(() => alive().length === 0, 2000);
-      database?.remove();
-      return { signal: "SIGKILL", survivors: alive() };
-    },
-  };
-
-  const timeoutMs = options.readyTimeoutMs ?? 15_000;
-  // With workers, the first answer may come from the first worker up: wait for them all.
-  const allUp = () => workers === 1 || log.includes(allListening(workers));
-  const exitedNow = () => running.hasExited();
-  const ready = await waitForReady(app.port, exitedNow, timeoutMs, allUp, undefined, host);
-  knownTree = descendantsOf(pid);
-  const exec = startedAt(stampDir, spawned, ready?.at);
-  if (ready?.correct) readyMs = ready.at - exec;
-  if (!ready) {
-    const why = running.hasExited()
-      ? `exited (${exitedWith}) before serving`
-      : `did not answer on port ${app.port} ${workers > 1 ? `from all ${workers} workers ` : ""}within ${timeoutMs} ms`;
-    await running.stop();
-    throw new LaunchError(`${app.name}: ${why}. Its output:\n${log.trim()}`);
-  }
-  return running;
+  signalGroup(pid, "SIGKILL");
+  for (const member of alive()) signalOne(member, "SIGKILL");
+  await Promise.race([exited, sleep(2000)]);
+  await waitUntil(() => alive().length === 0, 2000);
+  database?.remove();
+  return { signal: "SIGKILL", survivors: alive() };
 }
 
 /** `bun run start` in the app's folder, in a process group of its own, told where to stamp its exec. */

@@ -182,85 +182,58 @@ function dbOf(
   return value;
 }
 
+/**
+ * The flags benchmark.sh hands this harness (node:util parseArgs); everything after "--" is the
+ * user's own command line, recorded as given.
+ */
+const FLAGS = {
+  apps: { type: "string" },
+  scenarios: { type: "string" },
+  duration: { type: "string" },
+  warmup: { type: "string" },
+  connections: { type: "string" },
+  trials: { type: "string" },
+  // benchmark.sh passes its own; the same default here (options.test.ts holds them equal).
+  samples: { type: "string", default: "3" },
+  precision: { type: "string" },
+  "max-time": { type: "string" },
+  tool: { type: "string" },
+  "tool-path": { type: "string" },
+  out: { type: "string" },
+  "no-pin": { type: "boolean", default: false },
+  "apps-root": { type: "string" },
+  profile: { type: "boolean", default: false },
+  calibrate: { type: "boolean", default: false },
+  startup: { type: "string", default: "0" },
+  workers: { type: "string", default: "1" },
+  rates: { type: "string" },
+  "rate-tool-path": { type: "string" },
+  "slo-p99": { type: "string" },
+  node: { type: "string" },
+  bun: { type: "string" },
+  deno: { type: "string" },
+  "server-host": { type: "string" },
+  "server-dir": { type: "string" },
+  "ssh-config": { type: "string" },
+  "side-by-side": { type: "boolean", default: false },
+  reference: { type: "string" },
+  against: { type: "string" },
+  threshold: { type: "string" },
+  "export-bmf": { type: "string" },
+  db: { type: "string", default: "sqlite" },
+} as const;
+
+const parseFlags = (argv: string[]) =>
+  parseArgs({ args: argv, strict: true, allowPositionals: true, options: FLAGS });
+type Values = ReturnType<typeof parseFlags>["values"];
+
 export function parseOptions(argv: string[]): Options {
-  // Everything after "--" is the user's own command line, recorded as given.
-  const { values, positionals } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      apps: { type: "string" },
-      scenarios: { type: "string" },
-      duration: { type: "string" },
-      warmup: { type: "string" },
-      connections: { type: "string" },
-      trials: { type: "string" },
-      // benchmark.sh passes its own; the same default here (options.test.ts holds them equal).
-      samples: { type: "string", default: "3" },
-      precision: { type: "string" },
-      "max-time": { type: "string" },
-      tool: { type: "string" },
-      "tool-path": { type: "string" },
-      out: { type: "string" },
-      "no-pin": { type: "boolean", default: false },
-      "apps-root": { type: "string" },
-      profile: { type: "boolean", default: false },
-      calibrate: { type: "boolean", default: false },
-      startup: { type: "string", default: "0" },
-      workers: { type: "string", default: "1" },
-      rates: { type: "string" },
-      "rate-tool-path": { type: "string" },
-      "slo-p99": { type: "string" },
-      node: { type: "string" },
-      bun: { type: "string" },
-      deno: { type: "string" },
-      "server-host": { type: "string" },
-      "server-dir": { type: "string" },
-      "ssh-config": { type: "string" },
-      "side-by-side": { type: "boolean", default: false },
-      reference: { type: "string" },
-      against: { type: "string" },
-      threshold: { type: "string" },
-      "export-bmf": { type: "string" },
-      db: { type: "string", default: "sqlite" },
-    },
-  });
-  const toolName = values.tool as ToolName;
-  if (!["oha", "wrk", "autocannon"].includes(toolName))
-    throw new UsageError(`unknown tool ${toolName}`);
-  const toolPath = values["tool-path"];
-  if (!toolPath || !existsSync(toolPath))
-    throw new UsageError(`--tool-path ${toolPath} does not exist`);
+  const { values, positionals } = parseFlags(argv);
+  const tool = toolOf(values);
   if (!values.out) throw new UsageError("--out is required");
-  const connectionCounts = (values.connections ?? "")
-    .split(",")
-    .map((c) => positiveInt(c, "--connections"));
-  if (new Set(connectionCounts).size !== connectionCounts.length) {
-    throw new UsageError(`--connections lists a count twice: ${values.connections}`);
-  }
-  const search = values.rates === "search";
-  const rates = values.rates === undefined || search ? [] : ratesOf(values.rates);
-  const ratePath = values["rate-tool-path"];
-  if (search && values.precision !== undefined)
-    throw new UsageError("--rates search goes in the last round, which --precision does not fix");
-  if (search && (values.workers ?? "").includes(","))
-    throw new UsageError("--rates search finds one capacity per app: give --workers one count");
-  if ((search || rates.length > 0) && (!ratePath || !existsSync(ratePath))) {
-    throw new UsageError(`--rates needs oha: --rate-tool-path ${ratePath} does not exist`);
-  }
-  const sloP99Ms = Number(values["slo-p99"] ?? DEFAULT_SLO_P99_MS);
-  if (!(sloP99Ms > 0))
-    throw new UsageError(`--slo-p99 must be a number of ms above 0, got ${values["slo-p99"]}`);
-  const workerCounts = workersOf(values.workers);
-  const workers = Math.max(...workerCounts);
-  if (workerCounts.length > 1 && connectionCounts.length > 1) {
-    throw new UsageError("--connections and --workers take a list one at a time, not both");
-  }
-  if (values.profile && workers > 1) {
-    throw new UsageError(
-      `--profile profiles one process: it does not go with --workers ${workers}`,
-    );
-  }
+  const connectionCounts = connectionCountsOf(values.connections);
+  const load = ratesOptionsOf(values);
+  const workerCounts = workerCountsOf(values, connectionCounts.length > 1);
   const apps = names(values.apps, findApp, "app");
   if (values.calibrate && (apps.length !== 1 || apps[0]?.name !== CALIBRATION_APP)) {
     throw new UsageError(`--calibrate measures ${CALIBRATION_APP} against itself: give no apps`);
@@ -287,23 +260,27 @@ export function parseOptions(argv: string[]): Options {
     trials: positiveInt(values.trials, "--trials"),
     samples: positiveInt(values.samples, "--samples"),
     ...precisionOf(values.precision, values["max-time"]),
-    tool: { name: toolName, path: toolPath, version: toolVersion(toolName, toolPath) },
+    tool: { ...tool, version: toolVersion(tool.name, tool.path) },
     outDir: resolve(values.out),
     pin: !values["no-pin"],
     appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
     profile: values.profile,
     calibrate: values.calibrate,
     startups: positiveInt(values.startup, "--startup", 0),
-    workers,
+    workers: Math.max(...workerCounts),
     workerCounts,
-    rates,
-    search,
-    ...((search || rates.length > 0) && ratePath
+    rates: load.rates,
+    search: load.search,
+    ...(load.ratePath
       ? {
-          rateTool: { name: "oha" as const, path: ratePath, version: toolVersion("oha", ratePath) },
+          rateTool: {
+            name: "oha" as const,
+            path: load.ratePath,
+            version: toolVersion("oha", load.ratePath),
+          },
         }
       : {}),
-    sloP99Ms,
+    sloP99Ms: load.sloP99Ms,
     db,
     argv: positionals,
     runtimeVersions,
@@ -312,6 +289,63 @@ export function parseOptions(argv: string[]): Options {
     ...(side ? { side } : {}),
     ...(values["export-bmf"] ? { exportBmf: resolve(values["export-bmf"]) } : {}),
   };
+}
+
+/** The closed-loop load generator: its name and a path that exists. */
+function toolOf(values: Values): { name: ToolName; path: string } {
+  const name = values.tool as ToolName;
+  if (!["oha", "wrk", "autocannon"].includes(name)) throw new UsageError(`unknown tool ${name}`);
+  const path = values["tool-path"];
+  if (!path || !existsSync(path)) throw new UsageError(`--tool-path ${path} does not exist`);
+  return { name, path };
+}
+
+/** --connections: one count or a list, each positive, none twice. */
+function connectionCountsOf(list: string | undefined): number[] {
+  const counts = (list ?? "").split(",").map((c) => positiveInt(c, "--connections"));
+  if (new Set(counts).size !== counts.length) {
+    throw new UsageError(`--connections lists a count twice: ${list}`);
+  }
+  return counts;
+}
+
+/** --rates (offered rates, or "search"), the oha that sends them, and --slo-p99, checked. */
+function ratesOptionsOf(values: Values): {
+  rates: RateSpec[];
+  search: boolean;
+  ratePath?: string;
+  sloP99Ms: number;
+} {
+  const search = values.rates === "search";
+  const rates = values.rates === undefined || search ? [] : ratesOf(values.rates);
+  const ratePath = values["rate-tool-path"];
+  if (search && values.precision !== undefined)
+    throw new UsageError("--rates search goes in the last round, which --precision does not fix");
+  if (search && (values.workers ?? "").includes(","))
+    throw new UsageError("--rates search finds one capacity per app: give --workers one count");
+  const open = search || rates.length > 0;
+  if (open && (!ratePath || !existsSync(ratePath))) {
+    throw new UsageError(`--rates needs oha: --rate-tool-path ${ratePath} does not exist`);
+  }
+  const sloP99Ms = Number(values["slo-p99"] ?? DEFAULT_SLO_P99_MS);
+  if (!(sloP99Ms > 0))
+    throw new UsageError(`--slo-p99 must be a number of ms above 0, got ${values["slo-p99"]}`);
+  return { rates, search, ...(open ? { ratePath } : {}), sloP99Ms };
+}
+
+/** --workers: a count or a list, not beside a list of --connections; --profile takes one. */
+function workerCountsOf(values: Values, connectionList: boolean): number[] {
+  const counts = workersOf(values.workers);
+  const workers = Math.max(...counts);
+  if (counts.length > 1 && connectionList) {
+    throw new UsageError("--connections and --workers take a list one at a time, not both");
+  }
+  if (values.profile && workers > 1) {
+    throw new UsageError(
+      `--profile profiles one process: it does not go with --workers ${workers}`,
+    );
+  }
+  return counts;
 }
 
 /** A share from a percentage above 0 and below 100 ("2.5" → 0.025), or a UsageError. */
