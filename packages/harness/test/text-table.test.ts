@@ -24,6 +24,8 @@ describe("alignColumns", () => {
       ),
     ).toEqual(["a     1  z", "bbb  22"]);
     expect(alignColumns([["1"], ["333"]], ["r"])).toEqual(["  1", "333"]);
+    // A missing cell is empty: it does not widen its column for the rows that have one.
+    expect(alignColumns([["a", "1", "z"], ["bbb"]])).toEqual(["a    1  z", "bbb"]);
   });
 
   test("no rows, no lines", () => {

@@ -97,7 +97,7 @@ export const SIGNIFICANCE_NOTE =
   "Holm's strictest level, 80% power). An app gets a new rank only when it is significantly " +
   "slower than the app that opened the current tie group; tied apps share that rank (1, ≈1, 3).";
 
-function table(header: string[], align: readonly Align[], rows: string[][]): string {
+function table(header: string[], rows: string[][], align?: readonly Align[]): string {
   return textTable(header, rows, align).join("\n");
 }
 
@@ -221,7 +221,7 @@ function sideSummary(analysis: Analysis): string[] {
       `== ${scenario}: CPU time per request, side by side (× the reference; lower is cheaper)`,
     );
     const align: Align[] = SIDE_HEADER.map((_, i) => (i < 2 ? "l" : "r"));
-    out.push(table(SIDE_HEADER, align, group.rows.map(sideCells)));
+    out.push(table(SIDE_HEADER, group.rows.map(sideCells), align));
     for (const n of sideNotes(group)) {
       out.push(
         `  ${n.app}: ${n.text}`,
@@ -232,7 +232,7 @@ function sideSummary(analysis: Analysis): string[] {
   const against = againstCells(analysis);
   if (against.length > 0) {
     out.push("", `== against ${analysis.side.against?.ref}`);
-    out.push(table(AGAINST_HEADER, [], against));
+    out.push(table(AGAINST_HEADER, against));
     out.push(againstLine(analysis) ?? "");
   }
   out.push("", SIDE_INTRO);
@@ -259,7 +259,7 @@ export function formatSummary(analysis: Analysis): string {
   for (const [key, group] of analysis.groups) {
     out.push("", `== ${key}`);
     const align: Align[] = SUMMARY_HEADER.map((_, i) => (i < 2 ? "l" : "r"));
-    out.push(table(SUMMARY_HEADER, align, group.rows.map(summaryRow)));
+    out.push(table(SUMMARY_HEADER, group.rows.map(summaryRow), align));
     const noise = noiseLine(analysis, key);
     if (noise) out.push(noise);
     for (const r of group.rows) {

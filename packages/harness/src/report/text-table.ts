@@ -12,17 +12,17 @@ function widthsOf(rows: Rows): number[] {
   return Array.from({ length: count }, (_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
 }
 
-function lines(rows: Rows, widths: readonly number[], align: readonly Align[]): string[] {
+function lines(rows: Rows, widths: readonly number[], align?: readonly Align[]): string[] {
   return rows.map((r) =>
     r
-      .map((c, i) => (align[i] === "r" ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .map((c, i) => (align?.[i] === "r" ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
       .join("  ")
       .trimEnd(),
   );
 }
 
 /** The rows as lines, each column as wide as its widest cell (left-aligned unless `align` says). */
-export function alignColumns(rows: Rows, align: readonly Align[] = []): string[] {
+export function alignColumns(rows: Rows, align?: readonly Align[]): string[] {
   return lines(rows, widthsOf(rows), align);
 }
 
@@ -30,7 +30,7 @@ export function alignColumns(rows: Rows, align: readonly Align[] = []): string[]
 export function textTable(
   header: readonly string[],
   rows: Rows,
-  align: readonly Align[] = [],
+  align?: readonly Align[],
 ): string[] {
   const widths = widthsOf([header, ...rows]);
   const rule = widths.map((w) => "-".repeat(w));
