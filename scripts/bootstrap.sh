@@ -24,9 +24,14 @@ bootstrap_run() {
   trap "kill $pid 2>/dev/null; exit 130" INT
   # shellcheck disable=SC2064
   trap "kill $pid 2>/dev/null; exit 143" TERM
+  # Polled every tenth of a second: an install with nothing to do (most runs) takes
+  # milliseconds, and a whole second's sleep would be most of what a refused flag costs.
+  local tenths=0
   while kill -0 "$pid" 2>/dev/null; do
-    sleep 1
-    waited=$((waited + 1))
+    sleep 0.1
+    tenths=$((tenths + 1))
+    ((tenths % 10 == 0)) || continue
+    waited=$((tenths / 10))
     if ((waited == 5)); then
       printf 'bootstrap: %s (up to %d s)...\n' "$label" "$limit" >&2
     elif ((waited > 5 && waited % 15 == 0)); then
