@@ -5,6 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
+import { DEFAULT_SLO_P99_MS } from "../src/rates/rates.ts";
+import { DEFAULT_MAX_TIME_SEC, DEFAULTS, FLAGS } from "../src/run/flags.ts";
 
 /** Every Markdown file of the docs: README.md, docs/ (recursively), apps/ and packages/ READMEs. */
 function markdownFiles(): string[] {
@@ -112,5 +114,42 @@ describe("documentation", () => {
     expect(broken(readme, "docs/findings.md#no-such-heading")).toBe("no heading #no-such-heading");
     expect(broken(readme, "docs/findings.md#findings-dated")).toBeUndefined();
     expect(broken(readme, "#results")).toBeUndefined();
+  });
+});
+
+describe("docs/running.md's flag table", () => {
+  const table = readFileSync(join(REPO_ROOT, "docs", "running.md"), "utf8")
+    .split("\n")
+    .filter((line) => /^\| `[-[]/.test(line))
+    .map((line) => line.split("|").map((cell) => cell.trim()));
+  const flagsOf = (cell: string) =>
+    [...cell.matchAll(/(?<![\w-])--?[a-z][\w-]*/g)].map((m) => m[0]);
+
+  test("lists every flag of the command line, and no other", () => {
+    const documented = table.flatMap((row) => flagsOf(row[1] ?? "")).sort();
+    const defined = FLAGS.flatMap((f) => f.names).sort();
+    expect(documented).toEqual(defined);
+  });
+
+  test("states the defaults the command line has", () => {
+    const stated = (flag: string) =>
+      table.find((row) => flagsOf(row[1] ?? "").includes(flag))?.[3]?.replaceAll("`", "");
+    expect([
+      stated("--duration"),
+      stated("--warmup"),
+      stated("--connections"),
+      stated("--rounds"),
+      stated("--samples"),
+    ]).toEqual(
+      [
+        DEFAULTS.duration,
+        DEFAULTS.warmup,
+        DEFAULTS.connections,
+        DEFAULTS.rounds,
+        DEFAULTS.samples,
+      ].map(String),
+    );
+    expect(stated("--max-time")).toBe(`${DEFAULT_MAX_TIME_SEC / 60}m`);
+    expect(stated("--slo-p99")).toBe(String(DEFAULT_SLO_P99_MS));
   });
 });

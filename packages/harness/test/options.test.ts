@@ -1,31 +1,67 @@
-// The harness's own command line (run.ts by hand; benchmark.sh checks the same first).
+// ./benchmark.sh's command line as the harness reads it: the flags table, the modes' defaults,
+// the rules between flags, and the options a run is given.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findPostgres } from "../src/apps/postgres-server.ts";
-import { parseOptions } from "../src/run/options.ts";
+import { commandOf } from "../src/run/command.ts";
+import { DEFAULTS, helpText, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
+import { runOptions } from "../src/run/options.ts";
 
-const BASE = [
-  "--duration",
-  "1",
-  "--warmup",
-  "0",
-  "--connections",
-  "1",
-  "--trials",
-  "1",
-  "--tool",
-  "wrk",
-];
+const out = () => join(mkdtempSync(join(tmpdir(), "bench-options-")), "run");
+const BASE = ["--duration", "1", "--warmup", "0", "--connections", "1", "--rounds", "1"];
 const parse = (...args: string[]) =>
-  parseOptions([...BASE, "--tool-path", process.execPath, "--out", "/tmp/unused", ...args]);
+  runOptions([...BASE, "--tool", "autocannon", "-o", out(), ...args], () => {});
 
 describe("parseOptions", () => {
-  test("samples per process default to benchmark.sh's own default, not to a second one", () => {
-    const script = readFileSync(join(import.meta.dir, "../../../benchmark.sh"), "utf8");
-    const shell = Number(/DEFAULT_SAMPLES=(\d+)/.exec(script)?.[1]);
-    expect(shell).toBeGreaterThan(0);
-    expect(parse("--apps", "bun-bare", "--scenarios", "api").samples).toBe(shell);
+  test("the defaults --help states are the ones a run takes", () => {
+    const help = helpText();
+    const stated = (flag: string) =>
+      Number(new RegExp(`${flag} [A-Z]+ +[^]*?\\(default:\\s+(\\d+)\\)`).exec(help)?.[1]);
+    const o = runOptions(["--tool", "autocannon", "-o", out(), "bun-bare"], () => {});
+    expect([o.trials, o.samples, o.durationSec, o.warmupSec, o.connections]).toEqual([
+      stated("--rounds"),
+      stated("--samples"),
+      stated("--duration"),
+      stated("--warmup"),
+      stated("--connections"),
+    ]);
+    expect(o.trials).toBe(DEFAULTS.rounds);
+    expect(o.samples).toBe(DEFAULTS.samples);
+    expect(o.scenarios.map((s) => s.name)).toEqual(["api"]);
+    expect(o.startups).toBe(0);
+    expect(o.workerCounts).toEqual([1]);
+    expect(o.sloP99Ms).toBe(Number(/stayed\s+within\s+it\s+\(default:\s+(\d+)\)/.exec(help)?.[1]));
+  });
+
+  test("--quick and --side-by-side bring their own defaults; a flag given still counts", () => {
+    const run = (...args: string[]) =>
+      runOptions(["--tool", "autocannon", "-o", out(), ...args], () => {});
+    const quick = run("--quick", "bun-bare");
+    expect([quick.trials, quick.samples, quick.warmupSec, quick.connections]).toEqual([
+      QUICK.rounds,
+      QUICK.samples,
+      QUICK.warmup,
+      QUICK.connections,
+    ]);
+    const side = run("--side-by-side", "bun-bare", "node-bare");
+    expect([side.trials, side.samples, side.warmupSec, side.connections]).toEqual([
+      SIDE.rounds,
+      SIDE.samples,
+      SIDE.warmup,
+      SIDE.connections,
+    ]);
+    expect(run("--side-by-side", "-w", "2", "-n", "5", "bun-bare").warmupSec).toBe(2);
+    expect(run("--precision", "5", "bun-bare").trials).toBe(PRECISION_FLOOR);
+    expect(run("--calibrate").apps.map((a) => a.name)).toEqual(["bun-bare"]);
+    expect(run("--calibrate").trials).toBe(2 * DEFAULTS.rounds);
+  });
+
+  test("paths are the user's: relative to where the command was given", () => {
+    const command = commandOf(["-o", "here", "--export", "bmf", "x.json"], {}, "/tmp");
+    expect(command.kind === "run" && command.values.output).toBe("/tmp/here");
+    expect(command.kind === "run" && command.values["export-bmf"]).toBe("/tmp/x.json");
   });
 
   test("apps and scenarios are taken once each, in the order given", () => {
@@ -36,10 +72,10 @@ describe("parseOptions", () => {
 
   test("an app or a scenario given twice is refused: it would be measured twice", () => {
     expect(() => parse("--apps", "bun-bare,node-bare,bun-bare", "--scenarios", "api")).toThrow(
-      '--apps gives app "bun-bare" twice',
+      "app 'bun-bare' is given twice",
     );
     expect(() => parse("--apps", "bun-bare", "--scenarios", "api,api")).toThrow(
-      '--scenarios gives scenario "api" twice',
+      "scenario 'api' is given twice",
     );
   });
 
@@ -63,7 +99,7 @@ describe("--side-by-side and its companions", () => {
       parse("--apps", "bun-bare", "--scenarios", "api", "--reference", "bun-bare"),
     ).toThrow("--reference goes with --side-by-side");
     expect(() => parse("--apps", "bun-bare", "--scenarios", "api", "--threshold", "3")).toThrow(
-      "--threshold goes with --against (or --compare)",
+      "--threshold goes with --compare or --against",
     );
     const against = parse("--apps", "bun-bare", "--scenarios", "api", "--against", "HEAD~1");
     expect(against.side).toEqual({ against: "HEAD~1" });
@@ -81,16 +117,19 @@ describe("--side-by-side and its companions", () => {
       against: "main",
       threshold: 0.025,
     });
-    for (const bad of ["0", "100", "x", "1e1"]) {
+    for (const bad of ["0", "100"]) {
       expect(() => side("--against", "main", "--threshold", bad)).toThrow(
-        "--threshold takes a percentage",
+        `--threshold takes a percentage above 0 and below 100, got '${bad}'`,
       );
     }
-    expect(() => side("--threshold", "3")).toThrow(
-      "--threshold goes with --against (or --compare)",
-    );
-    expect(() => side("--against=-x")).toThrow(
-      '--against takes a git commit, branch or tag, got "-x"',
+    for (const bad of ["x", "1e1"]) {
+      expect(() => side("--against", "main", "--threshold", bad)).toThrow(
+        `--threshold must be a percentage, got '${bad}'`,
+      );
+    }
+    expect(() => side("--threshold", "3")).toThrow("--threshold goes with --compare or --against");
+    expect(() => side("--against", "-x")).toThrow(
+      "--against takes a git commit, branch or tag, got '-x'",
     );
     expect(() => side("--against", "main", "--reference", "bun-bare")).toThrow(
       "--reference chooses among apps",
@@ -137,8 +176,8 @@ describe("--side-by-side and its companions", () => {
     );
   });
 
-  test("--export-bmf: an absolute path", () => {
-    const o = parse("--apps", "bun-bare", "--scenarios", "api", "--export-bmf", "out.json");
+  test("--export bmf FILE: an absolute path", () => {
+    const o = parse("--apps", "bun-bare", "--scenarios", "api", "--export", "bmf", "out.json");
     expect(o.exportBmf).toBe(`${process.cwd()}/out.json`);
   });
 });
@@ -159,7 +198,7 @@ describe("the database scenarios", () => {
     expect(parse("--apps", "bun-bare", "--scenarios", "db").db).toBe("sqlite");
     expect(parse("--apps", "bun-bare", "--scenarios", "api").db).toBe("sqlite");
     expect(() => parse("--apps", "bun-bare", "--scenarios", "db", "--db", "mysql")).toThrow(
-      "--db must be sqlite or postgres, got mysql",
+      "--db must be sqlite or postgres, got 'mysql'",
     );
     expect(() => parse("--apps", "bun-bare", "--scenarios", "api", "--db", "postgres")).toThrow(
       "--db postgres serves the database scenarios: name one (-s db,queries,fortunes,updates)",

@@ -103,7 +103,7 @@ describe("--calibrate", () => {
       expect(r.code).toBe(2);
       expect(r.results).toBeUndefined();
     }
-    // Refused by benchmark.sh itself, before Bun is bootstrapped, as the harness would.
+    // The one command line refuses it, with the cause and a pointer to --help.
     const hundred = await run(["--precision", "100"]);
     expect(hundred.stderr).toContain(
       "benchmark.sh: --precision must be a percentage above 0 and below 100",
@@ -165,7 +165,7 @@ describe("--precision", () => {
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.results).toBeUndefined();
     }
-    // Refused by benchmark.sh itself, before Bun is bootstrapped, as the harness would.
+    // The one command line refuses it, with the cause and a pointer to --help.
     const hundred = await run(["--precision", "100"]);
     expect(hundred.stderr).toContain(
       "benchmark.sh: --precision must be a percentage above 0 and below 100",

@@ -143,9 +143,9 @@ describe("the flags and the rows they give", () => {
       expect(() => versionsOf(values, node)).toThrow(new UsageError(message));
     refused(
       { node: "22,x" },
-      '--node takes versions like 22, 22.18 or 22.18.0, comma-separated, got "22,x"',
+      "--node takes versions like 22, 22.18 or 22.18.0, comma-separated, got '22,x'",
     );
-    refused({ bun: "1.3,1.3" }, "--bun lists a version twice: 1.3,1.3");
+    refused({ bun: "1.3,1.3" }, "--bun lists a version twice, got '1.3,1.3'");
     refused({ deno: "2.9" }, "--deno 2.9: none of the apps to run is a deno app");
   });
 

@@ -55,11 +55,13 @@ describe("the count", () => {
     expect(workersOf("auto", 16)).toEqual([15]);
     expect(workersOf("4", 2)).toEqual([4]);
     expect(workersOf("1,2,4", 2)).toEqual([1, 2, 4]);
-    expect(() => workersOf("0", 2)).toThrow("--workers must be an integer >= 1");
-    expect(() => workersOf("1,,2", 2)).toThrow("--workers must be an integer >= 1");
-    expect(() => workersOf("2,2", 2)).toThrow("--workers lists a count twice: 2,2");
+    expect(() => workersOf("0", 2)).toThrow("--workers must be a whole number >= 1");
+    expect(() => workersOf("1,,2", 2)).toThrow("--workers must be a whole number >= 1");
+    expect(() => workersOf("2,2", 2)).toThrow("--workers lists a count twice, got '2,2'");
     expect(workersOf("8", 2)).toEqual([8]);
-    expect(() => workersOf("1,9", 2)).toThrow("--workers 9 is more than 4 per CPU (8 on 2)");
+    expect(() => workersOf("1,9", 2)).toThrow(
+      "--workers 9 is more than 4 per CPU (8 on this machine's 2)",
+    );
   });
 });
 

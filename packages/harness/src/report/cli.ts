@@ -1,5 +1,5 @@
 // Reports from results.json files: regenerate them, compare two runs, update the README.
-// benchmark.sh calls this for --report, --compare and --update-readme (and run.ts writes the
+// run.ts hands it --report, --compare and --update-readme (and writes the
 // reports itself at the end of every run). Exit: 0 ok, 1 regression found, 2 usage or input.
 
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,24 +1,34 @@
-// The harness's own command line, as benchmark.sh hands it over (already checked there; the
-// checks here catch a harness run by hand).
+// A run's Options from its command line: the forms of its values and the rules between its
+// flags (after command.ts has filled in its mode's defaults), the apps and scenarios against the
+// contract, and what it needs of this machine (environment.ts). Every refusal is a UsageError
+// or an EnvironmentError, before anything starts.
 
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { type AppSpec, findApp, findScenario, type Runtime, type Scenario } from "@bench/contract";
-import { CALIBRATION_APP } from "../analysis/calibration.ts";
+import { join, resolve } from "node:path";
+import {
+  APPS,
+  type AppSpec,
+  DEFAULT_SCENARIO,
+  findScenario,
+  type Runtime,
+  SCENARIOS,
+  type Scenario,
+} from "@bench/contract";
 import { REPO_ROOT } from "../apps/launch.ts";
 import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
 import { parseServerHost, type RemoteSpec } from "../hosts/remote.ts";
-import type { ToolName } from "../load/parse.ts";
 import { type ToolInfo, toolVersion } from "../load/tools.ts";
-import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "../rates/rates.ts";
+import type { RateSpec } from "../rates/rates.ts";
 import {
   type AppRun,
   type RuntimeBuild,
   VERSION_SPEC,
   versionedName,
 } from "../runtimes/runtime-versions.ts";
+import { commandOf, type Values } from "./command.ts";
+import { chooseTool, needCommand, rateTool, roomFor, usableOutput } from "./environment.ts";
+import { EnvironmentError, UsageError } from "./flags.ts";
+import { countsOf, formsOf, names, percentOf, precisionOf, ratesOptionsOf } from "./forms.ts";
 
 export interface Options {
   /** With --node/--bun/--deno, one per app and version of its runtime ("node-hono@22.23.3"). */
@@ -65,7 +75,7 @@ export interface Options {
   readonly calibrate: boolean;
   /** Extra fresh starts per app, without load, for the start-up figures. */
   readonly startups: number;
-  /** benchmark.sh's own command line, recorded as given. */
+  /** ./benchmark.sh's command line, recorded as given. */
   readonly argv: string[];
   /** --node/--bun/--deno as given: the versions to resolve and install before the run. */
   readonly runtimeVersions: Partial<Record<Runtime, string[]>>;
@@ -88,77 +98,99 @@ export interface SideOptions {
   readonly threshold?: number;
 }
 
-export class UsageError extends Error {}
+export { EnvironmentError, UsageError } from "./flags.ts";
+export { durationOf, MAX_WORKERS_PER_CPU, workersOf } from "./forms.ts";
 
-function ratesOf(list: string): RateSpec[] {
-  try {
-    return parseRates(list);
-  } catch (error) {
-    throw new UsageError(error instanceof RateError ? error.message : String(error));
-  }
+/** A run's Options from ./benchmark.sh's command line, or a UsageError / EnvironmentError. */
+export function runOptions(
+  argv: readonly string[],
+  warn: (line: string) => void = console.error,
+): Options {
+  const command = commandOf(argv);
+  if (command.kind !== "run") throw new UsageError(`--${command.kind} is not a run`);
+  return parseOptions(command.values, argv, warn);
 }
 
-function positiveInt(value: string | undefined, flag: string, min = 1): number {
-  const n = Number(value);
-  if (value === undefined || !Number.isInteger(n) || n < min) {
-    throw new UsageError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+/**
+ * Options from a run's values: the forms of the values and the rules between flags first, in
+ * the order benchmark.sh always checked them; then the names against the contract, the load
+ * generators and, last, the results folder (made here, so nothing refused leaves one behind).
+ */
+export function parseOptions(
+  values: Values,
+  argv: readonly string[],
+  warn: (line: string) => void = console.error,
+): Options {
+  const counts = countsOf(values);
+  const precision = precisionOf(values.precision, values["max-time"]);
+  const load = ratesOptionsOf(values);
+  formsOf(values);
+  const server = serverOf(values);
+  roomFor(Math.max(...counts.connectionCounts));
+  const apps = names(values.apps, APPS, "app");
+  const side = sideOptionsOf(values, apps);
+  const scenarios = scenariosOf(values.scenarios);
+  const tool = chooseTool(values.tool, warn);
+  const ratePath = load.search || load.rates.length > 0 ? rateTool() : undefined;
+  if (server) remoteLimits(values);
+  const runtimeVersions = versionsOf(values, apps);
+  const db = dbOf(
+    (values.db ?? "sqlite") as DbEngine,
+    scenarios.scenarios,
+    !!server,
+    !!side,
+    counts.workerCounts,
+  );
+  if (server) {
+    const install = "install it (apt-get install openssh-client, or your system's OpenSSH)";
+    needCommand("ssh", `--server-host needs ssh: ${install}`);
   }
-  return n;
+  const outDir = values.output ?? join(REPO_ROOT, "results", timestamp());
+  usableOutput(outDir);
+  return {
+    apps,
+    ...scenarios,
+    ...counts,
+    ...precision,
+    tool: { ...tool, version: toolVersion(tool.name, tool.path) },
+    outDir,
+    pin: !values["no-pin"],
+    appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
+    profile: values.profile,
+    calibrate: values.calibrate,
+    rates: load.rates,
+    search: load.search,
+    ...(ratePath
+      ? { rateTool: { name: "oha", path: ratePath, version: toolVersion("oha", ratePath) } }
+      : {}),
+    sloP99Ms: load.sloP99Ms,
+    db,
+    argv: [...argv],
+    runtimeVersions,
+    builds: [],
+    ...(server ? { server } : {}),
+    ...(side ? { side } : {}),
+    ...(values["export-bmf"] ? { exportBmf: values["export-bmf"] } : {}),
+  };
 }
 
-function names<T extends { readonly name: string }>(
-  list: string | undefined,
-  find: (name: string) => T | undefined,
-  kind: string,
-) {
-  const found = (list ?? "")
-    .split(",")
-    .filter(Boolean)
-    .map((name) => {
-      const item = find(name);
-      if (!item) throw new UsageError(`unknown ${kind} "${name}"`);
-      return item;
-    });
-  if (found.length === 0) throw new UsageError(`--${kind}s names no ${kind}`);
-  const twice = found.find((item, i) => found.indexOf(item) !== i);
-  if (twice !== undefined) {
-    throw new UsageError(`--${kind}s gives ${kind} "${twice.name}" twice`);
-  }
-  return found;
-}
-
-/** More server processes than this per CPU only measure the scheduler (benchmark.sh agrees). */
-export const MAX_WORKERS_PER_CPU = 4;
-
-/** --workers N or a list (1,2,4), or auto: one per CPU but one, which the generator keeps. */
-export function workersOf(value: string | undefined, cores = availableParallelism()): number[] {
-  if (value === "auto") return [Math.max(1, cores - 1)];
-  const counts = (value ?? "").split(",").map((n) => positiveInt(n, "--workers"));
-  if (new Set(counts).size !== counts.length) {
-    throw new UsageError(`--workers lists a count twice: ${value}`);
-  }
-  const most = Math.max(...counts);
-  if (most > MAX_WORKERS_PER_CPU * cores) {
-    throw new UsageError(
-      `--workers ${most} is more than ${MAX_WORKERS_PER_CPU} per CPU (${MAX_WORKERS_PER_CPU * cores} on ${cores}): they would only measure the scheduler`,
-    );
-  }
-  return counts;
-}
+/** "2026-11-27T09-30-00Z": a results folder's default name, in UTC. */
+const timestamp = () =>
+  new Date()
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(":", "-");
 
 export type DbEngine = "sqlite" | "postgres";
 
 /** --db: an engine this machine has, for the database scenarios named, on this machine. */
 function dbOf(
-  value: string | undefined,
+  value: DbEngine,
   scenarios: readonly Scenario[],
   remote: boolean,
   side: boolean,
   workerCounts: readonly number[],
 ): DbEngine {
-  if (value !== "sqlite" && value !== "postgres") {
-    throw new UsageError(`--db must be sqlite or postgres, got ${value}`);
-  }
   const database = scenarios.find((s) => s.database);
   if (remote && database) {
     throw new UsageError(
@@ -178,183 +210,8 @@ function dbOf(
     // The server is pinned once, to the servers' CPUs, which a list of counts changes.
     throw new UsageError("--db postgres takes one --workers count, not a list");
   }
-  if (value === "postgres" && findPostgres() === undefined) throw new UsageError(PG_INSTALL);
+  if (value === "postgres" && findPostgres() === undefined) throw new EnvironmentError(PG_INSTALL);
   return value;
-}
-
-/**
- * The flags benchmark.sh hands this harness (node:util parseArgs); everything after "--" is the
- * user's own command line, recorded as given.
- */
-const FLAGS = {
-  apps: { type: "string" },
-  scenarios: { type: "string" },
-  duration: { type: "string" },
-  warmup: { type: "string" },
-  connections: { type: "string" },
-  trials: { type: "string" },
-  // benchmark.sh passes its own; the same default here (options.test.ts holds them equal).
-  samples: { type: "string", default: "3" },
-  precision: { type: "string" },
-  "max-time": { type: "string" },
-  tool: { type: "string" },
-  "tool-path": { type: "string" },
-  out: { type: "string" },
-  "no-pin": { type: "boolean", default: false },
-  "apps-root": { type: "string" },
-  profile: { type: "boolean", default: false },
-  calibrate: { type: "boolean", default: false },
-  startup: { type: "string", default: "0" },
-  workers: { type: "string", default: "1" },
-  rates: { type: "string" },
-  "rate-tool-path": { type: "string" },
-  "slo-p99": { type: "string" },
-  node: { type: "string" },
-  bun: { type: "string" },
-  deno: { type: "string" },
-  "server-host": { type: "string" },
-  "server-dir": { type: "string" },
-  "ssh-config": { type: "string" },
-  "side-by-side": { type: "boolean", default: false },
-  reference: { type: "string" },
-  against: { type: "string" },
-  threshold: { type: "string" },
-  "export-bmf": { type: "string" },
-  db: { type: "string", default: "sqlite" },
-} as const;
-
-const parseFlags = (argv: string[]) =>
-  parseArgs({ args: argv, strict: true, allowPositionals: true, options: FLAGS });
-type Values = ReturnType<typeof parseFlags>["values"];
-
-export function parseOptions(argv: string[]): Options {
-  const { values, positionals } = parseFlags(argv);
-  const tool = toolOf(values);
-  if (!values.out) throw new UsageError("--out is required");
-  const connectionCounts = connectionCountsOf(values.connections);
-  const load = ratesOptionsOf(values);
-  const workerCounts = workerCountsOf(values, connectionCounts.length > 1);
-  const apps = names(values.apps, findApp, "app");
-  if (values.calibrate && (apps.length !== 1 || apps[0]?.name !== CALIBRATION_APP)) {
-    throw new UsageError(`--calibrate measures ${CALIBRATION_APP} against itself: give no apps`);
-  }
-  const runtimeVersions = versionsOf(values, apps);
-  const server = serverOf(values);
-  if (server) remoteLimits(values);
-  const side = sideOptionsOf(values, apps);
-  const scenarios = scenariosOf(values.scenarios);
-  const db = dbOf(
-    values.db,
-    scenarios.scenarios,
-    server !== undefined,
-    side !== undefined,
-    workerCounts,
-  );
-  return {
-    apps,
-    ...scenarios,
-    durationSec: positiveInt(values.duration, "--duration"),
-    warmupSec: positiveInt(values.warmup, "--warmup", 0),
-    connections: Math.max(...connectionCounts),
-    connectionCounts,
-    trials: positiveInt(values.trials, "--trials"),
-    samples: positiveInt(values.samples, "--samples"),
-    ...precisionOf(values.precision, values["max-time"]),
-    tool: { ...tool, version: toolVersion(tool.name, tool.path) },
-    outDir: resolve(values.out),
-    pin: !values["no-pin"],
-    appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
-    profile: values.profile,
-    calibrate: values.calibrate,
-    startups: positiveInt(values.startup, "--startup", 0),
-    workers: Math.max(...workerCounts),
-    workerCounts,
-    rates: load.rates,
-    search: load.search,
-    ...(load.ratePath
-      ? {
-          rateTool: {
-            name: "oha" as const,
-            path: load.ratePath,
-            version: toolVersion("oha", load.ratePath),
-          },
-        }
-      : {}),
-    sloP99Ms: load.sloP99Ms,
-    db,
-    argv: positionals,
-    runtimeVersions,
-    builds: [],
-    ...(server ? { server } : {}),
-    ...(side ? { side } : {}),
-    ...(values["export-bmf"] ? { exportBmf: resolve(values["export-bmf"]) } : {}),
-  };
-}
-
-/** The closed-loop load generator: its name and a path that exists. */
-function toolOf(values: Values): { name: ToolName; path: string } {
-  const name = values.tool as ToolName;
-  if (!["oha", "wrk", "autocannon"].includes(name)) throw new UsageError(`unknown tool ${name}`);
-  const path = values["tool-path"];
-  if (!path || !existsSync(path)) throw new UsageError(`--tool-path ${path} does not exist`);
-  return { name, path };
-}
-
-/** --connections: one count or a list, each positive, none twice. */
-function connectionCountsOf(list: string | undefined): number[] {
-  const counts = (list ?? "").split(",").map((c) => positiveInt(c, "--connections"));
-  if (new Set(counts).size !== counts.length) {
-    throw new UsageError(`--connections lists a count twice: ${list}`);
-  }
-  return counts;
-}
-
-/** --rates (offered rates, or "search"), the oha that sends them, and --slo-p99, checked. */
-function ratesOptionsOf(values: Values): {
-  rates: RateSpec[];
-  search: boolean;
-  ratePath?: string;
-  sloP99Ms: number;
-} {
-  const search = values.rates === "search";
-  const rates = values.rates === undefined || search ? [] : ratesOf(values.rates);
-  const ratePath = values["rate-tool-path"];
-  if (search && values.precision !== undefined)
-    throw new UsageError("--rates search goes in the last round, which --precision does not fix");
-  if (search && (values.workers ?? "").includes(","))
-    throw new UsageError("--rates search finds one capacity per app: give --workers one count");
-  const open = search || rates.length > 0;
-  if (open && (!ratePath || !existsSync(ratePath))) {
-    throw new UsageError(`--rates needs oha: --rate-tool-path ${ratePath} does not exist`);
-  }
-  const sloP99Ms = Number(values["slo-p99"] ?? DEFAULT_SLO_P99_MS);
-  if (!(sloP99Ms > 0))
-    throw new UsageError(`--slo-p99 must be a number of ms above 0, got ${values["slo-p99"]}`);
-  return { rates, search, ...(open ? { ratePath } : {}), sloP99Ms };
-}
-
-/** --workers: a count or a list, not beside a list of --connections; --profile takes one. */
-function workerCountsOf(values: Values, connectionList: boolean): number[] {
-  const counts = workersOf(values.workers);
-  const workers = Math.max(...counts);
-  if (counts.length > 1 && connectionList) {
-    throw new UsageError("--connections and --workers take a list one at a time, not both");
-  }
-  if (values.profile && workers > 1) {
-    throw new UsageError(
-      `--profile profiles one process: it does not go with --workers ${workers}`,
-    );
-  }
-  return counts;
-}
-
-/** A share from a percentage above 0 and below 100 ("2.5" → 0.025), or a UsageError. */
-function percentOf(text: string, flag: string): number {
-  const n = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0 && n < 100)) {
-    throw new UsageError(`${flag} takes a percentage above 0 and below 100, got "${text}"`);
-  }
-  return n / 100;
 }
 
 /**
@@ -362,26 +219,20 @@ function percentOf(text: string, flag: string): number {
  * the rest of the command line; undefined without them. --against implies --side-by-side.
  */
 export function sideOptionsOf(
-  values: Record<string, unknown>,
+  values: Values,
   apps: readonly { name: string; runtime: string }[],
 ): SideOptions | undefined {
-  const reference = values.reference as string | undefined;
-  const against = values.against as string | undefined;
-  const threshold = values.threshold as string | undefined;
-  if (!values["side-by-side"] && against === undefined) {
-    if (reference !== undefined) throw new UsageError("--reference goes with --side-by-side");
-    if (threshold !== undefined)
-      throw new UsageError("--threshold goes with --against (or --compare)");
-    return undefined;
-  }
-  sideLimits(values);
+  const { reference, against, threshold } = values;
+  if (!values["side-by-side"]) return undefined;
+  if (against !== undefined)
+    needCommand("git", "--against needs git: install it (apt-get install git)");
   const names = apps.map((a) => a.name);
   if (reference !== undefined && !names.includes(reference)) {
     throw new UsageError(
       `--reference ${reference} is not one of the apps to run (${names.join(", ")})`,
     );
   }
-  const perApp = ["node", "bun", "deno"].some((r) => values[r] !== undefined);
+  const perApp = RUNTIMES.some((r) => values[r] !== undefined);
   if (perApp && against === undefined) versionsPaired(values, apps);
   if (reference !== undefined && (perApp || against !== undefined || values.calibrate === true)) {
     throw new UsageError(
@@ -392,17 +243,6 @@ export function sideOptionsOf(
     throw new UsageError(
       "--against compares two commits: not with --calibrate or --node/--bun/--deno",
     );
-  }
-  if (against !== undefined && values["apps-root"] !== undefined) {
-    throw new UsageError(
-      "--against checks out this repository's apps at the commit: not with --apps-root",
-    );
-  }
-  if (against !== undefined && (against === "" || against.startsWith("-"))) {
-    throw new UsageError(`--against takes a git commit, branch or tag, got "${against}"`);
-  }
-  if (threshold !== undefined && against === undefined) {
-    throw new UsageError("--threshold goes with --against (or --compare)");
   }
   return {
     ...(reference !== undefined ? { reference } : {}),
@@ -415,12 +255,9 @@ export function sideOptionsOf(
  * With --node/--bun/--deno each app's versions are measured against its first: every app
  * needs two or more, or it would be started for nothing and reported nowhere.
  */
-function versionsPaired(
-  values: Record<string, unknown>,
-  apps: readonly { name: string; runtime: string }[],
-): void {
+function versionsPaired(values: Values, apps: readonly { name: string; runtime: string }[]): void {
   const count = (runtime: string) =>
-    String(values[runtime] ?? "")
+    String(values[runtime as Runtime] ?? "")
       .split(",")
       .filter(Boolean).length;
   const alone = apps.filter((a) => count(a.runtime) < 2);
@@ -436,28 +273,12 @@ function versionsPaired(
   }
 }
 
-/**
- * What a side-by-side run does not do: one process per app, one count, closed loop, one host,
- * and the servers' core pinned (its idle time is what says a sample was saturated).
- */
-function sideLimits(values: Record<string, unknown>): void {
-  const refused: [string, boolean][] = [
-    ["--no-pin", values["no-pin"] === true],
-    ["--workers other than 1", values.workers !== undefined && values.workers !== "1"],
-    ["--rates", values.rates !== undefined],
-    ["--profile", values.profile === true],
-    ["a list of --connections", String(values.connections ?? "").includes(",")],
-    ["--server-host", values["server-host"] !== undefined],
-  ];
-  const found = refused.find(([, given]) => given);
-  if (found) throw new UsageError(`--side-by-side does not go with ${found[0]}`);
-}
-
 /** --server-host, --server-dir and --ssh-config as a RemoteSpec; undefined without the first. */
 export function serverOf(values: {
   "server-host"?: string | undefined;
   "server-dir"?: string | undefined;
   "ssh-config"?: string | undefined;
+  workers?: string;
 }): RemoteSpec | undefined {
   const text = values["server-host"];
   if (text === undefined) {
@@ -470,12 +291,17 @@ export function serverOf(values: {
   const parsed = parseServerHost(text);
   if (typeof parsed === "string") throw new UsageError(parsed);
   const config = values["ssh-config"];
-  if (config !== undefined && !existsSync(config)) {
-    throw new UsageError(`--ssh-config ${config} does not exist`);
-  }
   const dir = values["server-dir"] ?? REPO_ROOT;
   if (!dir.startsWith("/"))
     throw new UsageError(`--server-dir takes an absolute path, got '${dir}'`);
+  if (config !== undefined && !existsSync(config)) {
+    throw new UsageError(`--ssh-config ${config} does not exist`);
+  }
+  if (values.workers === "auto") {
+    throw new UsageError(
+      "--workers auto counts this machine's CPUs: give --server-host a number of workers",
+    );
+  }
   return { ...parsed, dir, ...(config !== undefined ? { sshConfig: resolve(config) } : {}) };
 }
 
@@ -483,10 +309,10 @@ export function serverOf(values: {
  * What a run across two hosts does not do yet, refused before anything starts: each needs a
  * part of this machine on the server's (a runtime cache, a do-nothing server, the spin loop).
  */
-function remoteLimits(values: Record<string, unknown>): void {
+function remoteLimits(values: Values): void {
   const refused: [string, boolean][] = [
-    ["--node/--bun/--deno", ["node", "bun", "deno"].some((r) => values[r] !== undefined)],
-    ["--calibrate", values.calibrate === true],
+    ["--node/--bun/--deno", RUNTIMES.some((r) => values[r] !== undefined)],
+    ["--calibrate", values.calibrate],
     ["--rates search", values.rates === "search"],
     ["--apps-root", values["apps-root"] !== undefined],
   ];
@@ -499,40 +325,11 @@ export const BASELINE_SCENARIO = "api";
 
 /** The scenarios as listed, with api first when a middleware stage is among them and api is not. */
 export function scenariosOf(list: string | undefined): Pick<Options, "scenarios" | "apiAdded"> {
-  const scenarios = names(list, findScenario, "scenario");
+  const scenarios = names<Scenario>(list ?? DEFAULT_SCENARIO, SCENARIOS, "scenario");
   const api = findScenario(BASELINE_SCENARIO);
   const needsApi =
     scenarios.some((s) => s.middleware) && !scenarios.some((s) => s.name === BASELINE_SCENARIO);
   return needsApi && api ? { scenarios: [api, ...scenarios], apiAdded: true } : { scenarios };
-}
-
-/** With --precision and no --max-time, rounds stop after this long. */
-export const DEFAULT_MAX_TIME_SEC = 600;
-
-/** "10m", "90s", "1h", or seconds: the time --precision may take. */
-export function durationOf(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(text);
-  const n = Number(m?.[1]);
-  if (!m || !(n > 0)) {
-    throw new UsageError(`--max-time takes a duration like 90s, 10m or 1h, got "${text}"`);
-  }
-  return n * ({ s: 1, m: 60, h: 3600 }[m[2] ?? "s"] as number);
-}
-
-function precisionOf(
-  pct: string | undefined,
-  maxTime: string | undefined,
-): { precision?: Options["precision"] } {
-  if (pct === undefined) {
-    if (maxTime !== undefined) throw new UsageError("--max-time goes with --precision");
-    return {};
-  }
-  const target = Number(pct);
-  if (!(target > 0 && target < 100)) {
-    throw new UsageError(`--precision takes a percentage above 0 and below 100, got "${pct}"`);
-  }
-  const maxTimeSec = maxTime === undefined ? DEFAULT_MAX_TIME_SEC : durationOf(maxTime);
-  return { precision: { target: target / 100, maxTimeSec } };
 }
 
 const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno"];
@@ -550,11 +347,11 @@ export function versionsOf(
     const bad = specs.find((spec) => !VERSION_SPEC.test(spec));
     if (bad !== undefined) {
       throw new UsageError(
-        `--${runtime} takes versions like 22, 22.18 or 22.18.0, comma-separated, got "${list}"`,
+        `--${runtime} takes versions like 22, 22.18 or 22.18.0, comma-separated, got '${list}'`,
       );
     }
     if (new Set(specs).size !== specs.length) {
-      throw new UsageError(`--${runtime} lists a version twice: ${list}`);
+      throw new UsageError(`--${runtime} lists a version twice, got '${list}'`);
     }
     if (!apps.some((app) => app.runtime === runtime)) {
       throw new UsageError(`--${runtime} ${list}: none of the apps to run is a ${runtime} app`);

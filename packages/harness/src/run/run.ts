@@ -1,13 +1,14 @@
-// The measuring half of ./benchmark.sh, which checks the flags and the environment and then
-// hands over here. For each round, for each app (order reversed every other round): start it,
-// verify it, then per scenario warm up and measure one trial; stop it, leaving nothing behind.
+// ./benchmark.sh's harness: benchmark.sh bootstraps Bun and hands its command line over here
+// (flags.ts, command.ts and options.ts read and check it). For each round, for each app (order
+// reversed every other round): start it, verify it, then per scenario warm up and measure one
+// trial; stop it, leaving nothing behind.
 // The concerns live in their own modules: plan.ts (pinning, order), load.ts (one run of
 // the load generator with /proc sampling; measure.ts its arithmetic), judge.ts (validity and
 // flags), record.ts (results.json and the summary). This file only puts them in sequence.
 
 import type { ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, ROUTES, type Scenario, verify } from "@bench/contract";
@@ -37,6 +38,7 @@ import { type Floor, startFloor } from "../rates/floor.ts";
 import { type RateContext, runRates, runSearch } from "../rates/open-loop.ts";
 import { RATE_TOLERANCE } from "../rates/rates.ts";
 import { writeBmf } from "../report/bmf.ts";
+import { runCli } from "../report/cli.ts";
 import { pinningText } from "../report/summary.ts";
 import { type AppRun, type RuntimeBuild, registryName } from "../runtimes/runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "../runtimes/runtimes.ts";
@@ -45,8 +47,10 @@ import type { Results, Trial } from "../schema.ts";
 import { runPairRounds } from "../side/pair-run.ts";
 import { planPairs, type SidePair, SLOT_ADDRESSES } from "../side/pairing.ts";
 import { prepareCheckout, withCheckout } from "../side/worktree.ts";
+import { commandOf, type Values } from "./command.ts";
+import { EnvironmentError, helpText, UsageError } from "./flags.ts";
 import { gitInfo } from "./manifest.ts";
-import { type Options, parseOptions, UsageError, withBuilds } from "./options.ts";
+import { type Options, parseOptions, withBuilds } from "./options.ts";
 import {
   cpuList,
   type Pinning,
@@ -758,19 +762,6 @@ function oneAtATime(run: Run): Promise<void> {
   });
 }
 
-/** The results folder exists or can be made, and is writable: otherwise a UsageError, before anything runs. */
-function usableOutput(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `cannot use --out ${dir} as the results folder (${code ?? error}); choose another`,
-    );
-  }
-}
-
 /** --against: each app as the commit has it beside this checkout's (a CheckoutError if it cannot be). */
 async function withAgainst(options: Options): Promise<Options> {
   const ref = options.side?.against;
@@ -789,7 +780,32 @@ async function installBuilds(options: Options): Promise<RuntimeBuild[]> {
   return builds;
 }
 
+/**
+ * ./benchmark.sh's command line (benchmark.sh only bootstraps Bun and hands it over): the help
+ * text, a report from earlier results, or a run. BENCH_CWD: where the user is (benchmark.sh
+ * runs this from the checkout), so that paths on the command line are theirs.
+ */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    const command = commandOf(argv, process.env, process.env.BENCH_CWD ?? process.cwd());
+    if (command.kind === "help") {
+      console.log(helpText());
+      return 0;
+    }
+    if (command.kind === "report") return runCli([...command.argv]);
+    return await measureRun(command.values, argv);
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof EnvironmentError)) throw error;
+    // One line with the cause; for a usage error one more pointing at the flags (the full
+    // usage would scroll the cause away).
+    log(`benchmark.sh: ${error.message}`);
+    if (error instanceof UsageError) log("Run './benchmark.sh --help' for the flags.");
+    return 2;
+  }
+}
+
+/** A run: its options checked, runtimes and a commit prepared, then measured. */
+async function measureRun(values: Values, argv: string[]): Promise<number> {
   let options: Options;
   // Ctrl-C or TERM while runtimes install: stop npm's whole tree; the install cleans up.
   let stoppedBy: NodeJS.Signals | undefined;
@@ -800,13 +816,13 @@ export async function main(argv: string[]): Promise<number> {
   process.on("SIGINT", stopInstalls);
   process.on("SIGTERM", stopInstalls);
   try {
-    const parsed = parseOptions(argv);
-    usableOutput(parsed.outDir);
+    const parsed = parseOptions(values, argv, log);
     if (parsed.apiAdded) {
       log("bench: api added: each middleware stage's cost is measured against it");
     }
     options = await withAgainst(withBuilds(parsed, await installBuilds(parsed)));
   } catch (error) {
+    if (error instanceof UsageError || error instanceof EnvironmentError) throw error;
     log(`bench: ${error instanceof Error ? error.message : String(error)}`);
     if (stoppedBy) return stoppedBy === "SIGINT" ? 130 : 143;
     return 2;
