@@ -32,6 +32,7 @@ export const GROUPS: readonly MutationGroup[] = [
     package: "harness",
     mutate: [
       "src/analysis/analysis.ts",
+      "src/analysis/trial-flags.ts",
       "src/analysis/comparison.ts",
       "src/report/summary.ts",
       "src/report/compare.ts",
@@ -39,6 +40,7 @@ export const GROUPS: readonly MutationGroup[] = [
     ],
     tests: [
       "test/text-table.test.ts",
+      "test/trial-flags.test.ts",
       "test/analysis.test.ts",
       "test/summary.test.ts",
       "test/compare.test.ts",

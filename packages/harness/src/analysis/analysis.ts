@@ -24,6 +24,7 @@ import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
 import { analyzeSide, type SideAnalysis } from "./ratios.ts";
 import { type Interval, median, type Verdict as Quality, type Spread, verdict } from "./stats.ts";
+import { type FlagCounts, flagCounts, TRIAL_FLAGS, type ValidTrial } from "./trial-flags.ts";
 
 export { ALPHA };
 
@@ -54,7 +55,8 @@ export interface Rank {
 type Percentiles<T> = { readonly p50: T; readonly p90: T; readonly p99: T; readonly p999: T };
 const PERCENTILES = ["p50", "p90", "p99", "p999"] as const;
 
-export interface SummaryRow {
+/** One app on one scenario (or count): its figures, its flags' counts (FlagCounts), its rank. */
+export interface SummaryRow extends FlagCounts {
   readonly app: string;
   readonly scenario: string;
   /** failed: never measured (or stopped being measured); see `failure`. */
@@ -62,21 +64,6 @@ export interface SummaryRow {
   readonly failure?: string;
   /** Valid samples (one trial record each). */
   readonly validTrials: number;
-  /** Valid samples in which the load generator, not the server, was the limit. */
-  readonly boundTrials: number;
-  /** Valid samples in which neither was saturated: something else limited the run. */
-  readonly unsaturatedTrials: number;
-  /** Valid samples whose server core was busy with something other than the server. */
-  readonly contendedTrials: number;
-  readonly machineFullTrials: number;
-  /** Valid samples whose load generator was at its ceiling: a lower bound of the server's. */
-  readonly ceilingTrials: number;
-  /** Valid samples of a run across two hosts whose pace the network may have set. */
-  readonly networkTrials: number;
-  /** --db postgres: valid samples in which the database used more of the core than the app. */
-  readonly databaseTrials: number;
-  /** Valid samples whose in-flight requests were far below the connections (Little's law). */
-  readonly idleTrials: number;
   /** Every sample taken, valid or not. */
   readonly trials: number;
   /** The processes' mean req/s, in round order: what every test is run on. */
@@ -138,8 +125,6 @@ export interface Analysis {
   readonly side?: SideAnalysis;
 }
 
-type ValidTrial = Trial & { result: NonNullable<Trial["result"]> };
-
 const mean = (values: readonly number[]) =>
   values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 
@@ -171,18 +156,6 @@ function cpuCostOf(valid: readonly ValidTrial[]): { cpuNsPerRequest?: Estimate }
   };
 }
 
-/** The flags of one row, counted over its valid samples like LOAD-GENERATOR BOUND k/n. */
-interface FlagCounts {
-  readonly boundTrials: number;
-  readonly unsaturatedTrials: number;
-  readonly contendedTrials: number;
-  readonly machineFullTrials: number;
-  readonly ceilingTrials: number;
-  readonly networkTrials: number;
-  readonly databaseTrials: number;
-  readonly idleTrials: number;
-}
-
 function flagsFor(
   trials: readonly Trial[],
   valid: readonly ValidTrial[],
@@ -200,60 +173,14 @@ function flagsFor(
     const tag = `INVALID ${invalid}/${trials.length}`;
     flags.push({ tag, text: `${tag} (${reasons.join("; ")}): excluded` });
   }
-  const counted = (tag: string, count: number, why: string) => {
-    if (count > 0)
+  for (const { count, tag, why } of TRIAL_FLAGS) {
+    const n = counts[count];
+    if (n > 0)
       flags.push({
-        tag: `${tag} ${count}/${valid.length}`,
-        text: `${tag} ${count}/${valid.length}: ${why}`,
+        tag: `${tag} ${n}/${valid.length}`,
+        text: `${tag} ${n}/${valid.length}: ${why}`,
       });
-  };
-  counted(
-    "LOAD-GENERATOR BOUND",
-    counts.boundTrials,
-    "a lower bound (the load generator was saturated, the server was not)",
-  );
-  counted(
-    "UNSATURATED",
-    counts.unsaturatedTrials,
-    "neither the server nor the load generator was saturated (not the server's best)",
-  );
-  counted(
-    "CONTENDED",
-    counts.contendedTrials,
-    "the server's core was busy with something other than the server, or CPU steal was " +
-      "high (not the server's best; see the notes)",
-  );
-  counted(
-    "MACHINE FULL",
-    counts.machineFullTrials,
-    "the server and the load generator shared the cores and filled them (not the server's " +
-      "best, nor a load-generator limit)",
-  );
-  counted(
-    "GENERATOR CEILING",
-    counts.ceilingTrials,
-    "a lower bound of the server's capacity, not its measure (the load generator was at its " +
-      "ceiling, or connections waited on it while the server's core had room; see the notes)",
-  );
-  counted(
-    "NETWORK-BOUND",
-    counts.networkTrials,
-    "the network between the hosts may have set the pace (see the notes)",
-  );
-  counted(
-    "DATABASE-BOUND",
-    counts.databaseTrials,
-    "the database server used more of the server's core than the app: the figure measures " +
-      "the database as much as the app (see the notes)",
-  );
-  // On a valid sample, a failed Little's law check can only mean in-flight far below the
-  // connections: above the upper bound the sample would be invalid.
-  counted(
-    "IDLE CONNECTIONS",
-    counts.idleTrials,
-    "in-flight requests well below the connections: connections waited without a counted " +
-      "request (unserved by the server, or paced by the load generator; see the notes)",
-  );
+  }
   if (processes > 0 && processes < 3)
     flags.push({
       tag: `${processes} PROCESS${processes === 1 ? "" : "ES"}`,
@@ -284,16 +211,7 @@ function rowFor(results: Results, app: string, group: Group): BaseRow {
     p99: f(percentile("p99")),
     p999: f(percentile("p999")),
   });
-  const counts: FlagCounts = {
-    boundTrials: valid.filter((t) => t.checks.loadGeneratorBound).length,
-    unsaturatedTrials: valid.filter((t) => t.checks.unsaturated).length,
-    contendedTrials: valid.filter((t) => t.checks.contended === true).length,
-    machineFullTrials: valid.filter((t) => t.checks.machineFull === true).length,
-    ceilingTrials: valid.filter((t) => t.checks.generatorCeiling === true).length,
-    networkTrials: valid.filter((t) => t.checks.networkBound === true).length,
-    databaseTrials: valid.filter((t) => t.checks.databaseBound === true).length,
-    idleTrials: valid.filter((t) => !t.checks.littlesLaw.ok).length,
-  };
+  const counts = flagCounts(valid);
   return {
     app,
     scenario: group.key,

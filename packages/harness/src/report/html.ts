@@ -10,6 +10,7 @@ import { calibrationViews } from "../analysis/calibration.ts";
 import { scenarioOfKey } from "../analysis/groups.ts";
 import { workersRows } from "../analysis/scaling.ts";
 import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
+import { chartQualifiers } from "../analysis/trial-flags.ts";
 import { registryName } from "../runtimes/runtime-versions.ts";
 import type { Results } from "../schema.ts";
 import {
@@ -402,12 +403,7 @@ function notesList(
 /** An app's label on a chart carries its qualifiers, so a bar is never read without them. */
 function label(row: SummaryRow): string {
   if (row.status === "failed") return `${row.app} (failed)`;
-  const qualifiers = [
-    ...(row.boundTrials > 0 || row.ceilingTrials > 0 ? ["lower bound"] : []),
-    ...(row.unsaturatedTrials > 0 ? ["unsaturated"] : []),
-    ...(row.contendedTrials > 0 ? ["contended"] : []),
-    ...(row.machineFullTrials > 0 ? ["machine full"] : []),
-  ];
+  const qualifiers = chartQualifiers(row);
   return qualifiers.length > 0 ? `${row.app} (${qualifiers.join(", ")})` : row.app;
 }
 

@@ -1,6 +1,7 @@
 // Mermaid bar charts (xychart-beta) of a run, which GitHub draws where report.md is read.
 
 import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
+import { chartQualifiers } from "../analysis/trial-flags.ts";
 
 export function xychart(title: string, labels: string[], values: number[], axis: string): string {
   const max = Math.max(...values);
@@ -18,12 +19,8 @@ export function xychart(title: string, labels: string[], values: number[], axis:
   ].join("\n");
 }
 
-export const starred = (r: SummaryRow) =>
-  r.boundTrials > 0 ||
-  r.ceilingTrials > 0 ||
-  r.unsaturatedTrials > 0 ||
-  r.contendedTrials > 0 ||
-  r.machineFullTrials > 0;
+/** A bar that is not the server's best (a lower bound, or something else had the CPU). */
+export const starred = (r: SummaryRow) => chartQualifiers(r).length > 0;
 
 export const CHART_CAPTION =
   "Charts (an app marked * had load-generator-bound or generator-ceiling samples, so its bar is a lower bound, " +
