@@ -18,11 +18,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT
 
 main() {
-  # Every connection needs a descriptor in the load generator and one in the server: the soft
-  # open-file limit goes up to the hard one, which the apps and the generator inherit; whether
-  # the connections asked for fit is the harness's check (-c beyond it: one line, exit 2).
-  ulimit -n "$(ulimit -H -n)" 2>/dev/null || true
-
   # Paths on the command line are the user's: the harness takes them relative to BENCH_CWD.
   local here=$PWD
   cd "$ROOT"

@@ -4,6 +4,7 @@
 // that need the contract, the tools or the machine follow in options.ts.
 
 import { accessSync, constants, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { CALIBRATION_APP } from "../analysis/calibration.ts";
 import {
   DEFAULTS,
@@ -114,7 +115,7 @@ function exportOf(read: ReadArgs, flag: string | undefined): string | undefined 
     throw new UsageError(`--export knows one format, bmf (Bencher Metric Format), got '${format}'`);
   if (flag !== undefined && flag !== "report")
     throw new UsageError(`--export goes with a run or --report, not --${flag}`);
-  const folder = file.slice(0, file.lastIndexOf("/")) || "/";
+  const folder = dirname(file);
   if (!writableFolder(folder))
     throw new UsageError(`--export bmf ${file}: cannot write in ${folder}`);
   return file;

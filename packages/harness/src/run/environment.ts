@@ -30,8 +30,8 @@ const INSTALL: Record<ToolName, string> = {
 
 /** oha on the PATH or where cargo installs it. */
 export function findOha(): string | undefined {
-  const cargo = join(process.env.HOME ?? homedir(), ".cargo", "bin", "oha");
-  return onPath("oha") ?? (existsSync(cargo) ? cargo : undefined);
+  const cargo = join(process.env.HOME ?? homedir(), ".cargo", "bin");
+  return onPath("oha") ?? onPath("oha", cargo);
 }
 
 /** oha's JSON output replaced its old -j flag; an oha without it cannot be parsed. */
@@ -117,7 +117,8 @@ function readOr(path: string): string | undefined {
 /**
  * Room for `connections`: each needs a descriptor in the load generator and one in the
  * server, and a local port; past `ulimit -n` every connection failed and the run said only
- * "100% socket errors". benchmark.sh raises the soft limit to the hard one before handing over.
+ * "100% socket errors". Bun raises its own soft open-file limit to the hard one when it starts,
+ * and the apps and load generators the harness starts inherit it (environment.test.ts).
  */
 export function roomFor(
   connections: number,

@@ -7,6 +7,7 @@
 // (--compare BASE NEW, --export bmf FILE), a flag that gathers (-a a -a b), values that may
 // begin with a dash (refused later with their own reason) and paths relative to the user.
 
+import { resolve } from "node:path";
 import { APPS, DEFAULT_SCENARIO, SCENARIOS } from "@bench/contract";
 import { DEFAULT_COMPARE } from "../analysis/comparison.ts";
 import { DEFAULT_AGAINST_THRESHOLD } from "../analysis/ratios.ts";
@@ -82,7 +83,7 @@ export const FLAGS: readonly Flag[] = [
   {
     names: ["-c", "--connections"],
     value: "N",
-    help: `concurrent connections, kept open (keep-alive) (default: ${DEFAULTS.connections}); a list (1,10,50,100,400,1000) measures one trial per count: the throughput curve (req/s and p99 against concurrency, each app's peak). Beyond \`ulimit -n\` the soft limit is raised to what the count needs, up to the hard limit`,
+    help: `concurrent connections, kept open (keep-alive) (default: ${DEFAULTS.connections}); a list (1,10,50,100,400,1000) measures one trial per count: the throughput curve (req/s and p99 against concurrency, each app's peak). Each connection needs two open files: a count beyond the hard \`ulimit -n\` is refused (the soft limit is raised to it)`,
   },
   {
     names: ["-n", "--rounds"],
@@ -313,7 +314,7 @@ const isPath = (flag: Flag, index: number, count: number) =>
   flag.paths === "all" || (flag.paths === "last" && index === count - 1);
 
 /** Paths given on the command line are relative to where the user is, not to the harness. */
-const absolute = (path: string, cwd: string) => (path.startsWith("/") ? path : `${cwd}/${path}`);
+const absolute = (path: string, cwd: string) => resolve(cwd, path);
 
 const COLUMN = 25;
 const WIDTH = 90;

@@ -2,7 +2,7 @@
 // percentages, durations, names from the contract's lists. Each refusal is a UsageError that
 // names the flag and quotes what was given; the rules between flags are options.ts's.
 
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "../rates/rates.ts";
@@ -128,7 +128,7 @@ export function formsOf(values: Values): void {
     throw new UsageError(`--db must be sqlite or postgres, got '${values.db}'`);
   }
   const root = values["apps-root"];
-  if (root !== undefined && !existsSync(join(root, "apps"))) {
+  if (root !== undefined && !isFolder(join(root, "apps"))) {
     throw new UsageError(`--apps-root ${root} has no apps/ folder`);
   }
 }
@@ -199,3 +199,6 @@ export function precisionOf(
   const maxTimeSec = maxTime === undefined ? DEFAULT_MAX_TIME_SEC : durationOf(maxTime);
   return { precision: { target: target / 100, maxTimeSec } };
 }
+
+const isFolder = (path: string) =>
+  statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;

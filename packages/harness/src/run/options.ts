@@ -3,7 +3,7 @@
 // contract, and what it needs of this machine (environment.ts). Every refusal is a UsageError
 // or an EnvironmentError, before anything starts.
 
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   APPS,
@@ -234,15 +234,13 @@ export function sideOptionsOf(
   }
   const perApp = RUNTIMES.some((r) => values[r] !== undefined);
   if (perApp && against === undefined) versionsPaired(values, apps);
-  if (reference !== undefined && (perApp || against !== undefined || values.calibrate === true)) {
+  if (reference !== undefined && (perApp || against !== undefined)) {
     throw new UsageError(
-      "--reference chooses among apps: with --against, --calibrate or a runtime's versions each app is its own reference",
+      "--reference chooses among apps: with --against or a runtime's versions each app is its own reference",
     );
   }
-  if (against !== undefined && (perApp || values.calibrate === true)) {
-    throw new UsageError(
-      "--against compares two commits: not with --calibrate or --node/--bun/--deno",
-    );
+  if (against !== undefined && perApp) {
+    throw new UsageError("--against compares two commits: not with --node/--bun/--deno");
   }
   return {
     ...(reference !== undefined ? { reference } : {}),
@@ -294,7 +292,7 @@ export function serverOf(values: {
   const dir = values["server-dir"] ?? REPO_ROOT;
   if (!dir.startsWith("/"))
     throw new UsageError(`--server-dir takes an absolute path, got '${dir}'`);
-  if (config !== undefined && !existsSync(config)) {
+  if (config !== undefined && statSync(config, { throwIfNoEntry: false })?.isFile() !== true) {
     throw new UsageError(`--ssh-config ${config} does not exist`);
   }
   if (values.workers === "auto") {
