@@ -12,7 +12,7 @@ import { REPO_ROOT } from "../src/apps/launch.ts";
 import { baselineName } from "../src/report/summary.ts";
 import { versionMermaid, versionViews } from "../src/report/versions.ts";
 import { type Options, UsageError, versionsOf, withBuilds } from "../src/run/options.ts";
-import { versionMismatch } from "../src/run/run.ts";
+import { versionMismatch } from "../src/run/session.ts";
 import {
   compareVersions,
   type Registry,

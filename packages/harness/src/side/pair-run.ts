@@ -23,7 +23,7 @@ import { both, bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "./pa
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
-/** What the rounds need of the run (run.ts's Run). */
+/** What the rounds need of the run (session.ts's Run). */
 export interface PairRunner {
   readonly options: Options;
   readonly pinning: Pinning;
