@@ -319,7 +319,7 @@ export const ManifestSchema = T.Object({
     keepAlive: T.Boolean(),
     /** Largest (non-2xx + socket errors + timeouts) / requests a valid trial may have. */
     errorThreshold: T.Number(),
-    /** The harness's own command line, as given. */
+    /** ./benchmark.sh's command line, as given. */
     argv: T.Array(T.String()),
     /** --rates as given ("50%", "5000"), and the p99 budget capacity is judged against. */
     rates: T.Optional(T.Array(T.String())),

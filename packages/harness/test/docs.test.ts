@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
 import { DEFAULT_SLO_P99_MS } from "../src/rates/rates.ts";
+import { PAGE, withFields } from "../src/report/schema-page.ts";
 import { DEFAULT_MAX_TIME_SEC, DEFAULTS, FLAGS } from "../src/run/flags.ts";
 
 /** Every Markdown file of the docs: README.md, docs/ (recursively), apps/ and packages/ READMEs. */
@@ -151,5 +152,20 @@ describe("docs/running.md's flag table", () => {
     );
     expect(stated("--max-time")).toBe(`${DEFAULT_MAX_TIME_SEC / 60}m`);
     expect(stated("--slo-p99")).toBe(String(DEFAULT_SLO_P99_MS));
+  });
+});
+
+describe("docs/results-json.md's field reference", () => {
+  test("is the schema's: every field, its type and its comment, as schema-page.ts renders them", () => {
+    const page = readFileSync(PAGE, "utf8");
+    expect(withFields(page)).toBe(page);
+    expect(page).toContain("| `trials[].server.cpuNsPerRequest` | number ≥ 0 (optional) |");
+  });
+
+  test("a field the page lacks is noticed (the check can fail)", () => {
+    const page = readFileSync(PAGE, "utf8");
+    const dropped = page.replace(/^\| `trials\[\]\.round` .*\n/m, "");
+    expect(dropped).not.toBe(page);
+    expect(withFields(dropped)).not.toBe(dropped);
   });
 });
