@@ -23,7 +23,7 @@ import {
 import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
 import { analyzeSide, type SideAnalysis } from "./ratios.ts";
-import { type Interval, median, type Verdict as Quality, type Spread, verdict } from "./stats.ts";
+import { type Interval, median, type Quality, type Spread, verdict } from "./stats.ts";
 import { type FlagCounts, flagCounts, TRIAL_FLAGS, type ValidTrial } from "./trial-flags.ts";
 
 export { ALPHA };

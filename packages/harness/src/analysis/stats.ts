@@ -18,10 +18,11 @@ export function spread(values: readonly number[]): Spread {
   return { n, mean, stddev, cov: mean === 0 ? 0 : stddev / mean };
 }
 
-export type Verdict = "excellent" | "acceptable" | "noisy" | "unreliable";
+/** How steady a set of samples is, by its coefficient of variation: not a verdict on a comparison (estimate.ts). */
+export type Quality = "excellent" | "acceptable" | "noisy" | "unreliable";
 
 /** The scale ergo's report uses: < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable. */
-export function verdict(cov: number): Verdict {
+export function verdict(cov: number): Quality {
   if (cov < 0.03) return "excellent";
   if (cov < 0.05) return "acceptable";
   if (cov <= 0.1) return "noisy";
