@@ -480,7 +480,7 @@ describe("command line", () => {
       });
     }
     expect(readFileSync(file, "utf8")).toBe("mine\n");
-  });
+  }, 60_000);
 
   test("--workers beyond 4 per CPU is refused before anything starts", async () => {
     const r = await run(["--workers", "999", "bun-bare"]);
@@ -520,7 +520,7 @@ describe("command line", () => {
       expect(r.code).toBe(2);
       expect(r.results).toBeUndefined();
     }
-  });
+  }, 60_000);
 
   test("--side-by-side and its companions: what they do not go with, one line, exit 2", async () => {
     const cases: [string[], string][] = [
@@ -573,7 +573,7 @@ describe("command line", () => {
       });
       expect(r.results).toBeUndefined();
     }
-  });
+  }, 60_000);
 
   test("--help documents every flag the table defines, and the table is what is accepted", async () => {
     const r = await run(["--help"]);

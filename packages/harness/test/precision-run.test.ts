@@ -108,7 +108,7 @@ describe("--calibrate", () => {
     expect(hundred.stderr).toContain(
       "benchmark.sh: --precision must be a percentage above 0 and below 100",
     );
-  });
+  }, 60_000);
 
   test("BENCH_EXTRA_WORK in a normal run is refused before anything is measured", async () => {
     const r = await run([...SHORT, "bun-bare"], { BENCH_EXTRA_WORK: "500" });
@@ -145,11 +145,20 @@ describe("--precision", () => {
     expect(r.stdout).toContain("PRECISION ±0.0% NOT reached in");
   }, 90_000);
 
-  test("a target the first rounds already meet stops at the minimum of 3 rounds", async () => {
+  test("a target the first rounds meet stops there, from the minimum of 3, not at the time limit", async () => {
+    // ±99% holds at 3 processes unless they differ by about 40% (t = 4.3 at 2 degrees of
+    // freedom); a burst on a busy machine can do that, so one more round may be taken. When the
+    // rounds stop is precision.test.ts's to pin down on synthetic data; this is the wiring.
     const r = await run([...SHORT, "--samples", "1", "--precision", "99", "bun-bare"]);
     expect(r.code).toBe(0);
-    expect(r.results?.precision).toMatchObject({ reached: true, rounds: 3 });
-    expect(r.stdout).toContain("PRECISION ±99.0% reached by every mean and comparison: 3 round(s)");
+    const rounds = r.results?.precision?.rounds ?? 0;
+    expect(r.results?.precision?.reached).toBe(true);
+    expect(rounds).toBeGreaterThanOrEqual(3);
+    expect(rounds).toBeLessThanOrEqual(6);
+    expect(rounds).toBe(r.results?.manifest.settings.trials as number);
+    expect(r.stdout).toContain(
+      `PRECISION ±99.0% reached by every mean and comparison: ${rounds} round(s)`,
+    );
   }, 60_000);
 
   test("bad values: usage, exit 2", async () => {
@@ -170,5 +179,5 @@ describe("--precision", () => {
     expect(hundred.stderr).toContain(
       "benchmark.sh: --precision must be a percentage above 0 and below 100",
     );
-  });
+  }, 60_000);
 });

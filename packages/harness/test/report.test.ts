@@ -524,5 +524,5 @@ describe("compare through benchmark.sh", () => {
     const a = join(dirA, "results.json");
     expect((await bench(["--compare", a, a, "--threshold", "lots"])).code).toBe(2);
     expect((await bench(["--threshold", "5"])).code).toBe(2);
-  });
+  }, 60_000);
 });

@@ -254,7 +254,7 @@ describe("command line", () => {
       expect(r.stderr).toContain(message);
       expect(existsSync(join(out, "results.json"))).toBe(false);
     }
-  });
+  }, 60_000);
 
   // These ask the npm registry (as a user's run does): CI reaches it; elsewhere, without it,
   // they are skipped, saying why (support/registry.ts).

@@ -180,7 +180,7 @@ describe("command line", () => {
       expect(r.stderr).toContain(message);
       expect(readResults(out)).toBeUndefined();
     }
-  });
+  }, 60_000);
 });
 
 const QUICK = ["--duration", "2", "--warmup", "0", "--samples", "1", "--connections", "32"];
