@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
-import type { Results } from "../src/schema.ts";
+import type { Results } from "../src/results/schema.ts";
 import { TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
 
 const git = (cwd: string, ...args: string[]) =>

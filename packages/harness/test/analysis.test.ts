@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { analyze, processSamples, rankRows } from "../src/analysis/analysis.ts";
 import type { Verdict } from "../src/analysis/estimate.ts";
-import type { Trial } from "../src/schema.ts";
+import type { Trial } from "../src/results/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 /** Rows of rankRows with `n` processes each, already sorted fastest first. */

@@ -18,8 +18,8 @@ import { findPostgres } from "../src/apps/postgres-server.ts";
 import { REPO_ROOT } from "../src/index.ts";
 import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/load/judge.ts";
 import { WRK_SCRIPT } from "../src/load/tools.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { FLAGS, helpText } from "../src/run/flags.ts";
-import { type Results, schemaErrors } from "../src/schema.ts";
 import {
   CONFORMING,
   CRASHES_UNDER_LOAD,

@@ -17,7 +17,7 @@ import {
 import { tCritical, welch } from "../src/analysis/stats.ts";
 import { runCli } from "../src/report/cli.ts";
 import { formatComparison } from "../src/report/compare.ts";
-import { type Manifest, type Results, schemaErrors, type Trial } from "../src/schema.ts";
+import { type Manifest, type Results, schemaErrors, type Trial } from "../src/results/schema.ts";
 import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
 
 const CLI = join(import.meta.dir, "..", "src", "report", "cli.ts");

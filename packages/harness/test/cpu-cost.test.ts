@@ -7,7 +7,7 @@ import { PAIRED_MIN_ROUNDS } from "../src/analysis/estimate.ts";
 import { CPU_COST_HEADER, cpuCostViews } from "../src/report/cpu-cost.ts";
 import { summaryExtras } from "../src/report/extras.ts";
 import { markdownReport } from "../src/report/markdown.ts";
-import type { Trial } from "../src/schema.ts";
+import type { Trial } from "../src/results/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 /**

@@ -8,7 +8,7 @@ import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/analysis/gr
 import { curveViews } from "../src/report/curve.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { summarize } from "../src/report/summary.ts";
-import { type Results, schemaErrors } from "../src/schema.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 // bun-bare peaks at 100 connections, then only queues; node-bare keeps climbing to 1,000.

@@ -10,7 +10,7 @@ import {
   scenarioOfKey,
   workersText,
 } from "../src/analysis/groups.ts";
-import type { Results } from "../src/schema.ts";
+import type { Results } from "../src/results/schema.ts";
 
 type Settings = Results["manifest"]["settings"];
 

@@ -8,7 +8,7 @@ import type { LoadRun } from "../src/load/measure.ts";
 import type { LatencyMs } from "../src/load/parse.ts";
 import { type RateContext, runRates, runSearch } from "../src/rates/open-loop.ts";
 import type { RateSpec } from "../src/rates/rates.ts";
-import type { RateTrial, Search, Trial } from "../src/schema.ts";
+import type { RateTrial, Search, Trial } from "../src/results/schema.ts";
 import { syntheticResult, syntheticTrial } from "./support/synthetic.ts";
 
 const api = findScenario("api") as Scenario;

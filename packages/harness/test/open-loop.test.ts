@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RATE_TOLERANCE } from "../src/rates/rates.ts";
-import { type Results, schemaErrors } from "../src/schema.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const dirs: string[] = [];

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS, pidsListeningOn } from "@bench/contract";
-import { type Results, schemaErrors } from "../src/schema.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { runBenchmark, TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
 
 async function run(args: string[], env: Record<string, string> = {}) {

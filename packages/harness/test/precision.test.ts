@@ -15,8 +15,8 @@ import {
 } from "../src/analysis/calibration.ts";
 import { PAIRED_MIN_ROUNDS } from "../src/analysis/estimate.ts";
 import { formatSummary, precisionText } from "../src/report/summary.ts";
+import type { Results } from "../src/results/schema.ts";
 import { precisionStatus, progressText, roundFits } from "../src/run/precision.ts";
-import type { Results } from "../src/schema.ts";
 import {
   syntheticPairTrial,
   syntheticRun,

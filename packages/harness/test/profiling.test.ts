@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS } from "@bench/contract";
-import { type Results, schemaErrors } from "../src/schema.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const root = mkdtempSync(join(tmpdir(), "bench-profile-"));

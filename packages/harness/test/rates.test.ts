@@ -18,7 +18,7 @@ import {
   rateLevels,
   rateVerdict,
 } from "../src/rates/rates.ts";
-import type { RateTrial } from "../src/schema.ts";
+import type { RateTrial } from "../src/results/schema.ts";
 import { syntheticRateTrial, syntheticResult } from "./support/synthetic.ts";
 
 const latency = (p50: number, p99: number, mean = p50) => ({

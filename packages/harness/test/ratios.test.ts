@@ -17,7 +17,7 @@ import {
 } from "../src/analysis/ratios.ts";
 import { tCritical } from "../src/analysis/stats.ts";
 import { bmfOf } from "../src/report/bmf.ts";
-import type { PairTrial, Results } from "../src/schema.ts";
+import type { PairTrial, Results } from "../src/results/schema.ts";
 import { syntheticPairTrial, syntheticSideRun } from "./support/synthetic.ts";
 
 /** A whole round's slowdown, shared by both servers of every pair (what the mode cancels). */

@@ -38,7 +38,7 @@ import {
   versionViews,
 } from "../src/report/versions.ts";
 import { scalingViews, WORKERS_HEADER, workersCells } from "../src/report/workers.ts";
-import type { RateTrial, Results, Trial, WorkerUse } from "../src/schema.ts";
+import type { RateTrial, Results, Trial, WorkerUse } from "../src/results/schema.ts";
 import {
   cleanChecks,
   syntheticRateTrial,

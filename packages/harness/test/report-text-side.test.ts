@@ -11,7 +11,7 @@ import { summaryExtras } from "../src/report/extras.ts";
 import { chartData, htmlReport } from "../src/report/html.ts";
 import { CHART_COLORS } from "../src/report/html-assets.ts";
 import { markdownReport } from "../src/report/markdown.ts";
-import type { PairTrial, Results, Trial } from "../src/schema.ts";
+import type { PairTrial, Results, Trial } from "../src/results/schema.ts";
 import { SYNTHETIC } from "./support/report-synthetic.ts";
 import {
   syntheticPairTrial,

@@ -25,7 +25,7 @@ import {
 } from "../src/report/markdown.ts";
 import { mermaidCharts, starred, xychart } from "../src/report/mermaid.ts";
 import { compactSummary, END, START, updateReadme } from "../src/report/readme.ts";
-import { type Results, schemaErrors } from "../src/schema.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import {
   CALIBRATED,
   CURVE,

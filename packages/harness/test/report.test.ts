@@ -25,7 +25,7 @@ import { htmlReport } from "../src/report/html.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { END, START } from "../src/report/readme.ts";
 import { formatSummary } from "../src/report/summary.ts";
-import type { Results } from "../src/schema.ts";
+import type { Results } from "../src/results/schema.ts";
 import { RATED, SYNTHETIC } from "./support/report-synthetic.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";
 import { syntheticRun, syntheticTrial, syntheticVersionsRun } from "./support/synthetic.ts";

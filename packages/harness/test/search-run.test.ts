@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { intervalOf, SEARCH, searchLevels, searchPoints } from "../src/rates/search.ts";
 import { fmt } from "../src/report/format.ts";
-import { type Results, schemaErrors } from "../src/schema.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { fakeRoot, JUMP_RATE, LATENCY_JUMPS } from "./support/fake-root.ts";
 import { hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 

@@ -11,7 +11,7 @@ import {
   searchPoints,
 } from "../src/rates/search.ts";
 import { searchInterval, searchView } from "../src/report/search-table.ts";
-import type { RateTrial, Results } from "../src/schema.ts";
+import type { RateTrial, Results } from "../src/results/schema.ts";
 import { syntheticRateTrial } from "./support/synthetic.ts";
 
 /** Runs a search against a server whose verdict at each rate is `truth(rate, nth trial)`. */

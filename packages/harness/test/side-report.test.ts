@@ -12,7 +12,7 @@ import {
   sideCells,
   sideNotes,
 } from "../src/report/side-by-side.ts";
-import type { PairTrial, Results } from "../src/schema.ts";
+import type { PairTrial, Results } from "../src/results/schema.ts";
 import { ratioTrials, wobbling } from "./support/side-fixtures.ts";
 import { syntheticPairTrial, syntheticRun, syntheticSideRun } from "./support/synthetic.ts";
 

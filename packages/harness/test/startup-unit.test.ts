@@ -3,7 +3,7 @@
 // value or mean of the two middle ones); nothing is started here.
 import { describe, expect, test } from "bun:test";
 import { startupRows } from "../src/analysis/startup.ts";
-import type { Startup } from "../src/schema.ts";
+import type { Startup } from "../src/results/schema.ts";
 
 const start = (readyMs: number, rssReadyMiB: number, fresh: boolean, rssIdleMiB?: number) =>
   ({

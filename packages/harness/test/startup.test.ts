@@ -8,7 +8,7 @@ import { type AppSpec, getApp } from "@bench/contract";
 import { type StartupRow, startupRows } from "../src/analysis/startup.ts";
 import { startApp } from "../src/apps/launch.ts";
 import { startupCells } from "../src/report/startup-table.ts";
-import { type Results, type Startup, schemaErrors } from "../src/schema.ts";
+import { type Results, type Startup, schemaErrors } from "../src/results/schema.ts";
 import { CONFORMING, fakeRoot, SLOW_START } from "./support/fake-root.ts";
 import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 

@@ -16,8 +16,8 @@ import {
   summarize,
   taxText,
 } from "../src/report/summary.ts";
-import type { Results, Trial } from "../src/schema.ts";
-import { schemaErrors } from "../src/schema.ts";
+import type { Results, Trial } from "../src/results/schema.ts";
+import { schemaErrors } from "../src/results/schema.ts";
 import { wobbling } from "./support/side-fixtures.ts";
 import {
   cleanChecks,

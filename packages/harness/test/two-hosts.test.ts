@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Results } from "../src/schema.ts";
+import type { Results } from "../src/results/schema.ts";
 import { taggedProcesses } from "./support/run-benchmark.ts";
 import {
   appPortsListening,

@@ -11,6 +11,7 @@ import { compareRuns } from "../src/analysis/comparison.ts";
 import { REPO_ROOT } from "../src/apps/launch.ts";
 import { baselineName } from "../src/report/summary.ts";
 import { versionMermaid, versionViews } from "../src/report/versions.ts";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { type Options, UsageError, versionsOf, withBuilds } from "../src/run/options.ts";
 import { versionMismatch } from "../src/run/session.ts";
 import {
@@ -22,7 +23,6 @@ import {
   tooOld,
 } from "../src/runtimes/runtime-versions.ts";
 import { prepareRuntimes, runtimeCache, versionOf } from "../src/runtimes/runtimes.ts";
-import { type Results, schemaErrors } from "../src/schema.ts";
 import { CONFORMING, fakeRoot } from "./support/fake-root.ts";
 import { skipWithoutRegistry } from "./support/registry.ts";
 import { runBenchmark } from "./support/run-benchmark.ts";

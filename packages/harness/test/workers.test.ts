@@ -16,8 +16,8 @@ import { serverProcesses } from "../src/apps/readiness.ts";
 import { type Sample, workerUse } from "../src/load/measure.ts";
 import { CLK_TCK, isAlive } from "../src/load/procstats.ts";
 import { scalingViews } from "../src/report/workers.ts";
+import { type Results, schemaErrors, type Trial } from "../src/results/schema.ts";
 import { workersOf } from "../src/run/options.ts";
-import { type Results, schemaErrors, type Trial } from "../src/schema.ts";
 import { runBenchmark, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 

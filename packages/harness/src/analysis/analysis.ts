@@ -8,8 +8,8 @@
 // stage against the same app's api scenario) is one more family. Computed once per results.
 
 import { baselineOf, findApp } from "@bench/contract";
+import type { Results, Trial } from "../results/schema.ts";
 import { registryName, versionedName, versionOfName } from "../runtimes/runtime-versions.ts";
-import type { Results, Trial } from "../schema.ts";
 import {
   ALPHA,
   type Estimate,

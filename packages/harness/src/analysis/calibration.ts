@@ -5,8 +5,8 @@
 // subsamples of the run's rounds, at the default number of rounds, the share of verdicts that
 // call a row different is its false-positive rate (A/A) or its detection rate.
 
+import type { Results } from "../results/schema.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
-import type { Results } from "../schema.ts";
 import { type Analysis, analyze } from "./analysis.ts";
 import type { Verdict } from "./estimate.ts";
 import { mulberry32 } from "./random.ts";

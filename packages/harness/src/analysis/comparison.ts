@@ -10,7 +10,7 @@
 // Holm control; a change the data cannot place inside or outside the threshold is
 // "inconclusive", with the smallest change the pair could have detected.
 
-import type { Results, Trial } from "../schema.ts";
+import type { Results, Trial } from "../results/schema.ts";
 import { processSamples } from "./analysis.ts";
 import {
   ALPHA,

@@ -3,7 +3,7 @@
 // Trials are compared, ranked and reported only within a group, so 10 and 400 connections, or
 // one and four workers, never mix.
 
-import type { Results, Trial } from "../schema.ts";
+import type { Results, Trial } from "../results/schema.ts";
 
 export interface Group {
   /** The table's name: "api", "api (c=10)", "api (w=2)" or "api (c=10, w=2)". */

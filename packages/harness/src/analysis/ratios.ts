@@ -8,7 +8,7 @@
 // the ranks, the ties and what a tie could have detected come. With --against, each row's
 // verdict (slower, faster, no change beyond the threshold, inconclusive) is estimate.ts's gate.
 
-import type { PairSide, PairTrial, Results } from "../schema.ts";
+import type { PairSide, PairTrial, Results } from "../results/schema.ts";
 import type { Flag } from "./analysis.ts";
 import {
   ALPHA,

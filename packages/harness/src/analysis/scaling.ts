@@ -3,7 +3,7 @@
 // its first count, tested as one family per scenario (the summary's test, Holm). report/
 // workers.ts renders both; every figure and verdict is made here.
 
-import type { Results, Trial } from "../schema.ts";
+import type { Results, Trial } from "../results/schema.ts";
 import type { Analysis, SummaryRow } from "./analysis.ts";
 import { familyVerdicts, testPair } from "./estimate.ts";
 import { groupsOf } from "./groups.ts";

@@ -4,7 +4,7 @@
 // with no load at all, for a tighter figure. This module summarises the figures per app (pure);
 // startup-run.ts takes them.
 
-import type { Startup } from "../schema.ts";
+import type { Startup } from "../results/schema.ts";
 import { median } from "./stats.ts";
 
 /** How long the server sits idle before its memory is read a second time. */

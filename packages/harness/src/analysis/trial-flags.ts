@@ -3,7 +3,7 @@
 // label carries for it. analysis.ts counts and words them; html.ts and mermaid.ts mark the
 // bars they qualify.
 
-import type { Trial } from "../schema.ts";
+import type { Trial } from "../results/schema.ts";
 
 export type ValidTrial = Trial & { result: NonNullable<Trial["result"]> };
 

@@ -8,9 +8,9 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { clientName, createWorldDb, DB_ENV, driverName, type Scenario } from "@bench/contract";
+import type { DatabaseRecord } from "../results/schema.ts";
 import type { DbEngine } from "../run/options.ts";
 import type { Pinning } from "../run/plan.ts";
-import type { DatabaseRecord } from "../schema.ts";
 import { type PostgresRecord, type PostgresServer, startPostgres } from "./postgres-server.ts";
 
 const PREFIX = "bench-db-";

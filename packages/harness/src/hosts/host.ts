@@ -21,9 +21,9 @@ import {
   treeCpuTicks,
   treeSchedNs,
 } from "../load/procstats.ts";
+import type { Manifest } from "../results/schema.ts";
 import { machineInfo } from "../run/manifest.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
-import type { Manifest } from "../schema.ts";
 
 /** What the manifest records of the server's host in a run across two. */
 export type ServerHostRecord = NonNullable<Manifest["serverHost"]>;

@@ -1,7 +1,7 @@
 // The judgement of one trial: is it valid, and what qualifies its numbers. Pure: it sees only
 // what was measured, so every threshold is tested on crafted measurements at both sides.
 
-import type { Trial } from "../schema.ts";
+import type { Trial } from "../results/schema.ts";
 import type { LoadResult, ToolName } from "./parse.ts";
 
 /** A trial is invalid when more than this share of its requests failed (0.01 %). */

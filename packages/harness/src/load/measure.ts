@@ -4,7 +4,7 @@
 // exits right after its load), trimmed at both ends, so neither the tool's start-up nor its exit
 // dilutes them. Pure: load.ts runs the tool and samples /proc, and hands the samples here.
 
-import type { WorkerUse } from "../schema.ts";
+import type { WorkerUse } from "../results/schema.ts";
 import type { LoadResult } from "./parse.ts";
 import { CLK_TCK } from "./procstats.ts";
 import type { ToolInfo } from "./tools.ts";

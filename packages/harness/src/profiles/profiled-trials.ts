@@ -9,7 +9,7 @@ import type { AppSpec, Scenario } from "@bench/contract";
 import { LaunchError, REPO_ROOT, type RunningApp } from "../apps/launch.ts";
 import type { AfterRounds } from "../apps/startup-run.ts";
 import type { LoadRun } from "../load/measure.ts";
-import type { ProfileRecord } from "../schema.ts";
+import type { ProfileRecord } from "../results/schema.ts";
 import { ProfileError, readCpuProfile, summarizeProfile } from "./cpuprofile.ts";
 
 /** Runtimes whose profiler start-app.sh knows how to turn on (--cpu-prof, DevTools format). */

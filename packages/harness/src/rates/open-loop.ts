@@ -7,7 +7,7 @@ import type { Scenario } from "@bench/contract";
 import { judgeOpenLoop } from "../load/judge.ts";
 import type { LoadRun } from "../load/measure.ts";
 import type { ToolInfo } from "../load/tools.ts";
-import type { RateTrial, Search, Trial } from "../schema.ts";
+import type { RateTrial, Search, Trial } from "../results/schema.ts";
 import { budgetVerdict, offeredRate, type RateSpec, rateVerdict, scheduleOf } from "./rates.ts";
 import { nextRate, type SearchPoint } from "./search.ts";
 

@@ -5,7 +5,7 @@
 
 import { median } from "../analysis/stats.ts";
 import type { LatencyMs, LoadResult } from "../load/parse.ts";
-import type { RateTrial } from "../schema.ts";
+import type { RateTrial } from "../results/schema.ts";
 
 /** A trial kept up with its offered rate unless it achieved less than this share below it. */
 export const RATE_TOLERANCE = 0.05;

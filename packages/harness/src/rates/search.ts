@@ -4,7 +4,7 @@
 // both ends; a repeat that flips an end's verdict reopens the bisection. Pure: the next rate is
 // a function of the trials so far, so every path is tested on synthetic verdicts.
 
-import type { RateTrial } from "../schema.ts";
+import type { RateTrial } from "../results/schema.ts";
 import { type BudgetVerdict, budgetVerdict } from "./rates.ts";
 
 export const SEARCH = {

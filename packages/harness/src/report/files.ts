@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
-import { type Results, schemaErrors } from "../schema.ts";
+import { type Results, schemaErrors } from "../results/schema.ts";
 import { summaryExtras } from "./extras.ts";
 import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";

@@ -11,8 +11,8 @@ import { scenarioOfKey } from "../analysis/groups.ts";
 import { workersRows } from "../analysis/scaling.ts";
 import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
 import { chartQualifiers } from "../analysis/trial-flags.ts";
+import type { Results } from "../results/schema.ts";
 import { registryName } from "../runtimes/runtime-versions.ts";
-import type { Results } from "../schema.ts";
 import {
   CALIBRATION_HEADER,
   calibrationCaption,

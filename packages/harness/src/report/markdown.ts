@@ -7,7 +7,7 @@ import { findScenario } from "@bench/contract";
 import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
 import { connectionsText, scenarioOfKey, workersText } from "../analysis/groups.ts";
 import { workersRows } from "../analysis/scaling.ts";
-import type { Results } from "../schema.ts";
+import type { Results } from "../results/schema.ts";
 import {
   CALIBRATION_HEADER,
   calibrationCaption,

@@ -2,7 +2,7 @@
 // and its hottest functions, so "why is X slower on echo" is answered in the report itself.
 // One model, rendered by markdown.ts and html.ts.
 
-import type { Results } from "../schema.ts";
+import type { Results } from "../results/schema.ts";
 import { fmt, pct } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

@@ -2,7 +2,7 @@
 // and its capacity at the p99 budget. One model, rendered by markdown.ts and html.ts.
 
 import { capacityAtBudget, RATE_TOLERANCE, type RateLevel, rateLevels } from "../rates/rates.ts";
-import type { Results } from "../schema.ts";
+import type { Results } from "../results/schema.ts";
 import { fmt } from "./format.ts";
 import { BUDGET_RULE, SEARCH_INTRO, searchView } from "./search-table.ts";
 

@@ -1,16 +1,19 @@
-// docs/results-json.md's field reference, generated from schema.ts: every field of a
-// results.json with its type and the comment schema.ts gives it, so the page cannot drift from
+// docs/results-json.md's field reference, generated from results/: every field of a
+// results.json with its type and the comment the schema gives it, so the page cannot drift from
 // the schema (docs.test.ts compares them). `bun packages/harness/src/report/schema-page.ts`
 // rewrites the page's generated block.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { ResultsSchema } from "../schema.ts";
+import { ResultsSchema } from "../results/schema.ts";
 
-const SCHEMA_SOURCE = join(import.meta.dir, "..", "schema.ts");
+/** The schema's modules, whose comments the page quotes. */
+const SCHEMA_SOURCES = ["schema.ts", "trial-schema.ts", "manifest-schema.ts"].map((name) =>
+  join(import.meta.dir, "..", "results", name),
+);
 export const PAGE = join(import.meta.dir, "..", "..", "..", "..", "docs", "results-json.md");
-const BEGIN = "<!-- fields: generated from packages/harness/src/schema.ts; do not edit -->";
+const BEGIN = "<!-- fields: generated from packages/harness/src/results/; do not edit -->";
 const END = "<!-- fields: end -->";
 
 type Schema = {
@@ -26,10 +29,12 @@ type Schema = {
 };
 
 /**
- * The comments of schema.ts's object literals, by the literal's keys in order ("a,b,c"): the
+ * The comments of the schema's object literals, by the literal's keys in order ("a,b,c"): the
  * schema objects TypeBox builds keep their keys, not the comments.
  */
-export function schemaComments(source = readFileSync(SCHEMA_SOURCE, "utf8")) {
+export function schemaComments(
+  source = SCHEMA_SOURCES.map((path) => readFileSync(path, "utf8")).join("\n"),
+) {
   const file = ts.createSourceFile("schema.ts", source, ts.ScriptTarget.Latest, true);
   const out = new Map<string, Map<string, string>>();
   const visit = (node: ts.Node): void => {
@@ -119,5 +124,5 @@ export function withFields(page: string): string {
 
 if (import.meta.main) {
   writeFileSync(PAGE, withFields(readFileSync(PAGE, "utf8")));
-  console.log(`${PAGE}: field reference regenerated from schema.ts`);
+  console.log(`${PAGE}: field reference regenerated from the schema`);
 }

@@ -10,7 +10,7 @@ import {
   searchLevels,
   searchPoints,
 } from "../rates/search.ts";
-import type { RateTrial, Results, Search } from "../schema.ts";
+import type { RateTrial, Results, Search } from "../results/schema.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

@@ -12,8 +12,8 @@ import {
 import { MIN_CI_PROCESSES, PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
 import { connectionsText, workersText } from "../analysis/groups.ts";
 import type { Interval } from "../analysis/stats.ts";
+import type { Results } from "../results/schema.ts";
 import { formatSec } from "../run/precision.ts";
-import type { Results } from "../schema.ts";
 import { fmt, pct, pValue } from "./format.ts";
 import {
   AGAINST_HEADER,

@@ -7,7 +7,6 @@ import { analyze } from "../analysis/analysis.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
 import { ERROR_THRESHOLD } from "../load/judge.ts";
 import { writeReports, writeSummary } from "../report/files.ts";
-import type { RuntimeBuild } from "../runtimes/runtime-versions.ts";
 import {
   type AppRecord,
   type PairTrial,
@@ -18,7 +17,8 @@ import {
   type Search,
   type Startup,
   type Trial,
-} from "../schema.ts";
+} from "../results/schema.ts";
+import type { RuntimeBuild } from "../runtimes/runtime-versions.ts";
 import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
 import type { Options } from "./options.ts";
 import type { Pinning } from "./plan.ts";

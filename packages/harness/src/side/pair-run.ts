@@ -10,13 +10,13 @@ import { LaunchError, type RunningApp, type StartOptions } from "../apps/launch.
 import type { ServerHost } from "../hosts/host.ts";
 import { scenarioAsSent } from "../load/sent.ts";
 import { toolCommand } from "../load/tools.ts";
+import type { PairTrial } from "../results/schema.ts";
 import type { Options } from "../run/options.ts";
 import { cpuList, type Pinning, roundOrder } from "../run/plan.ts";
 import { formatSec } from "../run/precision.ts";
 import type { Recorder } from "../run/record.ts";
 import { runRounds } from "../run/rounds.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
-import type { PairTrial } from "../schema.ts";
 import { judgePair } from "./pair-checks.ts";
 import { type PairCpus, type PairLoadRun, runPairLoad } from "./pair-load.ts";
 import { both, bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "./pairing.ts";

@@ -1,7 +1,7 @@
 // The synthetic run the report tests share: three apps and a failed one on two scenarios, with
 // flagged trials of every kind. Its expected figures are written out in the tests as literals.
 
-import type { Results, Trial } from "../../src/schema.ts";
+import type { Results, Trial } from "../../src/results/schema.ts";
 import {
   cleanChecks,
   syntheticRateTrial,

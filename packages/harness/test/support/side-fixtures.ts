@@ -1,7 +1,7 @@
 // Side-by-side samples built from the ratios they should show: the reference at 10 µs per
 // request, the row at the given multiple of it, so a test's expected figures follow by hand.
 
-import type { PairTrial } from "../../src/schema.ts";
+import type { PairTrial } from "../../src/results/schema.ts";
 import { syntheticPairTrial } from "./synthetic.ts";
 
 /** Per round (numbered from `first`), each sample's ratio of `app`'s CPU per request to 10 µs. */

@@ -2,7 +2,7 @@
 // test is about, so a change to the schema is made here once.
 
 import type { LatencyMs, LoadResult } from "../../src/load/parse.ts";
-import type { PairTrial, RateTrial, Results, Trial } from "../../src/schema.ts";
+import type { PairTrial, RateTrial, Results, Trial } from "../../src/results/schema.ts";
 
 /** A clean run of `rps` over `seconds`: every request 200, no error, raw latencies as given. */
 export function syntheticResult(
