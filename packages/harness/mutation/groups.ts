@@ -130,6 +130,7 @@ export const GROUPS: readonly MutationGroup[] = [
     mutate: [
       "src/report/markdown.ts",
       "src/report/html.ts",
+      "src/report/html-charts.ts",
       "src/report/format.ts",
       "src/report/mermaid.ts",
       "src/report/readme.ts",

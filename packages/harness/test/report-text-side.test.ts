@@ -8,8 +8,9 @@
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
 import { summaryExtras } from "../src/report/extras.ts";
-import { chartData, htmlReport } from "../src/report/html.ts";
+import { htmlReport } from "../src/report/html.ts";
 import { CHART_COLORS } from "../src/report/html-assets.ts";
+import { chartData } from "../src/report/html-charts.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import type { PairTrial, Results, Trial } from "../src/results/schema.ts";
 import { SYNTHETIC } from "./support/report-synthetic.ts";

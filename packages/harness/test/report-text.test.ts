@@ -13,8 +13,9 @@ import {
 } from "../src/analysis/analysis.ts";
 import { summaryExtras } from "../src/report/extras.ts";
 import { change, fmt, pct, pValue } from "../src/report/format.ts";
-import { chartData, htmlReport } from "../src/report/html.ts";
+import { htmlReport } from "../src/report/html.ts";
 import { CHART_COLORS } from "../src/report/html-assets.ts";
+import { chartData } from "../src/report/html-charts.ts";
 import {
   headerLines,
   markdownReport,
