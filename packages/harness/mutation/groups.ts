@@ -17,8 +17,8 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "stats",
     package: "harness",
-    mutate: ["src/analysis/stats.ts", "src/analysis/estimate.ts"],
-    // compare.test.ts reads estimate.ts's regression gate through --compare's verdicts.
+    mutate: ["src/analysis/stats.ts", "src/analysis/estimate.ts", "src/analysis/verdicts.ts"],
+    // compare.test.ts reads verdicts.ts's regression gate through --compare's verdicts.
     tests: ["test/stats.test.ts", "test/estimate.test.ts", "test/compare.test.ts"],
   },
   {

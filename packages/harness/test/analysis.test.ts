@@ -4,7 +4,7 @@
 // "analysis").
 import { describe, expect, test } from "bun:test";
 import { analyze, processSamples, rankRows } from "../src/analysis/analysis.ts";
-import type { Verdict } from "../src/analysis/estimate.ts";
+import type { Verdict } from "../src/analysis/verdicts.ts";
 import type { Trial } from "../src/results/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 

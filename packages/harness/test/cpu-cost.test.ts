@@ -3,7 +3,7 @@
 // to the cheapest paired by round, ties, and runs that predate the figure.
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../src/analysis/estimate.ts";
+import { PAIRED_MIN_ROUNDS } from "../src/analysis/verdicts.ts";
 import { CPU_COST_HEADER, cpuCostViews } from "../src/report/cpu-cost.ts";
 import { summaryExtras } from "../src/report/extras.ts";
 import { markdownReport } from "../src/report/markdown.ts";

@@ -6,26 +6,28 @@
 // difference stated too small is not detected 80% of the time.
 import { describe, expect, test } from "bun:test";
 import {
-  ALPHA,
-  detectable,
-  equivalenceP,
   estimate,
-  gate,
-  logRatioTest,
   MIN_CI_PROCESSES,
-  oneSidedP,
-  PAIRED_MIN_ROUNDS,
   type ProcessSamples,
-  pairFamily,
   roundComponent,
-  roundLogRatios,
-  testPair,
   varianceComponents,
-  verdictOf,
-  welchPair,
 } from "../src/analysis/estimate.ts";
 import { mulberry32 } from "../src/analysis/random.ts";
 import { tCdf, tTwoSidedP } from "../src/analysis/stats.ts";
+import {
+  ALPHA,
+  detectable,
+  equivalenceP,
+  gate,
+  logRatioTest,
+  oneSidedP,
+  PAIRED_MIN_ROUNDS,
+  pairFamily,
+  roundLogRatios,
+  testPair,
+  verdictOf,
+  welchPair,
+} from "../src/analysis/verdicts.ts";
 
 function normal(random: () => number): () => number {
   return () => {

@@ -13,7 +13,7 @@ import {
   expectedChange,
   subsampleRates,
 } from "../src/analysis/calibration.ts";
-import { PAIRED_MIN_ROUNDS } from "../src/analysis/estimate.ts";
+import { PAIRED_MIN_ROUNDS } from "../src/analysis/verdicts.ts";
 import { formatSummary, precisionText } from "../src/report/summary.ts";
 import type { Results } from "../src/results/schema.ts";
 import { precisionStatus, progressText, roundFits } from "../src/run/precision.ts";

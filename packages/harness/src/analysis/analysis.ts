@@ -3,28 +3,20 @@
 // tables): per group (a scenario, or a scenario at one connection or worker count) the apps
 // sorted by mean req/s, each with its estimate over processes, its flags, its rank, and its
 // comparisons with the fastest app and with its runtime's bare baseline. Every comparison
-// of a group belongs to one family, held to ALPHA by Holm (estimate.ts), so a rank, a tie,
+// of a group belongs to one family, held to ALPHA by Holm (verdicts.ts), so a rank, a tie,
 // "of fastest" and "of bare" all come from the same tests. The production tax (each middleware
 // stage against the same app's api scenario) is one more family. Computed once per results.
 
 import { baselineOf, findApp } from "@bench/contract";
 import type { Results, Trial } from "../results/schema.ts";
 import { registryName, versionedName, versionOfName } from "../runtimes/runtime-versions.ts";
-import {
-  ALPHA,
-  type Estimate,
-  estimate,
-  type ProcessSamples,
-  pairFamily,
-  roundComponent,
-  type Verdict,
-  verdictOf,
-} from "./estimate.ts";
+import { type Estimate, estimate, type ProcessSamples, roundComponent } from "./estimate.ts";
 import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
 import { analyzeSide, type SideAnalysis } from "./ratios.ts";
 import { type Interval, median, type Quality, type Spread, verdict } from "./stats.ts";
 import { type FlagCounts, flagCounts, TRIAL_FLAGS, type ValidTrial } from "./trial-flags.ts";
+import { ALPHA, pairFamily, type Verdict, verdictOf } from "./verdicts.ts";
 
 export { ALPHA };
 

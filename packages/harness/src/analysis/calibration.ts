@@ -8,10 +8,10 @@
 import type { Results } from "../results/schema.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
 import { type Analysis, analyze } from "./analysis.ts";
-import type { Verdict } from "./estimate.ts";
 import { mulberry32 } from "./random.ts";
 import { analyzeSide, medianNsPerRequest } from "./ratios.ts";
 import { median } from "./stats.ts";
+import type { Verdict } from "./verdicts.ts";
 
 /** The calibration app: the cheapest server, so the extra work is the largest share of it. */
 export const CALIBRATION_APP = "bun-bare";

@@ -3,7 +3,7 @@
 // slower by more than the threshold (and significantly so), or failed, went unmeasured or is
 // missing in the new run.
 //
-// The statistics are the summary's (estimate.ts): each run's mean over its processes, Holm over
+// The statistics are the summary's (estimate.ts, verdicts.ts): each run's mean over its processes, Holm over
 // the pairs; the test is Welch's on process means, since two runs share no rounds to pair. A regression gate asks "slower?", so that test
 // is one-sided. "No change beyond the threshold" is a claim too, and is made only when an
 // equivalence test (TOST: both one-sided tests against ±threshold) says so, under the same
@@ -12,17 +12,10 @@
 
 import type { Results, Trial } from "../results/schema.ts";
 import { processSamples } from "./analysis.ts";
-import {
-  ALPHA,
-  type Estimate,
-  estimate,
-  type Gate,
-  gate,
-  type PairTest,
-  welchPair,
-} from "./estimate.ts";
+import { type Estimate, estimate } from "./estimate.ts";
 import { connectionsText, type Group, groupsOf, inGroup, workersText } from "./groups.ts";
 import { median } from "./stats.ts";
+import { ALPHA, type Gate, gate, type PairTest, welchPair } from "./verdicts.ts";
 
 export { holm } from "./stats.ts";
 

@@ -5,8 +5,8 @@
 
 import { findScenario } from "@bench/contract";
 import type { GroupAnalysis } from "./analysis.ts";
-import { familyVerdicts, type PairTest, testPair, type Verdict } from "./estimate.ts";
 import { scenarioOfKey } from "./groups.ts";
+import { familyVerdicts, type PairTest, testPair, type Verdict } from "./verdicts.ts";
 
 export interface StageCost {
   readonly app: string;

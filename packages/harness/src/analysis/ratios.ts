@@ -6,14 +6,14 @@
 // the same reference are compared round by round through it (the difference of their log
 // ratios), and every comparison of a scenario is one family, held to ALPHA by Holm, from which
 // the ranks, the ties and what a tie could have detected come. With --against, each row's
-// verdict (slower, faster, no change beyond the threshold, inconclusive) is estimate.ts's gate.
+// verdict (slower, faster, no change beyond the threshold, inconclusive) is verdicts.ts's gate.
 
 import type { PairSide, PairTrial, Results } from "../results/schema.ts";
 import type { Flag } from "./analysis.ts";
+import { type Estimate, estimate } from "./estimate.ts";
+import { type Interval, median } from "./stats.ts";
 import {
   ALPHA,
-  type Estimate,
-  estimate,
   familyVerdicts,
   flipped,
   type Gate,
@@ -21,8 +21,7 @@ import {
   logRatioTest,
   type PairTest,
   type Verdict,
-} from "./estimate.ts";
-import { type Interval, median } from "./stats.ts";
+} from "./verdicts.ts";
 
 /** The verdict a comparison's family gives it, with the test behind it. */
 export type SideDifference = Verdict;

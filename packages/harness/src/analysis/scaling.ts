@@ -5,9 +5,9 @@
 
 import type { Results, Trial } from "../results/schema.ts";
 import type { Analysis, SummaryRow } from "./analysis.ts";
-import { familyVerdicts, testPair } from "./estimate.ts";
 import { groupsOf } from "./groups.ts";
 import { median } from "./stats.ts";
+import { familyVerdicts, testPair } from "./verdicts.ts";
 
 export interface WorkersRow {
   readonly app: string;

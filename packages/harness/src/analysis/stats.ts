@@ -18,7 +18,7 @@ export function spread(values: readonly number[]): Spread {
   return { n, mean, stddev, cov: mean === 0 ? 0 : stddev / mean };
 }
 
-/** How steady a set of samples is, by its coefficient of variation: not a verdict on a comparison (estimate.ts). */
+/** How steady a set of samples is, by its coefficient of variation: not a verdict on a comparison (verdicts.ts). */
 export type Quality = "excellent" | "acceptable" | "noisy" | "unreliable";
 
 /** The scale ergo's report uses: < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable. */

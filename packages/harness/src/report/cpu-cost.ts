@@ -6,7 +6,8 @@
 // figure was recorded have no section.
 
 import type { Analysis, Difference, SummaryRow } from "../analysis/analysis.ts";
-import { type Estimate, PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
+import type { Estimate } from "../analysis/estimate.ts";
+import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it

@@ -4,7 +4,7 @@
 // report.
 
 import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
+import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import { fmt } from "./format.ts";
 import { headerLines } from "./markdown.ts";
 import { starred } from "./mermaid.ts";

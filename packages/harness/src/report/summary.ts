@@ -9,9 +9,10 @@ import {
   type SummaryRow,
   summarize,
 } from "../analysis/analysis.ts";
-import { MIN_CI_PROCESSES, PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
+import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
 import { connectionsText, workersText } from "../analysis/groups.ts";
 import type { Interval } from "../analysis/stats.ts";
+import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import type { Results } from "../results/schema.ts";
 import { formatSec } from "../run/precision.ts";
 import { fmt, pct, pValue } from "./format.ts";

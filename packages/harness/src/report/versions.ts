@@ -4,7 +4,7 @@
 // grouped bar chart).
 
 import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
+import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import { registryName, versionedName } from "../runtimes/runtime-versions.ts";
 import { fmt } from "./format.ts";
 import { xychart } from "./mermaid.ts";

@@ -3,8 +3,8 @@
 // The figures and verdicts are analysis/scaling.ts's; rendered by markdown.ts, html.ts and extras.ts.
 
 import type { Analysis } from "../analysis/analysis.ts";
-import { PAIRED_MIN_ROUNDS } from "../analysis/estimate.ts";
 import { scalingFamilies, type WorkersRow } from "../analysis/scaling.ts";
+import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
