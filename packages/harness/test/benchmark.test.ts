@@ -16,7 +16,7 @@ import { APPS, findScenario, pidsListeningOn, SCENARIOS } from "@bench/contract"
 import { isRunning } from "../src/apps/launch.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { REPO_ROOT } from "../src/index.ts";
-import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/load/judge.ts";
+import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/load/thresholds.ts";
 import { WRK_SCRIPT } from "../src/load/tools.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { FLAGS, helpText } from "../src/run/flags.ts";

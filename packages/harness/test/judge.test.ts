@@ -2,24 +2,26 @@
 // regression in a threshold or a flag turns one of these red.
 import { describe, expect, test } from "bun:test";
 import {
-  AUTOCANNON_MIN_MEAN_MS,
   contentionNote,
-  ERROR_THRESHOLD,
   generatorCapacity,
   judge,
   judgeOpenLoop,
+  type Measurement,
+  machineFull,
+  networkNote,
+} from "../src/load/judge.ts";
+import type { LoadResult } from "../src/load/parse.ts";
+import {
+  AUTOCANNON_MIN_MEAN_MS,
+  ERROR_THRESHOLD,
   LINK_FULL,
   LITTLE_IDLE,
   LITTLE_TOLERANCE,
   LOAD_BUSY,
-  type Measurement,
-  machineFull,
-  networkNote,
   OPEN_LOAD_BUSY,
   RTT_SHARE,
   SERVER_BUSY,
-} from "../src/load/judge.ts";
-import type { LoadResult } from "../src/load/parse.ts";
+} from "../src/load/thresholds.ts";
 import { syntheticResult } from "./support/synthetic.ts";
 
 function result(patch: Partial<LoadResult> = {}, mean = 4): LoadResult {

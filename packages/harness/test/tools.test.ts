@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario } from "@bench/contract";
 import { localHost } from "../src/hosts/host.ts";
-import { LITTLE_TOLERANCE } from "../src/load/judge.ts";
 import { runLoad } from "../src/load/load.ts";
+import { LITTLE_TOLERANCE } from "../src/load/thresholds.ts";
 import { AUTOCANNON, physicalCores, toolCommand, wrkThreads } from "../src/load/tools.ts";
 
 const echo = findScenario("echo");

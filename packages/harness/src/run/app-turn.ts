@@ -4,8 +4,9 @@
 
 import type { Scenario } from "@bench/contract";
 import { LaunchError, type RunningApp } from "../apps/launch.ts";
-import { judge, MIN_WINDOW_SHARE } from "../load/judge.ts";
+import { judge } from "../load/judge.ts";
 import { scenarioAsSent } from "../load/sent.ts";
+import { MIN_WINDOW_SHARE } from "../load/thresholds.ts";
 import { type Floor, startFloor } from "../rates/floor.ts";
 import { runRates, runSearch } from "../rates/open-loop.ts";
 import { RATE_TOLERANCE } from "../rates/rates.ts";

@@ -5,7 +5,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
-import { ERROR_THRESHOLD } from "../load/judge.ts";
+import { ERROR_THRESHOLD } from "../load/thresholds.ts";
 import { writeReports, writeSummary } from "../report/files.ts";
 import {
   type AppRecord,

@@ -4,19 +4,18 @@
 // is the generators' headroom, since it is a cost and not a capacity. Pure: pair-load.ts takes
 // the samples, and these functions are tested on crafted ones.
 
-import {
-  CONTENDED_POINTS,
-  CPU_SLACK,
-  failures,
-  GENERATOR_CEILING,
-  LITTLE_TOLERANCE,
-  littlesLaw,
-  SERVER_CORE_IDLE,
-  STEAL_HIGH,
-} from "../load/judge.ts";
+import { failures, littlesLaw } from "../load/judge.ts";
 import { span, type Window } from "../load/measure.ts";
 import type { LoadResult, ToolName } from "../load/parse.ts";
 import { CLK_TCK } from "../load/procstats.ts";
+import {
+  CONTENDED_POINTS,
+  CPU_SLACK,
+  GENERATOR_CEILING,
+  LITTLE_TOLERANCE,
+  SERVER_CORE_IDLE,
+  STEAL_HIGH,
+} from "../load/thresholds.ts";
 
 /** One look at /proc while a pair's generators run. */
 export interface PairSample {
