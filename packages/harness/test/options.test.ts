@@ -20,14 +20,14 @@ describe("parseOptions", () => {
     const stated = (flag: string) =>
       Number(new RegExp(`${flag} [A-Z]+ +[^]*?\\(default:\\s+(\\d+)\\)`).exec(help)?.[1]);
     const o = runOptions(["--tool", "autocannon", "-o", out(), "bun-bare"], () => {});
-    expect([o.trials, o.samples, o.durationSec, o.warmupSec, o.connections]).toEqual([
+    expect([o.rounds, o.samples, o.durationSec, o.warmupSec, o.connections]).toEqual([
       stated("--rounds"),
       stated("--samples"),
       stated("--duration"),
       stated("--warmup"),
       stated("--connections"),
     ]);
-    expect(o.trials).toBe(DEFAULTS.rounds);
+    expect(o.rounds).toBe(DEFAULTS.rounds);
     expect(o.samples).toBe(DEFAULTS.samples);
     expect(o.scenarios.map((s) => s.name)).toEqual(["api"]);
     expect(o.startups).toBe(0);
@@ -39,23 +39,23 @@ describe("parseOptions", () => {
     const run = (...args: string[]) =>
       runOptions(["--tool", "autocannon", "-o", out(), ...args], () => {});
     const quick = run("--quick", "bun-bare");
-    expect([quick.trials, quick.samples, quick.warmupSec, quick.connections]).toEqual([
+    expect([quick.rounds, quick.samples, quick.warmupSec, quick.connections]).toEqual([
       QUICK.rounds,
       QUICK.samples,
       QUICK.warmup,
       QUICK.connections,
     ]);
     const side = run("--side-by-side", "bun-bare", "node-bare");
-    expect([side.trials, side.samples, side.warmupSec, side.connections]).toEqual([
+    expect([side.rounds, side.samples, side.warmupSec, side.connections]).toEqual([
       SIDE.rounds,
       SIDE.samples,
       SIDE.warmup,
       SIDE.connections,
     ]);
     expect(run("--side-by-side", "-w", "2", "-n", "5", "bun-bare").warmupSec).toBe(2);
-    expect(run("--precision", "5", "bun-bare").trials).toBe(PRECISION_FLOOR);
+    expect(run("--precision", "5", "bun-bare").rounds).toBe(PRECISION_FLOOR);
     expect(run("--calibrate").apps.map((a) => a.name)).toEqual(["bun-bare"]);
-    expect(run("--calibrate").trials).toBe(2 * DEFAULTS.rounds);
+    expect(run("--calibrate").rounds).toBe(2 * DEFAULTS.rounds);
   });
 
   test("paths are the user's: relative to where the command was given", () => {

@@ -18,7 +18,7 @@ function options(outDir: string): Options {
     warmupSec: 0,
     connections: 8,
     connectionCounts: [8],
-    trials: 1,
+    rounds: 1,
     samples: 1,
     calibrate: false,
     tool: { name: "wrk", path: "/usr/bin/wrk", version: "4.1.0" },

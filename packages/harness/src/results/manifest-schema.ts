@@ -79,7 +79,10 @@ export const ManifestSchema = T.Object({
     connections: T.Integer({ minimum: 1 }),
     /** --connections with several counts: one trial per count, each summarized apart. */
     connectionCounts: T.Optional(T.Array(T.Integer({ minimum: 1 }))),
-    /** Rounds: each app is started afresh once per round (with --precision, the rounds run). */
+    /**
+     * Rounds: each app is started afresh once per round (with --precision, the rounds run).
+     * Named before the words were settled (a trial is a sample's record); kept for the files.
+     */
     trials: T.Integer({ minimum: 1 }),
     /** Samples (back-to-back load runs of durationSec) per process and scenario; absent: 1. */
     samples: T.Optional(T.Integer({ minimum: 1 })),

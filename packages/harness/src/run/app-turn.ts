@@ -19,7 +19,7 @@ import { log, type MeasuredRun, type Run, type Target, withNsPerRequest } from "
 export async function runApp(run: Run, app: AppRun, round: number, workers: number): Promise<void> {
   const many = run.options.workerCounts.length > 1 ? ` with ${workers} worker(s)` : "";
   log(
-    `[round ${round}${run.options.precision ? "" : `/${run.options.trials}`}] ${app.name}: starting${many}` +
+    `[round ${round}${run.options.precision ? "" : `/${run.options.rounds}`}] ${app.name}: starting${many}` +
       (run.options.precision ? "" : ` (~${formatSec(run.timeLeft())} left)`),
   );
   let running: RunningApp;
@@ -81,7 +81,7 @@ export async function measureApp(
         return;
       }
     }
-    if (run.options.search && round === run.options.trials) {
+    if (run.options.search && round === run.options.rounds) {
       if (!(await searchApp(run, target, scenario, round, running, bestTrial(done)))) return;
     }
   }

@@ -52,7 +52,7 @@ export function useApps(run: Run, apps: AppRun[], sizing: Sizing): void {
     ...sizing,
     // The rates are for a run of the default length: half of a calibration's rounds (and
     // never fewer than give an interval).
-    subsampleRounds: Math.max(MIN_CI_PROCESSES, Math.floor(run.options.trials / 2)),
+    subsampleRounds: Math.max(MIN_CI_PROCESSES, Math.floor(run.options.rounds / 2)),
   };
   run.recorder.save();
 }

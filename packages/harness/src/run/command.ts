@@ -24,7 +24,7 @@ export interface Values {
   readonly duration: string;
   readonly warmup: string;
   readonly connections: string;
-  readonly trials: string;
+  readonly rounds: string;
   readonly samples: string;
   readonly precision?: string;
   readonly "max-time"?: string;
@@ -150,7 +150,7 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
   const rounds = (mode ?? DEFAULTS).rounds * (calibrate ? 2 : 1);
   // --precision adds rounds as it needs them, from the fewest that give an interval.
   const floor = g("precision") !== undefined && !side && !calibrate;
-  const trials = g("rounds") ?? String(quick?.rounds ?? (floor ? PRECISION_FLOOR : rounds));
+  const roundsAsked = g("rounds") ?? String(quick?.rounds ?? (floor ? PRECISION_FLOOR : rounds));
   const pick = (key: "duration" | "warmup" | "connections" | "samples") =>
     g(key) ?? String(quick?.[key] ?? (mode as Partial<typeof DEFAULTS>)?.[key] ?? DEFAULTS[key]);
   const text = (key: string) => (g(key) !== undefined ? { [key]: g(key) } : {});
@@ -160,7 +160,7 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
     duration: pick("duration"),
     warmup: pick("warmup"),
     connections: pick("connections"),
-    trials,
+    rounds: roundsAsked,
     samples: pick("samples"),
     ...text("precision"),
     ...text("max-time"),

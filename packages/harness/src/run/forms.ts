@@ -23,7 +23,7 @@ export function countsOf(values: Values) {
   const durationSec = whole(values.duration, "--duration", 1);
   const warmupSec = whole(values.warmup, "--warmup", 0);
   const connectionCounts = connectionCountsOf(values.connections);
-  const trials = whole(values.trials, "--rounds", 1);
+  const rounds = whole(values.rounds, "--rounds", 1);
   const samples = whole(values.samples, "--samples", 1);
   const startups = whole(values.startup, "--startup", 0);
   const workerCounts = workerCountsOf(values, connectionCounts.length > 1);
@@ -32,7 +32,7 @@ export function countsOf(values: Values) {
     warmupSec,
     connections: Math.max(...connectionCounts),
     connectionCounts,
-    trials,
+    rounds,
     samples,
     startups,
     workers: Math.max(...workerCounts),

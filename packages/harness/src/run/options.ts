@@ -43,7 +43,7 @@ export interface Options {
   /** Every count to measure, as given: one trial each per app, scenario and round. */
   readonly connectionCounts: number[];
   /** Rounds: each app is started afresh once per round (a floor with --precision). */
-  readonly trials: number;
+  readonly rounds: number;
   /** Samples (back-to-back load runs of durationSec) per process and scenario. */
   readonly samples: number;
   /**

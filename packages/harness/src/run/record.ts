@@ -55,7 +55,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
         ...(options.connectionCounts.length > 1
           ? { connectionCounts: options.connectionCounts }
           : {}),
-        trials: options.trials,
+        trials: options.rounds,
         ...(options.samples > 1 ? { samples: options.samples } : {}),
         ...(options.precision ? { precision: options.precision } : {}),
         keepAlive: true,

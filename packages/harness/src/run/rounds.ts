@@ -1,4 +1,4 @@
-// The rounds of a run: `trials` of them, or with --precision at least that many and then one
+// The rounds of a run: `rounds` of them, or with --precision at least that many and then one
 // more at a time until every width the target applies to is within it, or the next round
 // would not fit in --max-time. What a round does is the caller's (each app in turn, or each
 // pair side by side); how the rounds ended goes into results.json.
@@ -9,7 +9,7 @@ import { precisionStatus, progressText, roundFits } from "./precision.ts";
 import type { Recorder } from "./record.ts";
 
 export interface RoundLoop {
-  readonly options: Pick<Options, "trials" | "precision">;
+  readonly options: Pick<Options, "rounds" | "precision">;
   readonly recorder: Recorder;
   /** Nothing more to do: interrupted, the server's host lost, or every app failed. */
   done(): boolean;
@@ -29,7 +29,7 @@ export async function runRounds(loop: RoundLoop): Promise<void> {
   let reached = false;
   let widest: { what: string; halfWidth: number } | undefined;
   while (!loop.done()) {
-    if (round >= options.trials) {
+    if (round >= options.rounds) {
       const more =
         options.precision &&
         !reached &&

@@ -41,12 +41,12 @@ import { log, Run } from "./session.ts";
 import { planSide } from "./side-plan.ts";
 
 function announce(run: Run): void {
-  const { tool, apps, scenarios, trials, durationSec, warmupSec, connectionCounts } = run.options;
+  const { tool, apps, scenarios, rounds, durationSec, warmupSec, connectionCounts } = run.options;
   log(
     `bench: ${tool.name} ${tool.version} · ${apps.length} app(s) × ${scenarios.length} scenario(s) · ` +
       (run.options.precision
-        ? `rounds until ±${run.options.precision.target * 100}% or ${formatSec(run.options.precision.maxTimeSec)} (at least ${trials})`
-        : `${trials} round(s)`) +
+        ? `rounds until ±${run.options.precision.target * 100}% or ${formatSec(run.options.precision.maxTimeSec)} (at least ${rounds})`
+        : `${rounds} round(s)`) +
       ` · per process ${warmupSec} s warm-up, then ${run.options.samples} × ${durationSec} s samples · ${connectionCounts.join(", ")} connections` +
       (run.options.side
         ? " per app, two apps at once: side by side on the server's CPUs, each with its own load generator · "

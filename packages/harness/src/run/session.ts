@@ -87,12 +87,12 @@ export class Run {
   }
 
   timeLeft(): number {
-    const { apps, scenarios, trials, warmupSec, durationSec, samples } = this.options;
+    const { apps, scenarios, rounds, warmupSec, durationSec, samples } = this.options;
     const pending = this.recorder.results.apps.filter((a) => a.status !== "failed").length;
     const counts = this.options.connectionCounts.length;
     const turns = apps.length * this.options.workerCounts.length;
     const perProcess = scenarios.length * counts * samples;
-    const remaining = turns * trials * perProcess - this.slotsDone;
+    const remaining = turns * rounds * perProcess - this.slotsDone;
     // ~1 s per app start (launch, readiness, verify), on top of the load.
     const starts = Math.ceil(remaining / perProcess) * 1;
     const perSlot =
@@ -302,5 +302,5 @@ export function versionMismatch(
 
 /** A search's trials, its floors included (about 15), spread over the slots of every round. */
 function searchShare(options: Options): number {
-  return options.search ? 15 / options.trials : 0;
+  return options.search ? 15 / options.rounds : 0;
 }

@@ -346,7 +346,7 @@ export function runPairRounds(runner: PairRunner, pairs: readonly SidePair[]): P
     round: async (n) => {
       await runRound(runner, pairs, n, started);
       const seconds = formatSec((performance.now() - t0) / 1000);
-      if (!options.precision) log(`bench: round ${n} of ${options.trials} done · ${seconds}`);
+      if (!options.precision) log(`bench: round ${n} of ${options.rounds} done · ${seconds}`);
     },
     log,
   });
