@@ -6,7 +6,7 @@
 // calls them there for a remote host, so both measure with the same code.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type AppSpec, connectionsHeld, descendantsOf, executableOf } from "@bench/contract";
@@ -117,14 +117,22 @@ export function targetHere(app: AppSpec, launched: number, count: number): Serve
   };
 }
 
-function hasTaskset(): boolean {
-  return (process.env.PATH ?? "").split(":").some((dir) => existsSync(join(dir, "taskset")));
+/** The first executable `name` on the PATH, as `command -v` finds it. */
+export function onPath(name: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const dir of path.split(":").filter(Boolean)) {
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {}
+  }
+  return undefined;
 }
 
 export function infoHere(): HostInfo {
   return {
     cores: availableParallelism(),
-    hasTaskset: hasTaskset(),
+    hasTaskset: onPath("taskset") !== undefined,
     clockTicks: CLK_TCK,
     machine: machineInfo(),
   };

@@ -7,20 +7,9 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../apps/launch.ts";
+import { onPath } from "../hosts/host.ts";
 import type { ToolName } from "../load/parse.ts";
 import { EnvironmentError } from "./flags.ts";
-
-/** The first executable `name` on the PATH, as `command -v` finds it. */
-export function onPath(name: string, path = process.env.PATH ?? ""): string | undefined {
-  for (const dir of path.split(":").filter(Boolean)) {
-    const file = join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (statSync(file).isFile()) return file;
-    } catch {}
-  }
-  return undefined;
-}
 
 const INSTALL: Record<ToolName, string> = {
   oha: "install it with: cargo install --locked oha   (or: brew install oha)",
