@@ -117,14 +117,9 @@ describe("--side-by-side and its companions", () => {
       against: "main",
       threshold: 0.025,
     });
-    for (const bad of ["0", "100"]) {
+    for (const bad of ["0", "100", "x", "1e1"]) {
       expect(() => side("--against", "main", "--threshold", bad)).toThrow(
         `--threshold takes a percentage above 0 and below 100, got '${bad}'`,
-      );
-    }
-    for (const bad of ["x", "1e1"]) {
-      expect(() => side("--against", "main", "--threshold", bad)).toThrow(
-        `--threshold must be a percentage, got '${bad}'`,
       );
     }
     expect(() => side("--threshold", "3")).toThrow("--threshold goes with --compare or --against");

@@ -16,6 +16,7 @@ import {
   SIDE,
   UsageError,
 } from "./flags.ts";
+import { percentOf } from "./forms.ts";
 
 /** A run's flags once read, by key, as strings: what options.ts turns into Options. */
 export interface Values {
@@ -88,8 +89,7 @@ function reportCommand(read: ReadArgs): string[] | undefined {
   const [flag] = asked;
   const threshold = one(read, "threshold");
   if (threshold !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(threshold))
-      throw new UsageError(`--threshold must be a percentage, got '${threshold}'`);
+    percentOf(threshold, "--threshold");
     if (flag !== "compare" && !read.given.has("against"))
       throw new UsageError("--threshold goes with --compare or --against");
   }
