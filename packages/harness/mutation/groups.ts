@@ -51,7 +51,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "side",
     package: "harness",
     // The side-by-side mode's decisions: its plan, a sample's judgement, the analysis and
-    // what renders it. pair-load.ts and pair-run.ts start processes: side-by-side.test.ts.
+    // what renders it. pair-load.ts and pair-run.ts start processes: side-by-side.e2e.test.ts.
     mutate: [
       "src/side/pairing.ts",
       "src/side/pair-checks.ts",
@@ -126,7 +126,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "report-text",
     package: "harness",
     // html-assets.ts (style sheet, colours, Chart.js, page script) is static: the headless
-    // Chromium test in report.test.ts checks what it draws.
+    // Chromium test in report.e2e.test.ts checks what it draws.
     mutate: [
       "src/report/markdown.ts",
       "src/report/html.ts",

@@ -1,5 +1,5 @@
 // --connections with several counts: trials grouped per count (never mixed), and the curve's
-// table with each app's peak. (The real run is in benchmark.test.ts.)
+// table with each app's peak. (The real run is in benchmark.e2e.test.ts.)
 
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";

@@ -2,7 +2,7 @@
 // against every mutant of the report renderers): which rows and cells report.md, report.html and
 // the README block show, numbers with their uncertainty, verdict words, order, marks, escaping
 // and links. Expected values are written out by hand, with how they were worked out; the
-// end-to-end checks (Chromium, real runs) stay in report.test.ts.
+// end-to-end checks (Chromium, real runs) stay in report.e2e.test.ts.
 
 import { describe, expect, test } from "bun:test";
 import {

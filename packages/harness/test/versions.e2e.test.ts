@@ -31,7 +31,7 @@ import { syntheticVersionsRun } from "./support/synthetic.ts";
 const outs: string[] = [];
 /** The three tests below that resolve or install through the real npm registry. */
 const noRegistry = await skipWithoutRegistry(
-  "versions.test.ts: a version that cannot be had, another version than asked, --node 22,24",
+  "versions.e2e.test.ts: a version that cannot be had, another version than asked, --node 22,24",
 );
 afterAll(() => {
   for (const dir of outs) rmSync(dir, { recursive: true, force: true });
