@@ -65,7 +65,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/pair-checks.test.ts",
       "test/ratios.test.ts",
       "test/cpu-cost.test.ts",
-      "test/side-report.test.ts",
+      "test/side-by-side.test.ts",
       "test/bmf.test.ts",
     ],
   },
@@ -73,7 +73,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "rates",
     package: "harness",
     mutate: ["src/rates/rates.ts", "src/rates/open-loop.ts", "src/rates/search.ts"],
-    tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop-unit.test.ts"],
+    tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop.test.ts"],
   },
   {
     name: "plan",
@@ -88,7 +88,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/plan.test.ts",
       "test/groups.test.ts",
       "test/measure.test.ts",
-      "test/startup-unit.test.ts",
+      "test/startup.test.ts",
     ],
   },
   {
@@ -97,7 +97,7 @@ export const GROUPS: readonly MutationGroup[] = [
     // The decisions only: runtimes.ts (npm, installs) and launch.ts (spawning, stopping) are
     // process control that the end-to-end tests (install, start, versions, workers) cover.
     mutate: ["src/runtimes/runtime-versions.ts", "src/apps/readiness.ts"],
-    tests: ["test/runtimes-unit.test.ts", "test/launch-unit.test.ts"],
+    tests: ["test/runtime-versions.test.ts", "test/launch.test.ts"],
   },
   {
     name: "reports",
