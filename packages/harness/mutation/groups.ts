@@ -97,7 +97,7 @@ export const GROUPS: readonly MutationGroup[] = [
     // The decisions only: runtimes.ts (npm, installs) and launch.ts (spawning, stopping) are
     // process control that the end-to-end tests (install, start, versions, workers) cover.
     mutate: ["src/runtimes/runtime-versions.ts", "src/apps/readiness.ts"],
-    tests: ["test/runtime-versions.test.ts", "test/launch.test.ts"],
+    tests: ["test/runtime-versions.test.ts", "test/readiness.test.ts"],
   },
   {
     name: "reports",
