@@ -114,12 +114,23 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/calibration-table.ts",
       "src/report/profiles-table.ts",
     ],
-    // report-text-side.test.ts reads the calibration's intro through the side-by-side report.
+    // One test file per module, and the pieces of the former report-text-side.test.ts
+    // (markdown, html, extras), which read the calibration's intro through the side-by-side
+    // report.
     tests: [
-      "test/report-tables.test.ts",
-      "test/production.test.ts",
+      "test/scaling.test.ts",
+      "test/workers.test.ts",
+      "test/versions.test.ts",
+      "test/rates-table.test.ts",
+      "test/search-table.test.ts",
+      "test/startup-table.test.ts",
+      "test/calibration-table.test.ts",
+      "test/profiles-table.test.ts",
+      "test/production-table.test.ts",
       "test/curve.test.ts",
-      "test/report-text-side.test.ts",
+      "test/markdown.test.ts",
+      "test/html.test.ts",
+      "test/extras.test.ts",
     ],
   },
   {
@@ -136,9 +147,13 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/extras.ts",
     ],
     tests: [
-      "test/report-text.test.ts",
-      "test/report-text-side.test.ts",
-      "test/production.test.ts",
+      "test/format.test.ts",
+      "test/markdown.test.ts",
+      "test/html.test.ts",
+      "test/mermaid.test.ts",
+      "test/readme.test.ts",
+      "test/extras.test.ts",
+      "test/production-table.test.ts",
       "test/curve.test.ts",
     ],
   },
