@@ -25,7 +25,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "judge",
     package: "harness",
     mutate: ["src/load/judge.ts", "src/load/parse.ts"],
-    tests: ["test/judge.test.ts", "test/parse.test.ts", "test/parse-errors.test.ts"],
+    tests: ["test/judge.test.ts", "test/parse.test.ts"],
   },
   {
     name: "analysis",
