@@ -2,6 +2,8 @@
 // verification, each in a group with the unit tests that can notice a change in it. A group is
 // one StrykerJS run; each mutant runs only its group's tests (bun test --bail), which is what
 // keeps the whole run inside CI's budget: the end-to-end tests that start apps are not here.
+// Test files are named as docs/testing.md says: <module>.test.ts holds the in-process tests of
+// src/**/<module>.ts, and only those are listed here; <subject>.e2e.test.ts starts processes.
 
 export interface MutationGroup {
   readonly name: string;
