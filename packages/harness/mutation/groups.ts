@@ -2,6 +2,8 @@
 // verification, each in a group with the unit tests that can notice a change in it. A group is
 // one StrykerJS run; each mutant runs only its group's tests (bun test --bail), which is what
 // keeps the whole run inside CI's budget: the end-to-end tests that start apps are not here.
+// Test files are named as docs/testing.md says: <module>.test.ts holds the in-process tests of
+// src/**/<module>.ts, and only those are listed here; <subject>.e2e.test.ts starts processes.
 
 export interface MutationGroup {
   readonly name: string;
@@ -25,7 +27,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "judge",
     package: "harness",
     mutate: ["src/load/judge.ts", "src/load/parse.ts"],
-    tests: ["test/judge.test.ts", "test/parse.test.ts", "test/parse-errors.test.ts"],
+    tests: ["test/judge.test.ts", "test/parse.test.ts"],
   },
   {
     name: "analysis",
@@ -51,7 +53,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "side",
     package: "harness",
     // The side-by-side mode's decisions: its plan, a sample's judgement, the analysis and
-    // what renders it. pair-load.ts and pair-run.ts start processes: side-by-side.test.ts.
+    // what renders it. pair-load.ts and pair-run.ts start processes: side-by-side.e2e.test.ts.
     mutate: [
       "src/side/pairing.ts",
       "src/side/pair-checks.ts",
@@ -65,7 +67,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/pair-checks.test.ts",
       "test/ratios.test.ts",
       "test/cpu-cost.test.ts",
-      "test/side-report.test.ts",
+      "test/side-by-side.test.ts",
       "test/bmf.test.ts",
     ],
   },
@@ -73,7 +75,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "rates",
     package: "harness",
     mutate: ["src/rates/rates.ts", "src/rates/open-loop.ts", "src/rates/search.ts"],
-    tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop-unit.test.ts"],
+    tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop.test.ts"],
   },
   {
     name: "plan",
@@ -88,7 +90,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/plan.test.ts",
       "test/groups.test.ts",
       "test/measure.test.ts",
-      "test/startup-unit.test.ts",
+      "test/startup.test.ts",
     ],
   },
   {
@@ -97,7 +99,7 @@ export const GROUPS: readonly MutationGroup[] = [
     // The decisions only: runtimes.ts (npm, installs) and launch.ts (spawning, stopping) are
     // process control that the end-to-end tests (install, start, versions, workers) cover.
     mutate: ["src/runtimes/runtime-versions.ts", "src/apps/readiness.ts"],
-    tests: ["test/runtimes-unit.test.ts", "test/launch-unit.test.ts"],
+    tests: ["test/runtime-versions.test.ts", "test/readiness.test.ts"],
   },
   {
     name: "reports",
@@ -114,19 +116,30 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/calibration-table.ts",
       "src/report/profiles-table.ts",
     ],
-    // report-text-side.test.ts reads the calibration's intro through the side-by-side report.
+    // One test file per module, and the pieces of the former report-text-side.test.ts
+    // (markdown, html, extras), which read the calibration's intro through the side-by-side
+    // report.
     tests: [
-      "test/report-tables.test.ts",
-      "test/production.test.ts",
+      "test/scaling.test.ts",
+      "test/workers.test.ts",
+      "test/versions.test.ts",
+      "test/rates-table.test.ts",
+      "test/search-table.test.ts",
+      "test/startup-table.test.ts",
+      "test/calibration-table.test.ts",
+      "test/profiles-table.test.ts",
+      "test/production-table.test.ts",
       "test/curve.test.ts",
-      "test/report-text-side.test.ts",
+      "test/markdown.test.ts",
+      "test/html.test.ts",
+      "test/extras.test.ts",
     ],
   },
   {
     name: "report-text",
     package: "harness",
     // html-assets.ts (style sheet, colours, Chart.js, page script) is static: the headless
-    // Chromium test in report.test.ts checks what it draws.
+    // Chromium test in report.e2e.test.ts checks what it draws.
     mutate: [
       "src/report/markdown.ts",
       "src/report/html.ts",
@@ -137,9 +150,13 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/extras.ts",
     ],
     tests: [
-      "test/report-text.test.ts",
-      "test/report-text-side.test.ts",
-      "test/production.test.ts",
+      "test/format.test.ts",
+      "test/markdown.test.ts",
+      "test/html.test.ts",
+      "test/mermaid.test.ts",
+      "test/readme.test.ts",
+      "test/extras.test.ts",
+      "test/production-table.test.ts",
       "test/curve.test.ts",
     ],
   },

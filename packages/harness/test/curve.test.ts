@@ -1,6 +1,3 @@
-// --connections with several counts: trials grouped per count (never mixed), and the curve's
-// table with each app's peak. (The real run is in benchmark.test.ts.)
-
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
 import { compareRuns } from "../src/analysis/comparison.ts";
@@ -8,7 +5,9 @@ import { type Group, groupsOf, inGroup, scenarioOfKey } from "../src/analysis/gr
 import { curveViews } from "../src/report/curve.ts";
 import { markdownReport } from "../src/report/markdown.ts";
 import { summarize } from "../src/report/summary.ts";
-import { type Results, schemaErrors } from "../src/results/schema.ts";
+import type { Results } from "../src/results/schema.ts";
+import { schemaErrors } from "../src/results/schema.ts";
+import { invalid } from "./support/report-synthetic.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 // bun-bare peaks at 100 connections, then only queues; node-bare keeps climbing to 1,000.
@@ -102,4 +101,52 @@ test("the curve: req/s (p99) per count, the peak, and what the counts past it co
   expect(md).toContain("## api (c=100) — GET /api/test");
   // A run with one count has no curve.
   expect(curveViews(analyze(syntheticRun(["bun-bare"], ["api"], trials.slice(0, 2))))).toEqual([]);
+});
+
+describe("the throughput curve (--connections 1,10)", () => {
+  /** Two processes of `app` on `scenario` at `c` connections, both at `rps` with this p99. */
+  const two = (app: string, scenario: string, c: number, rps: number, p99: number) =>
+    [1, 2].map((round) => syntheticTrial(app, scenario, round, c, rps, p99));
+  const RUN = syntheticRun(
+    ["bun-bare", "node-bare", "deno-bare"],
+    ["api", "echo"],
+    [
+      // bun-bare on api: the same req/s at both counts, 4× the p99 at 10: the first count is
+      // the peak (a tie does not move it), and the last one is +0% on it.
+      ...two("bun-bare", "api", 1, 1_000, 1),
+      ...two("bun-bare", "api", 10, 1_000, 4),
+      // node-bare on api: no valid trial at 1 connection; at 10 the peak is the last count.
+      ...two("node-bare", "api", 1, 5_000, 1).map(invalid),
+      ...two("node-bare", "api", 10, 2_000, 2),
+      // deno-bare: never measured. bun-bare on echo: 500 → 400 req/s (−20%), p99 1 → 3 ms.
+      ...two("bun-bare", "echo", 1, 500, 1),
+      ...two("bun-bare", "echo", 10, 400, 3),
+    ],
+    { connections: 10, connectionCounts: [1, 10] },
+  );
+
+  test("per scenario, per app: req/s (p99) at each count, the peak, what is past it", () => {
+    const views = curveViews(analyze(RUN));
+    expect(views.map((v) => v.scenario)).toEqual(["api", "echo"]);
+    const [api, echo] = views;
+    expect(api?.header).toEqual(["app", "c=1", "c=10", "peak", "past the peak"]);
+    expect(api?.rows).toEqual([
+      ["bun-bare", "1,000 (1.0)", "1,000 (4.0)", "c=1", "at 10: p99 ×4.0, req/s +0%"],
+      ["node-bare", "—", "2,000 (2.0)", "c=10", "peak at the largest count measured"],
+      ["deno-bare", "—", "—", "—", "—"],
+    ]);
+    expect(echo?.rows).toEqual([
+      ["bun-bare", "500 (1.0)", "400 (3.0)", "c=1", "at 10: p99 ×3.0, req/s −20%"],
+      ["node-bare", "—", "—", "—", "—"],
+      ["deno-bare", "—", "—", "—", "—"],
+    ]);
+    // The chart's points: a count without valid trials is NaN, not a zero.
+    expect(api?.series[1]).toEqual({
+      app: "node-bare",
+      points: [
+        { connections: 1, rps: Number.NaN, p99Ms: Number.NaN },
+        { connections: 10, rps: 2_000, p99Ms: 2 },
+      ],
+    });
+  });
 });

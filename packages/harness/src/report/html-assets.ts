@@ -1,7 +1,7 @@
 // The HTML report's static assets: its style sheet, the colour of each app, the inlined Chart.js
 // and the page script that draws the charts and writes the render check. Nothing here decides a
 // number or a verdict, so mutation testing leaves this module out; the headless-Chromium test in
-// test/report.test.ts checks what the script draws.
+// test/report.e2e.test.ts checks what the script draws.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// A stand-in harness for postgres.test.ts: starts a server, prints its folder, and waits to be
+// A stand-in harness for postgres.e2e.test.ts: starts a server, prints its folder, and waits to be
 // killed (with SIGKILL, which lets it clean up nothing).
 import { startPostgres } from "../../src/apps/postgres-server.ts";
 

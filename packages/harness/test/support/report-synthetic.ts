@@ -1,6 +1,9 @@
 // The synthetic run the report tests share: three apps and a failed one on two scenarios, with
 // flagged trials of every kind. Its expected figures are written out in the tests as literals.
+// Also what more than one report test file builds on: the run with profiles, made-up summary
+// rows and analyses, a trial judged invalid.
 
+import type { Analysis, GroupAnalysis, SummaryRow } from "../../src/analysis/analysis.ts";
 import type { Results, Trial } from "../../src/results/schema.ts";
 import {
   cleanChecks,
@@ -215,3 +218,79 @@ export const CURVE = syntheticRun(
   points.map(([app, c, rps, p99]) => syntheticTrial(app, "api", 1, c, rps, p99)),
   { connections: 400, connectionCounts: [1, 100, 400] },
 );
+
+const top = [
+  { function: "writeUtf8String", location: "", samples: 452, percent: 17.4 },
+  { function: "json", location: "hono/dist/context.js:336", samples: 129, percent: 4.96 },
+];
+
+const summary = { totalMs: 4000, samples: 2821, idleSamples: 225, coverage: 0.7, top };
+
+/** SYNTHETIC with three profiles (--profile): two with a summary, one the runtime could not give. */
+export const PROFILED: Results = {
+  ...SYNTHETIC,
+  profiles: [
+    {
+      app: "bun-hono",
+      scenario: "api",
+      startedAt: "2026-11-22T12:00:00.000Z",
+      file: "profiles/bun-hono-api.cpuprofile",
+      rps: 3593.4,
+      p99Ms: 749.61,
+      summary,
+    },
+    {
+      app: "bun-bare",
+      scenario: "api",
+      startedAt: "2026-11-22T12:00:00.000Z",
+      file: "profiles/bun-bare-api.cpuprofile",
+      summary: { ...summary, coverage: 0.02 },
+    },
+    {
+      app: "node-bare",
+      scenario: "api",
+      startedAt: "2026-11-22T12:00:00.000Z",
+      unavailable: "node wrote no profile at profiles/node-bare-api.cpuprofile",
+    },
+  ],
+};
+
+/** A summary row with only what the charts and the README read; everything else absent. */
+export function fakeRow(app: string, mean: number, p99: number, patch: object = {}): SummaryRow {
+  return {
+    app,
+    status: "ok",
+    rps: { n: 3, mean, stddev: 0, cov: 0 },
+    latencyMs: { p99 },
+    estimate: {},
+    boundTrials: 0,
+    unsaturatedTrials: 0,
+    contendedTrials: 0,
+    machineFullTrials: 0,
+    ceilingTrials: 0,
+    flags: [],
+    notes: [],
+    ...patch,
+  } as unknown as SummaryRow;
+}
+
+/** An analysis of SYNTHETIC's settings whose groups are the given rows, per scenario. */
+export function fakeAnalysis(
+  groups: Record<string, SummaryRow[]>,
+  results: Results = SYNTHETIC,
+): Analysis {
+  return {
+    results,
+    groups: new Map(Object.entries(groups).map(([k, rows]) => [k, { rows } as GroupAnalysis])),
+    production: [],
+  } as unknown as Analysis;
+}
+
+/** A trial the run judged invalid: it counts in no figure. */
+export const invalid = (t: Trial): Trial => ({
+  ...t,
+  checks: cleanChecks(t.connections * 0.9, t.connections, {
+    valid: false,
+    invalidReasons: ["synthetic: invalid"],
+  }),
+});

@@ -1,6 +1,5 @@
 // Reading a .cpuprofile: sample counts per function, idle apart, and the shape checks.
 import { describe, expect, test } from "bun:test";
-import { type AppSpec, findScenario, getApp, type Scenario } from "@bench/contract";
 import {
   type CpuProfile,
   ProfileError,
@@ -8,7 +7,6 @@ import {
   shortUrl,
   summarizeProfile,
 } from "../src/profiles/cpuprofile.ts";
-import { profileTrial } from "../src/profiles/profiled-trials.ts";
 
 const frame = (functionName: string, url = "", lineNumber = -1) => ({
   functionName,
@@ -111,38 +109,4 @@ test("shortUrl names the package, or the path inside the repository", () => {
   expect(shortUrl("file:///repo/apps/a/src/i.ts", "/repo")).toBe("apps/a/src/i.ts");
   expect(shortUrl("/elsewhere/i.ts", "/repo")).toBe("/elsewhere/i.ts");
   expect(shortUrl("node:internal/streams/readable")).toBe("node:internal/streams/readable");
-});
-
-test("an app whose runtime has no profiler gets a record saying so, not silence", async () => {
-  const app = { ...getApp("bun-bare"), runtime: "workerd" } as unknown as AppSpec;
-  const scenario = findScenario("api") as Scenario;
-  const never = () => {
-    throw new Error("nothing may be started or measured");
-  };
-  const record = await profileTrial(
-    {
-      outDir: "/nonexistent",
-      host: { start: never, target: never, sample: never, scratchPath: never, collect: never },
-      startOptions: { root: "/nonexistent" },
-      apps: [app],
-      scenarios: [scenario],
-      warmupSec: 0,
-      durationSec: 1,
-      load: never,
-      serverTree: never,
-      record: never,
-      failed: never,
-      fail: never,
-      interrupted: never,
-      log: never,
-    },
-    app,
-    scenario,
-  );
-  expect(record).toMatchObject({
-    app: "bun-bare",
-    scenario: "api",
-    unavailable: "workerd has no CPU profiler this harness can run",
-  });
-  expect(record.file).toBeUndefined();
 });

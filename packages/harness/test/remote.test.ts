@@ -1,5 +1,5 @@
 // --server-host's pure parts: the address as given, the flags around it, $SSH_CONNECTION, and
-// the apps' listening address. The run across two hosts itself is two-hosts.test.ts.
+// the apps' listening address. The run across two hosts itself is two-hosts.e2e.test.ts.
 import { expect, test } from "bun:test";
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";

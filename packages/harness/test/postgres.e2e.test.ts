@@ -65,7 +65,7 @@ describe("the server's settings", () => {
 const RUN = findPostgres() !== undefined || process.env.CI === "true";
 if (!RUN)
   console.log(
-    "postgres.test.ts: skipped: PostgreSQL is not installed (apt-get install postgresql)",
+    "postgres.e2e.test.ts: skipped: PostgreSQL is not installed (apt-get install postgresql)",
   );
 
 describe.skipIf(!RUN)("--db postgres", () => {

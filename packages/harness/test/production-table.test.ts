@@ -1,5 +1,3 @@
-// The production tax: each middleware stage against the same app's api scenario, judged by the
-// analysis (one Holm family), and the table the reports show. Synthetic runs: known answers.
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
 import { markdownReport } from "../src/report/markdown.ts";
@@ -90,5 +88,37 @@ describe("production tax", () => {
     expect(productionViews(analyze(plain))).toEqual([]);
     expect(markdownReport(analyze(plain))).not.toContain("Production tax");
     expect(markdownReport(analyze(run()))).toContain("## Production tax");
+  });
+});
+
+describe("the production tax table", () => {
+  /** Processes of `app` on `scenario` at req/s `mean` with a ±1% wobble, one per round. */
+  const trials = (app: string, scenario: string, mean: number, wobble = [0.99, 1.01, 1]) =>
+    wobble.map((k, i) => syntheticTrial(app, scenario, i + 1, 64, mean * k, 2));
+  const RUN = syntheticRun(
+    ["bun-bare", "bun-hono", "bun-elysia"],
+    ["api", "auth"],
+    [
+      ...trials("bun-bare", "api", 100_000),
+      // Round 1 of bun-bare's auth contended: its stage is starred, bun-hono's is not.
+      ...trials("bun-bare", "auth", 60_000).map((t) =>
+        t.round === 1 ? { ...t, checks: cleanChecks(57.6, 64, { contended: true }) } : t,
+      ),
+      ...trials("bun-hono", "api", 80_000),
+      ...trials("bun-hono", "auth", 40_000, [1]), // one process: untestable, ≈ and no figure
+      ...trials("bun-elysia", "api", 90_000), // no stage measured: no row
+    ],
+  );
+
+  test("one row per app with a stage; an untestable stage is ≈ without what it could detect", () => {
+    const [view, ...more] = productionViews(analyze(RUN));
+    expect(more).toEqual([]);
+    expect(view?.api).toBe("api");
+    expect(view?.header).toEqual(["app", "api req/s", "framework tax (of bare)", "auth"]);
+    expect(view?.rows).toEqual([
+      ["bun-bare", "100,000", "—", "60%*"],
+      // api: 80,000 of bare's 100,000; auth: 40,000 of 80,000, from one process.
+      ["bun-hono", "80,000", "80%", "≈50%"],
+    ]);
   });
 });

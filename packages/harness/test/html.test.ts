@@ -1,0 +1,755 @@
+import { describe, expect, test } from "bun:test";
+import { analyze } from "../src/analysis/analysis.ts";
+import { htmlReport } from "../src/report/html.ts";
+import { CHART_COLORS } from "../src/report/html-assets.ts";
+import { chartData } from "../src/report/html-charts.ts";
+import { markdownReport } from "../src/report/markdown.ts";
+import type { Results } from "../src/results/schema.ts";
+import {
+  against,
+  CALIBRATED_SIDE,
+  COSTED,
+  onTwoScenarios,
+  SIDE,
+  SIDE_TABLE,
+} from "./support/report-side.ts";
+import { CURVE, PROFILED, RATED, STARTED, SYNTHETIC, WORKERS } from "./support/report-synthetic.ts";
+import {
+  cleanChecks,
+  syntheticRun,
+  syntheticTrial,
+  syntheticVersionsRun,
+} from "./support/synthetic.ts";
+
+describe("intervals that reach below zero", () => {
+  // Three processes at 100, 1,000 and 10,000 req/s: mean 3,700, its 95% CI −9,851 to 17,251.
+  const wild = syntheticRun(
+    ["bun-bare"],
+    ["api"],
+    [100, 1_000, 10_000].map((rps, i) => syntheticTrial("bun-bare", "api", i + 1, 50, rps, 5)),
+  );
+
+  test("the chart's error bar starts at 0; the table keeps the interval as computed", () => {
+    const rows = analyze(wild).groups.get("api")?.rows ?? [];
+    expect(rows[0]?.ci?.low).toBeLessThan(0);
+    const rps = chartData(analyze(wild)).find((c) => c.id === "rps-api");
+    expect(rps?.datasets[0]?.ranges?.[0]?.[0]).toBe(0);
+    expect(rps?.datasets[0]?.ranges?.[0]?.[1]).toBeCloseTo(rows[0]?.ci?.high ?? 0, 1);
+  });
+
+  test("with two processes there is no interval to draw at all: too few samples", () => {
+    const two = { ...wild, trials: wild.trials.slice(0, 2) };
+    const rps = chartData(analyze(two)).find((c) => c.id === "rps-api");
+    expect(rps?.datasets[0]?.ranges).toEqual([null]);
+    expect(markdownReport(analyze(two))).toContain("| too few samples |");
+  });
+});
+
+describe("HTML report", () => {
+  const html = htmlReport(analyze(SYNTHETIC));
+
+  test("tables and the framework-tax line carry ranks, CIs and ties", () => {
+    expect(html).toContain(
+      "<tr><td>1</td><td>bun-bare</td><td>41,200 ± 200 ⚠️ load-generator bound 2/3</td><td>40,703–41,697</td>",
+    );
+    expect(html).toContain("<td>17.99 (9.93–437.65)</td>");
+    expect(html).toContain("): bun-hono 98% of bare (cost 2%)</p>");
+    expect(html).toContain("): bun-hono ≈ tie (97% of bare, could detect ≥ 6.1%)</p>");
+    expect(html).toContain("<td>bun-hono</td><td>≈97%</td><td>100%</td><td>≈194%</td>");
+    expect(html).toContain(
+      "<li>bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)<ul><li>CPU steal 14% during the trial</li></ul></li>",
+    );
+  });
+});
+
+describe("profiles in the reports (--profile)", () => {
+  test("HTML: the same, with the profile linked", () => {
+    const html = htmlReport(analyze(PROFILED));
+    expect(html).toContain("<h2>Profiles</h2>");
+    expect(html).toContain(
+      '<h3>bun-hono · api</h3><p><a href="profiles/bun-hono-api.cpuprofile">profiles/bun-hono-api.cpuprofile</a>. Profiled trial: 3,593 req/s',
+    );
+    expect(html).toContain(
+      "<td>2</td><td>json</td><td>hono/dist/context.js:336</td><td>129</td><td>5.0%</td>",
+    );
+    expect(html).toContain(
+      "<table><thead><tr><th>#</th><th>function</th><th>where</th><th>self samples</th><th>share</th></tr></thead>",
+    );
+    // one profile after another; no link and no table where there is no profile
+    expect(html).toContain("</table>\n<h3>bun-bare · api</h3>");
+    expect(html).toContain(
+      "\n<h3>node-bare · api</h3><p>No profile: node wrote no profile at profiles/node-bare-api.cpuprofile.</p></section>",
+    );
+  });
+});
+
+describe("HTML: tables, sections, escaping", () => {
+  const html = htmlReport(analyze(SYNTHETIC));
+
+  test("the header as a key/value table, the reading guide escaped, a section per scenario", () => {
+    expect(html).toStartWith(
+      '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Benchmark results 2026-11-21T10:00:00.000Z</title>',
+    );
+    expect(html).toContain(
+      "<h1>Benchmark results</h1><table><tbody><tr><th>Date</th><td>2026-11-21 10:00 UTC (complete)</td></tr><tr><th>Machine</th>",
+    );
+    // "< 3% excellent" in the guide is text, not a tag
+    expect(html).toContain(
+      "with its verdict: &lt; 3% excellent, 3–5% acceptable, 5–10% noisy, &gt; 10% unreliable.</p>\n<p>Latency:",
+    );
+    expect(html).toContain(
+      '<section><h2>api</h2><p class="desc">GET /api/test — a small JSON object built per request</p><table class="results"><thead><tr><th>rank</th><th>app</th>',
+    );
+    expect(html).toContain(
+      '<div class="charts"><div class="chart"><canvas id="rps-echo"></canvas></div><div class="chart"><canvas id="latency-echo"></canvas></div></div></section>',
+    );
+    expect(html).toContain(
+      '<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>',
+    );
+    expect(html).not.toContain('class="warn"');
+    // nothing of the other measurements in a plain run
+    for (const h of [
+      "Production tax",
+      "Throughput curve",
+      "Latency at offered load",
+      "Start-up",
+      "Workers",
+      "Runtime versions",
+      "Profiles",
+    ]) {
+      expect(html).not.toContain(`<h2>${h}</h2>`);
+    }
+    // the chart data sits in a script of its own, after Chart.js
+    expect(html).toContain('</script>\n<script>const CHARTS = [{"id":"rps-api",');
+    expect(html).toEndWith("</script>\n</body></html>\n");
+  });
+
+  test("an interrupted run says so; notes, matrix and tax only where there is something", () => {
+    const interrupted = htmlReport(analyze({ ...SYNTHETIC, status: "interrupted" }));
+    expect(interrupted).toContain(
+      '</tbody></table><p class="warn">Interrupted: only the trials that finished are included.</p>\n<p>Only valid samples count.',
+    );
+    // a flag without the trials' notes: no nested list
+    expect(html).toContain(
+      "<li>node-bare: FAILED: port 3005 is already in use by pid 42 (python3 -m http.server)</li></ul>",
+    );
+    expect(html).toContain(
+      '<ul class="notes"><li>bun-bare: LOAD-GENERATOR BOUND 2/3: a lower bound (the load generator was saturated, the server was not)<ul><li>wrk used 99% of its core, the server 81%</li></ul></li>',
+    );
+    expect(html).toContain(
+      "</ul><p>Relative throughput (the row's req/s as % of the column's; ≈: not significant):</p><table><thead><tr><th></th><th>bun-bare</th>",
+    );
+    expect(html).toContain(
+      '<p class="tax">Framework tax (≈ tie: not significantly different from bare; the same tests as the ranks): bun-hono 98% of bare (cost 2%)</p>',
+    );
+    const custom = htmlReport(
+      analyze(
+        syntheticRun(
+          ["bun-bare"],
+          ["custom"],
+          [1, 2, 3].map((r) => syntheticTrial("bun-bare", "custom", r, 64, 1000 + r, 5)),
+        ),
+      ),
+    );
+    expect(custom).toContain('<section><h2>custom</h2><p class="desc"></p><table class="results">');
+    expect(custom).toContain('</tbody></table>\n<div class="charts">');
+    expect(custom).not.toContain("Relative throughput");
+    expect(custom).not.toContain('class="notes"');
+    expect(custom).not.toContain('class="tax"');
+  });
+
+  test("text from results.json is escaped: tags, ampersands and quotes", () => {
+    const top = [{ function: '<b>&"x"', location: "", samples: 3, percent: 1 }];
+    const profiled: Results = {
+      ...SYNTHETIC,
+      startedAt: "2026-11-21T10:00:00.000Z<i>",
+      profiles: [
+        {
+          app: "bun-hono",
+          scenario: "api",
+          startedAt: "2026-11-22T12:00:00.000Z",
+          file: 'p"<x>.cpuprofile',
+          summary: { totalMs: 1000, samples: 10, idleSamples: 0, coverage: 0.7, top },
+        },
+      ],
+    };
+    const page = htmlReport(analyze(profiled));
+    expect(page).toContain("<title>Benchmark results 2026-11-21T10:00:00.000Z&lt;i&gt;</title>");
+    expect(page).toContain("<td>&lt;b&gt;&amp;&quot;x&quot;</td>");
+    expect(page).toContain(
+      '<h3>bun-hono · api</h3><p><a href="p&quot;&lt;x&gt;.cpuprofile">p&quot;&lt;x&gt;.cpuprofile</a>. 10 samples over 1.0 s',
+    );
+    expect(page).toContain("<section><h2>Profiles</h2><p>One extra trial per app");
+    // the chart data cannot close its script early: "<" is written as \u003c
+    const scenario = syntheticRun(
+      ["bun-bare"],
+      ["a</script>"],
+      [1, 2].map((r) => syntheticTrial("bun-bare", "a</script>", r, 64, 1000, 5)),
+    );
+    const script = htmlReport(analyze(scenario)).split("<script>const CHARTS = ")[1] ?? "";
+    expect(script).toContain('"id":"rps-a\\u003c/script>"');
+    expect(script.indexOf("</script>")).toBe(script.lastIndexOf("</script>"));
+  });
+
+  test("the sections of the other measurements, each with its tables and canvases", () => {
+    const curve = htmlReport(analyze(CURVE));
+    expect(curve).toContain(
+      "<section><h2>Throughput curve</h2><p>One closed-loop trial per connection count",
+    );
+    expect(curve).toContain(
+      "<h3>api</h3><table><thead><tr><th>app</th><th>c=1</th><th>c=100</th><th>c=400</th><th>peak</th><th>past the peak</th></tr></thead><tbody><tr><td>bun-bare</td><td>5,000 (0.5)</td>",
+    );
+    expect(curve).toContain(
+      '<div class="charts"><div class="chart"><canvas id="curve-rps-api"></canvas></div><div class="chart"><canvas id="curve-p99Ms-api"></canvas></div></div></section>',
+    );
+    const rated = htmlReport(analyze(RATED));
+    expect(rated).toContain(
+      "<section><h2>Latency at offered load</h2><p>Open-loop trials (--rates)",
+    );
+    expect(rated).toContain(
+      "<h3>api</h3><table><thead><tr><th>app</th><th>rate</th><th>offered req/s</th>",
+    );
+    expect(rated).toContain(
+      "</tbody></table><table><thead><tr><th>app</th><th>capacity at the p99 budget</th><th>how it was found</th></tr></thead><tbody><tr><td>bun-bare</td><td>20,000 req/s (below 36,000)</td>",
+    );
+    expect(rated).toContain(
+      '<div class="chart wide"><canvas id="rates-api"></canvas></div></section>',
+    );
+    const started = htmlReport(analyze(STARTED));
+    expect(started).toContain("<section><h2>Start-up</h2><p>Every start of an app is measured");
+    expect(started).toContain(
+      "<tbody><tr><td>bun-bare</td><td>3 (2)</td><td>40 (30–90)</td><td>36.0</td><td>31.0 (30.0–32.0)</td></tr>",
+    );
+    expect(started).toContain(
+      '<div class="charts"><div class="chart"><canvas id="startup"></canvas></div><div class="chart"><canvas id="startup-memory"></canvas></div></div></section>',
+    );
+    const workers = htmlReport(analyze(WORKERS));
+    expect(workers).toContain(
+      "<section><h2>Workers</h2><p>Each app served its port from several processes",
+    );
+    expect(workers).toContain(
+      "<tr><td>a-bare</td><td>api</td><td>2 of 2</td><td>62 / 30</td><td>40 / 24</td><td>20.0</td><td>50.0</td></tr>",
+    );
+    expect(workers).toContain(
+      "</tbody></table><h3>Scaling with workers</h3><p>Each app at every worker count of the run (--workers)",
+    );
+    expect(workers).toContain(
+      "<h3>api</h3><table><thead><tr><th>app</th><th>1 worker(s)</th><th>2 worker(s)</th></tr></thead><tbody><tr><td>a-bare</td><td>1,002</td><td>1,902 (×1.90)</td></tr>",
+    );
+    // workers at one count only: the table, no scaling part
+    const oneCount = htmlReport(
+      analyze({
+        ...WORKERS,
+        manifest: {
+          ...WORKERS.manifest,
+          settings: { ...WORKERS.manifest.settings, workerCounts: undefined },
+        },
+      }),
+    );
+    expect(oneCount).toContain("<section><h2>Workers</h2>");
+    expect(oneCount).not.toContain("Scaling with workers");
+    expect(oneCount).toContain("<td>50.0</td></tr></tbody></table></section>");
+    const versions = htmlReport(analyze(syntheticVersionsRun()));
+    expect(versions).toContain(
+      "<section><h2>Runtime versions</h2><p>Each app on every version of its runtime",
+    );
+    expect(versions).toContain(
+      "<h3>api · node</h3><table><thead><tr><th>app</th><th>node 22.23.3</th><th>node 24.21.0</th></tr></thead><tbody><tr><td>node-bare</td><td>10,000</td><td>11,000 (110%)</td></tr>",
+    );
+    expect(versions).toContain(
+      '<div class="chart wide"><canvas id="versions-api-node"></canvas></div></section>',
+    );
+  });
+
+  test("the production tax: one table, or a heading per api when there are several", () => {
+    const trials = (scenario: string, mean: number, workers: number) =>
+      [0.99, 1.01, 1].map((k, i) => ({
+        ...syntheticTrial("bun-bare", scenario, i + 1, 64, mean * k, 2),
+        ...(workers > 1 ? { workers } : {}),
+      }));
+    const stages = (counts: number[]) =>
+      syntheticRun(
+        ["bun-bare"],
+        ["api", "auth"],
+        counts.flatMap((w) => [...trials("api", 100_000, w), ...trials("auth", 60_000, w)]),
+        counts.length > 1 ? { workers: 2, workerCounts: counts } : {},
+      );
+    const one = htmlReport(analyze(stages([1])));
+    expect(one).toContain("<section><h2>Production tax</h2><p>Each middleware stage");
+    // 60,000 of 100,000: 60%
+    expect(one).toContain(
+      "</p><table><thead><tr><th>app</th><th>api req/s</th><th>framework tax (of bare)</th><th>auth</th></tr></thead><tbody><tr><td>bun-bare</td><td>100,000</td><td>—</td><td>60%</td></tr></tbody></table></section>",
+    );
+    const two = htmlReport(analyze(stages([1, 2])));
+    expect(two).toContain("<h3>api (w=1)</h3><table>");
+    expect(two).toContain("</table><h3>api (w=2)</h3><table>");
+  });
+});
+
+/** An app's colour in the palette (the palette itself is static, in html-assets.ts). */
+const colour = (app: string) => CHART_COLORS[app] as string;
+
+describe("HTML: what the charts are given", () => {
+  const charts = (results: Results) => chartData(analyze(results));
+  const chart = (results: Results, id: string) => charts(results).find((c) => c.id === id);
+
+  test("req/s and latency per scenario: labels with their qualifiers, null for no number", () => {
+    const api = chart(SYNTHETIC, "rps-api");
+    expect(api?.title).toBe("api: requests per second (mean over processes, bars: 95% CI)");
+    expect(api?.type).toBe("bar");
+    expect(api?.yTitle).toBe("req/s");
+    expect(api?.labels).toEqual([
+      "bun-bare (lower bound)",
+      "bun-hono (unsaturated)",
+      "node-hono",
+      "node-bare (failed)",
+    ]);
+    // 41,000/41,200/41,400 → 41,200, sd 200; t(0.975, 2 df) = 4.3027: ± 4.3027 × 200/√3 = ± 496.83
+    expect(api?.datasets[0]?.data).toEqual([41_200, 40_500, 30_000, null]);
+    expect(api?.datasets[0]?.ranges?.[0]).toEqual([40_703.17, 41_696.83]);
+    expect(api?.datasets[0]?.ranges?.[3]).toBeNull();
+    expect(api?.datasets[0]?.colors).toEqual(
+      ["bun-bare", "bun-hono", "node-hono", "node-bare"].map(colour),
+    );
+    const latency = chart(SYNTHETIC, "latency-echo");
+    expect(latency?.title).toBe(
+      "echo: latency percentiles (ms, log scale; median of samples, bars: lowest–highest)",
+    );
+    expect(latency?.logarithmic).toBe(true);
+    expect(latency?.yTitle).toBe("ms");
+    expect(latency?.datasets.map((d) => d.label)).toEqual(["p50", "p90", "p99", "p99.9"]);
+    // echo's p99s: bun-bare 5, 6, 7; bun-hono 6, 7, 8; node-hono one valid trial (50): no range
+    const p99 = latency?.datasets[2];
+    expect(p99?.data).toEqual([6, 7, 50, null]);
+    expect(p99?.ranges).toEqual([[5, 7], [6, 8], null, null]);
+    expect(latency?.datasets[0]?.data).toEqual([1.1, 1.2, 2, null]);
+    expect(latency?.datasets[3]?.data).toEqual([12, 14, 100, null]);
+  });
+
+  test("every qualifier on a label, in order; an unknown app is grey", () => {
+    const run = syntheticRun(
+      ["x-bare"],
+      ["api"],
+      [1, 2, 3, 4].map((r) => ({
+        ...syntheticTrial("x-bare", "api", r, 64, 1000, 5),
+        checks: cleanChecks(
+          60,
+          64,
+          [
+            { loadGeneratorBound: true },
+            { unsaturated: true },
+            { contended: true },
+            { machineFull: true },
+          ][r - 1],
+        ),
+      })),
+    );
+    const rps = chart(run, "rps-api");
+    expect(rps?.labels).toEqual(["x-bare (lower bound, unsaturated, contended, machine full)"]);
+    expect(rps?.datasets[0]?.colors).toEqual(["#888"]);
+    for (const only of ["contended", "machineFull", "generatorCeiling"] as const) {
+      const one = syntheticRun(
+        ["x-bare"],
+        ["api"],
+        [
+          {
+            ...syntheticTrial("x-bare", "api", 1, 64, 1000, 5),
+            checks: cleanChecks(60, 64, { [only]: true }),
+          },
+        ],
+      );
+      const label = {
+        contended: "contended",
+        machineFull: "machine full",
+        generatorCeiling: "lower bound",
+      };
+      expect(chart(one, "rps-api")?.labels).toEqual([`x-bare (${label[only]})`]);
+    }
+  });
+
+  test("memory: one bar per app in the run's order, one dataset per scenario", () => {
+    const memory = chart(SYNTHETIC, "memory");
+    expect(memory?.title).toBe("Peak server memory (RSS, MiB) per scenario");
+    expect(memory?.labels).toEqual(["bun-hono", "bun-bare", "node-hono", "node-bare"]);
+    // the highest valid trial's RSS; node-hono's invalid 999 MiB is not among them
+    expect(memory?.datasets).toEqual([
+      { label: "api", data: [62, 52.5, 82, null] },
+      { label: "echo", data: [67, 57, 90, null] },
+    ]);
+    expect(memory?.yTitle).toBe("MiB");
+    expect(charts(SYNTHETIC).map((c) => c.id)).toEqual([
+      "rps-api",
+      "latency-api",
+      "rps-echo",
+      "latency-echo",
+      "memory",
+    ]);
+  });
+
+  test("the throughput curve: req/s and p99 (log) against the connection counts measured", () => {
+    const rps = chart(CURVE, "curve-rps-api");
+    const p99 = chart(CURVE, "curve-p99Ms-api");
+    expect(rps?.title).toBe("api: req/s against connections (mean of valid trials)");
+    expect(p99?.title).toBe("api: p99 against connections (ms, log scale; median of valid trials)");
+    for (const c of [rps, p99]) {
+      expect(c?.type).toBe("line");
+      expect(c?.labels).toEqual([]);
+      expect(c?.xTitle).toBe("connections (log scale)");
+      expect(c?.xLogarithmic).toBe(true);
+      expect(c?.xTicks).toEqual([1, 100, 400]);
+    }
+    expect(rps?.logarithmic).toBe(false);
+    expect(p99?.logarithmic).toBe(true);
+    expect(rps?.yTitle).toBe("req/s");
+    expect(p99?.yTitle).toBe("ms");
+    expect(rps?.datasets).toEqual([
+      {
+        label: "bun-bare",
+        data: [
+          { x: 1, y: 5_000 },
+          { x: 100, y: 40_000 },
+          { x: 400, y: 41_000 },
+        ],
+        color: colour("bun-bare"),
+      },
+      {
+        label: "node-bare",
+        data: [
+          { x: 1, y: 4_000 },
+          { x: 100, y: 12_000 },
+          { x: 400, y: 12_500 },
+        ],
+        color: colour("node-bare"),
+      },
+    ]);
+    expect(p99?.datasets[1]?.data).toEqual([
+      { x: 1, y: 0.6 },
+      { x: 100, y: 12 },
+      { x: 400, y: 50 },
+    ]);
+    // a count where an app has no valid trial has no point (not a point at 0)
+    const gap = {
+      ...CURVE,
+      trials: CURVE.trials.map((t) =>
+        t.app === "node-bare" && t.connections === 100
+          ? { ...t, checks: { ...t.checks, valid: false, invalidReasons: ["x"] } }
+          : t,
+      ),
+    };
+    expect(chart(gap, "curve-rps-api")?.datasets[1]?.data).toEqual([
+      { x: 1, y: 4_000 },
+      { x: 400, y: 12_500 },
+    ]);
+    // the counts, sorted as numbers (100 after 9, not before it)
+    const unsorted = syntheticRun(
+      ["bun-bare"],
+      ["api"],
+      [100, 9, 1].map((c) => syntheticTrial("bun-bare", "api", 1, c, 1000 * c, 5)),
+      { connections: 100, connectionCounts: [100, 9, 1] },
+    );
+    expect(chart(unsorted, "curve-rps-api")?.xTicks).toEqual([1, 9, 100]);
+  });
+
+  test("latency at offered load: p50 dashed and p99 per app, the budget across, a search's interval", () => {
+    const rates = chart(RATED, "rates-api");
+    expect(rates?.title).toBe(
+      "api: latency at offered load (ms, log scale; dashed: p50, solid: p99; searched levels included)",
+    );
+    expect(rates?.type).toBe("line");
+    expect(rates?.xTitle).toBe("offered req/s");
+    expect(rates?.logarithmic).toBe(true);
+    expect(rates?.yTitle).toBe("ms");
+    expect(rates?.labels).toEqual([]);
+    const byLabel = (label: string) => rates?.datasets.find((d) => d.label === label);
+    expect(byLabel("bun-bare p50")).toEqual({
+      label: "bun-bare p50",
+      data: [
+        { x: 20_000, y: 0.5 },
+        { x: 36_000, y: 2 },
+      ],
+      color: colour("bun-bare"),
+      dashed: true,
+    });
+    expect(byLabel("node-hono p99")?.data).toEqual([
+      { x: 15_000, y: 6 },
+      { x: 27_000, y: 300 },
+    ]);
+    expect(byLabel("node-hono p99")?.dashed).toBe(false);
+    // the budget from the lowest offered rate of any app (15,000) to the highest (36,000)
+    expect(byLabel("p99 budget 10.0 ms")).toEqual({
+      label: "p99 budget 10.0 ms",
+      data: [
+        { x: 15_000, y: 10 },
+        { x: 36_000, y: 10 },
+      ],
+      color: "#000",
+      dashed: true,
+    });
+    expect(rates?.datasets).toHaveLength(5);
+    // searched: within at the lower rate, over at the higher: the interval between them
+    const searched = {
+      ...RATED,
+      rateTrials: RATED.rateTrials?.map((t) => ({ ...t, requested: "search" })),
+    };
+    const found = chart(searched, "rates-api")?.datasets.slice(5);
+    expect(found).toEqual([
+      {
+        label: "bun-bare capacity interval",
+        data: [
+          { x: 20_000, y: 10 },
+          { x: 36_000, y: 10 },
+        ],
+        color: colour("bun-bare"),
+        width: 6,
+      },
+      {
+        label: "node-hono capacity interval",
+        data: [
+          { x: 15_000, y: 10 },
+          { x: 27_000, y: 10 },
+        ],
+        color: colour("node-hono"),
+        width: 6,
+      },
+    ]);
+  });
+
+  test("start-up: fastest first, median ready time and memory with their ranges", () => {
+    const ready = chart(STARTED, "startup");
+    expect(ready?.title).toBe(
+      "Start-up: runtime start to first correct answer (ms; median of starts, bars: lowest–highest)",
+    );
+    expect(ready?.yTitle).toBe("ms");
+    expect(ready?.labels).toEqual(["bun-bare", "node-hono"]);
+    // bun-bare 30, 40, 90 → 40; node-hono 400, 450 → 425
+    expect(ready?.datasets).toEqual([
+      {
+        label: "ready ms",
+        data: [40, 425],
+        ranges: [
+          [30, 90],
+          [400, 450],
+        ],
+        colors: [colour("bun-bare"), colour("node-hono")],
+      },
+    ]);
+    const memory = chart(STARTED, "startup-memory");
+    expect(memory?.title).toBe(
+      "Memory at start (RSS, MiB; median of starts, bars: lowest–highest at idle)",
+    );
+    expect(memory?.yTitle).toBe("MiB");
+    // ready RSS = idle + 5: 35, 36, 37 → 36; 85, 95 → 90
+    expect(memory?.datasets).toEqual([
+      { label: "when ready", data: [36, 90] },
+      {
+        label: "after 1 s idle",
+        data: [31, 85],
+        ranges: [
+          [30, 32],
+          [80, 90],
+        ],
+      },
+    ]);
+    expect(chart(SYNTHETIC, "startup")).toBeUndefined();
+  });
+
+  test("runtime versions: a dataset per version, a bar per app with its 95% CI", () => {
+    const run = syntheticVersionsRun();
+    const versions = chart(run, "versions-api-node");
+    expect(versions?.title).toBe(
+      "api: req/s on each node version (mean over processes, bars: 95% CI)",
+    );
+    expect(versions?.yTitle).toBe("req/s");
+    expect(versions?.labels).toEqual(["node-bare", "node-hono"]);
+    expect(versions?.datasets.map((d) => [d.label, d.data])).toEqual([
+      ["node 22.23.3", [10_000, 8_000]],
+      ["node 24.21.0", [11_000, 8_000]],
+    ]);
+    // node-bare on 22: 9,900/10,000/10,100, sd 100: ± 4.3027 × 100/√3 = ± 248.41
+    expect(versions?.datasets[0]?.ranges?.[0]).toEqual([9_751.59, 10_248.41]);
+    // a version's app colour is its registry name's ("node-bare@22.23.3" is node-bare)
+    expect(chart(run, "rps-api")?.datasets[0]?.colors?.[0]).toBe(colour("node-bare"));
+    // an app measured on one version only: no bar (null) on the other
+    const missing = {
+      ...run,
+      trials: run.trials.filter((t) => t.app !== "node-hono@24.21.0"),
+    };
+    const partial = chart(missing, "versions-api-node");
+    expect(partial?.datasets[1]?.data).toEqual([11_000, null]);
+    expect(partial?.datasets[1]?.ranges?.[1]).toBeNull();
+  });
+});
+
+describe("HTML: lists, joins and the chart specs' kinds", () => {
+  test("two notes under a flag, flags one after another, two apps in the framework tax", () => {
+    const notes: Results = {
+      ...SYNTHETIC,
+      trials: SYNTHETIC.trials.map((t, i) =>
+        i === 2 ? { ...t, checks: { ...t.checks, notes: ["another note"] } } : t,
+      ),
+    };
+    const html = htmlReport(analyze(notes));
+    expect(html).toContain(
+      "<ul><li>wrk used 99% of its core, the server 81%</li><li>another note</li></ul></li><li>bun-hono: UNSATURATED 1/3",
+    );
+    // bun-hono 30,000 of bun-bare's 40,000: 75%, cost 25%; node-hono equal to node-bare: a tie
+    const apps = ["bun-bare", "bun-hono", "node-bare", "node-hono"];
+    const means = [40_000, 30_000, 20_000, 20_000];
+    const taxed = syntheticRun(
+      apps,
+      ["api"],
+      apps.flatMap((a, j) =>
+        [0.99, 1.01, 1].map((k, i) =>
+          syntheticTrial(a, "api", i + 1, 64, (means[j] as number) * k, 5),
+        ),
+      ),
+    );
+    expect(htmlReport(analyze(taxed))).toMatch(
+      /\): bun-hono 75% of bare \(cost 25%\) · node-hono ≈ tie \(100% of bare, could detect ≥ \d+\.\d%\)<\/p>/,
+    );
+    expect(markdownReport(analyze(taxed))).toMatch(
+      /\| bun-hono \| 75% \| 25% \| < 0\.001 \|\n\| node-hono \| ≈100% \| ≈ tie \(could detect ≥ \d+\.\d%\) \| 1\.000 \|\n/,
+    );
+  });
+
+  test("sections one per line; a section that has nothing to show is not there at all", () => {
+    const html = htmlReport(analyze(SYNTHETIC));
+    expect(html).toContain("</canvas></div></div></section>\n<section><h2>echo</h2>");
+    expect(html).toContain("</div></div></section>\n\n<section><h2>Memory</h2>");
+    expect(html).toContain(
+      '<canvas id="memory"></canvas></div></section>\n\n\n\n\n\n\n<pre id="render-check" hidden></pre>',
+    );
+    expect(html).toContain(
+      "<td>./benchmark.sh -n 3</td></tr></tbody></table>\n<p>Only valid samples count.",
+    );
+  });
+
+  test("every chart's kind, title and labels", () => {
+    const charts = chartData(analyze(SYNTHETIC));
+    expect(charts.map((c) => [c.id, c.type])).toStrictEqual([
+      ["rps-api", "bar"],
+      ["latency-api", "bar"],
+      ["rps-echo", "bar"],
+      ["latency-echo", "bar"],
+      ["memory", "bar"],
+    ]);
+    const [rps, latency] = charts;
+    expect(rps?.datasets.map((d) => d.label)).toEqual(["req/s"]);
+    // the latency chart's bars carry the same qualifiers as the req/s chart's
+    expect(latency?.labels).toEqual([
+      "bun-bare (lower bound)",
+      "bun-hono (unsaturated)",
+      "node-hono",
+      "node-bare (failed)",
+    ]);
+    const started = chartData(analyze(STARTED));
+    expect(started.map((c) => [c.id, c.type]).slice(-2)).toStrictEqual([
+      ["startup", "bar"],
+      ["startup-memory", "bar"],
+    ]);
+    const versions = chartData(analyze(syntheticVersionsRun()));
+    expect(versions.at(-1)?.type).toBe("bar");
+  });
+});
+
+describe("HTML: CPU time per request, one app at a time", () => {
+  test("a heading and a table per scenario, after the scenarios and before memory", () => {
+    const html = htmlReport(analyze(COSTED));
+    const head =
+      "<table><thead><tr><th>app</th><th>CPU µs per request (95% CI)</th><th>× cheapest (95% CI)</th></tr></thead>" +
+      "<tbody><tr><td>bun-bare</td><td>11.00 (8.52–13.48)</td><td>×1.000 (the cheapest)</td></tr>";
+    expect(html).toContain(
+      "</section>\n<section><h2>CPU time per request</h2><p>The server's CPU time per request, each app measured alone:",
+    );
+    expect(html).toContain(
+      `(fewer requests share each wake-up).</p><h3>api</h3>${head}` +
+        "<tr><td>node-bare</td><td>24.00 (19.03–28.97)</td><td>×2.182 (1.804–2.560)</td></tr></tbody></table>" +
+        `<h3>echo</h3>${head}</tbody></table></section>\n<section><h2>Memory</h2>`,
+    );
+    expect(htmlReport(analyze(SYNTHETIC))).not.toContain("CPU time per request");
+  });
+});
+
+describe("HTML: side by side", () => {
+  const html = htmlReport(analyze(SIDE));
+
+  test("the intro, a table per scenario, its flags and its chart; no memory section", () => {
+    const cells = SIDE_TABLE.split("\n")[2]?.split(" | ").slice(1, -1).join("</td><td>");
+    expect(html).toContain(
+      "\n<section><h2>Side by side</h2><p>Side by side: the two apps of each pair served at the same moment",
+    );
+    expect(html).toContain(
+      "(80% power). Lower is cheaper.</p><h3>api</h3><table><thead><tr><th>rank</th><th>app</th><th>CPU per request (× reference, 95% CI)</th>",
+    );
+    expect(html).toContain(`<tr><td>1</td><td>${cells}</td><td>8/8</td></tr>`);
+    expect(html).toContain(
+      '</tbody></table><ul class="notes"><li>node-bare: 1 pair of processes with valid samples: too few for a CI</li>' +
+        '<li>deno-bare: FAILED: no deno</li></ul><div class="chart"><canvas id="side-api"></canvas></div></section>\n\n',
+    );
+    expect(html).not.toContain("<h2>Memory</h2>");
+    expect(html).not.toContain("Against");
+    expect(html).not.toContain("Calibration");
+  });
+
+  test("one scenario after another; a row's notes nested under its flag", () => {
+    const noted = onTwoScenarios();
+    noted.pairTrials = noted.pairTrials?.map((t, i) =>
+      i === 0 ? { ...t, checks: { ...t.checks, unsaturated: true, notes: ["steal <9%>"] } } : t,
+    );
+    const page = htmlReport(analyze(noted));
+    expect(page).toContain(
+      '<ul class="notes"><li>bun-bare: UNSATURATED 1/6: the servers did not fill their core (see the notes)<ul><li>steal &lt;9%&gt;</li></ul></li>',
+    );
+    expect(page).toContain('<canvas id="side-api"></canvas></div>\n<h3>echo</h3><table>');
+  });
+
+  test("--against: its heading, the verdicts and the run's one line", () => {
+    const page = htmlReport(analyze(against(1.2)));
+    expect(page).toContain(
+      '<canvas id="side-api"></canvas></div><h3>Against HEAD~1</h3><p>Each app as this checkout has it,',
+    );
+    expect(page).toContain(
+      " A slower app makes the run exit 1.</p><table><thead><tr><th>app</th><th>scenario</th>",
+    );
+    expect(page).toContain(
+      "<td>SLOWER</td></tr></tbody></table><p>SLOWER than HEAD~1 (1a2b3c4d5e6f) by 2.0% or more: bun-bare (api)</p></section>",
+    );
+  });
+
+  test("--calibrate: each scenario's known answer inside the section", () => {
+    const page = htmlReport(analyze(CALIBRATED_SIDE));
+    const caption = (s: string) =>
+      `<p>${s}: too few rounds for subsampled rates (the run needs more rounds than a default run):</p><table><thead><tr><th>row</th><th>extra iterations</th>`;
+    expect(page).toContain(
+      '<canvas id="side-echo"></canvas></div><h3>Calibration</h3><p>Side by side (--side-by-side): bun-bare against itself',
+    );
+    expect(page).toContain(`the detection rate.</p>${caption("api")}`);
+    // 500 iterations of 1 ns on bun-bare's 10 µs: 5.0%
+    expect(page).toContain("<tr><td>bun-hono</td><td>500</td><td>5.0%</td>");
+    expect(page).toContain(`</tbody></table>${caption("echo")}`);
+    expect(page).toContain("</td></tr></tbody></table></section>\n");
+  });
+});
+
+describe("HTML: the side-by-side chart", () => {
+  test("a bar per row with a ratio and a pair, its CI as the error bar", () => {
+    const charts = chartData(analyze(SIDE));
+    expect(charts.map((c) => c.id)).toEqual(["side-api"]);
+    expect(charts[0]).toEqual({
+      id: "side-api",
+      title: "api: CPU time per request × the reference, side by side (bars: 95% CI)",
+      type: "bar",
+      // node-bare has no ratio (one pair), deno-bare no pair (it failed)
+      labels: ["bun-bare (reference)", "bun-hono (× bun-bare)"],
+      datasets: [
+        {
+          label: "× reference",
+          data: [1, 1.2],
+          ranges: [null, [1.17, 1.23]],
+          colors: ["bun-bare", "bun-hono"].map((app) => CHART_COLORS[app] as string),
+        },
+      ],
+      yTitle: "× reference",
+    });
+  });
+});

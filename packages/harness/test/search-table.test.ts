@@ -1,0 +1,100 @@
+// report/search-table.ts: a --rates search in the reports: each searched rate a level, its
+// verdict and reasons, the capacity and the chart's interval. Synthetic trials. Part of the
+// mutation group "reports" (the search itself is in search.test.ts).
+
+import { describe, expect, test } from "bun:test";
+import { searchInterval, searchView } from "../src/report/search-table.ts";
+import type { RateTrial, Results } from "../src/results/schema.ts";
+import { lat, rate } from "./support/rate-trials.ts";
+import { syntheticRun } from "./support/synthetic.ts";
+
+describe("--rates search in the reports", () => {
+  const at = (offered: number, p99: number, patch: Partial<RateTrial> = {}) =>
+    rate("bun-bare", "api", "search", offered, lat(1, p99), patch);
+  const results = (searches: Results["searches"] = []): Results => ({
+    ...syntheticRun(["bun-bare"], ["api"], []),
+    searches,
+  });
+  const view = (trials: RateTrial[], searches: Results["searches"] = []) =>
+    searchView(results(searches), trials, "bun-bare", "api", 10);
+
+  test("each searched rate a level: its verdict the majority's, every reason a trial missed", () => {
+    const trials = [at(20_000, 2), at(20_000, 30), at(20_000, 3), at(40_000, 50), at(40_000, 60)];
+    const v = view(trials);
+    expect(
+      v?.levels.map((l) => [
+        l.requested,
+        l.offeredRps,
+        l.trials,
+        l.withinBudget,
+        l.loadGeneratorBound,
+      ]),
+    ).toEqual([
+      ["search", 20_000, 3, true, false],
+      ["search", 40_000, 2, false, false],
+    ]);
+    expect(v?.verdicts).toEqual([
+      "within (2/3 kept it): p99 30.00 ms",
+      "over (0/2 kept it): p99 50.00 ms; p99 60.00 ms",
+    ]);
+    expect(v?.capacity).toEqual([
+      "bun-bare",
+      "20,000–40,000 req/s",
+      "search incomplete (interrupted); 20,000 kept the budget (3 trial(s)); 40,000 over (2 trial(s))",
+    ]);
+    expect(searchInterval(trials, "bun-bare", "api", 10)).toEqual({ low: 20_000, high: 40_000 });
+    // Another app's or scenario's trials are not this search's.
+    expect(view(trials.map((t) => ({ ...t, app: "node-bare" })))).toBeUndefined();
+    expect(view(trials.map((t) => ({ ...t, scenario: "echo" })))).toBeUndefined();
+    expect(searchInterval([], "bun-bare", "api", 10)).toBeUndefined();
+  });
+
+  test("the same reason twice is said once; an unjudged level is marked so", () => {
+    const bound = { loadGeneratorBound: true };
+    const v = view([at(20_000, 2, bound), at(20_000, 2, bound), at(20_000, 2)]);
+    expect(v?.verdicts).toEqual(["not judged (1/3 kept it): load generator saturated"]);
+    expect(v?.levels.map((l) => [l.loadGeneratorBound, l.withinBudget])).toEqual([[true, false]]);
+    expect(v?.capacity).toEqual([
+      "bun-bare",
+      "not determined (20,000 req/s not judged)",
+      "search incomplete (interrupted); 20,000 not judged (3 trial(s))",
+    ]);
+  });
+
+  test("capacity when even the lowest rate missed, or nothing above was missed", () => {
+    expect(view([at(30_000, 40), at(60_000, 2)])?.capacity.slice(1)).toEqual([
+      "below 30,000 req/s",
+      // The lowest missed: the 60,000 that kept it is noise above the miss.
+      "search incomplete (interrupted); 30,000 over (1 trial(s)); a higher rate kept the budget too (noise): the lower miss caps it",
+    ]);
+    const record = {
+      app: "bun-bare",
+      scenario: "api",
+      closedLoopRps: 25_000,
+      trials: 15,
+      elapsedSec: 89.6,
+    };
+    expect(view([at(20_000, 2)], [record])?.verdicts).toEqual(["within (1/1 kept it)"]);
+    expect(view([at(20_000, 2)], [record])?.capacity.slice(1)).toEqual([
+      "at least 20,000 req/s",
+      "searched from 25,000 req/s (closed loop): 15 trials in 90 s; 20,000 kept the budget (1 trial(s))",
+    ]);
+    // At the trial limit (16), the ends were not all repeated.
+    expect(view([at(20_000, 2)], [{ ...record, trials: 16 }])?.capacity[2]).toBe(
+      "searched from 25,000 req/s (closed loop): 16 trials in 90 s; 20,000 kept the budget (1 trial(s)); stopped at its 16-trial limit, ends not all repeated",
+    );
+    expect(searchInterval([at(20_000, 2)], "bun-bare", "api", 10)).toBeUndefined();
+  });
+
+  test("an unjudged top: at least the bottom, and no interval for the chart", () => {
+    const trials = [at(10_000, 2), at(20_000, 30), at(30_000, 2)];
+    // 10,000 kept it, 20,000 missed, 30,000 kept it again: the miss caps the interval.
+    expect(view(trials)?.capacity.slice(1)).toEqual([
+      "10,000–20,000 req/s",
+      "search incomplete (interrupted); 10,000 kept the budget (1 trial(s)); 20,000 over (1 trial(s)); a higher rate kept the budget too (noise): the lower miss caps it",
+    ]);
+    const top = [at(20_000, 2), at(30_000, 2, { loadGeneratorBound: true })];
+    expect(view(top)?.capacity[1]).toBe("at least 20,000 req/s (not judged from 30,000)");
+    expect(searchInterval(top, "bun-bare", "api", 10)).toBeUndefined();
+  });
+});

@@ -1,0 +1,128 @@
+// --side-by-side for real: ./benchmark.sh in a private network namespace (its own loopback,
+// so 127.0.0.1 and 127.0.0.2 are its alone), two apps started on the server's CPU at once,
+// each loaded by its own wrk. What must hold whatever the machine's noise: every sample
+// valid and physically consistent (the two servers' CPU time within the one core they share,
+// in-flight within the connections), the slots alternating round by round, one app able to
+// run twice on its port (A/A), the reports and the BMF export written, nothing left running.
+// Needs root (unshare --net): skipped with the reason elsewhere, never in CI (CI=true).
+
+import { describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Results, schemaErrors } from "../src/results/schema.ts";
+import { startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+
+function netnsProblem(): string | undefined {
+  if (process.getuid?.() !== 0) return "a private network namespace (unshare --net) needs root";
+  try {
+    execFileSync("unshare", ["--net", "true"], { stdio: "ignore" });
+  } catch {
+    return "unshare --net is not available here";
+  }
+  return undefined;
+}
+
+const problem = netnsProblem();
+if (problem && process.env.CI === "true") {
+  throw new Error(`side-by-side tests must run in CI, but ${problem}`);
+}
+if (problem) console.log(`side-by-side tests skipped: ${problem}`);
+
+/** benchmark.sh inside a network namespace of its own, its loopback up. */
+const NETNS = ["unshare", "--net", "bash", "-c", 'ip link set lo up && exec "$@"', "netns"];
+
+async function sideRun(args: string[]) {
+  const out = join(mkdtempSync(join(tmpdir(), "bench-side-")), "run");
+  const { done } = startBenchmark(["-o", out, ...args], {}, undefined, NETNS);
+  const finished = await done;
+  const path = join(out, "results.json");
+  const results = existsSync(path)
+    ? (JSON.parse(readFileSync(path, "utf8")) as Results)
+    : undefined;
+  return { ...finished, out, results };
+}
+
+const SHORT = ["--side-by-side", "--quick", "--rounds", "2", "--samples", "2", "--tool", "wrk"];
+
+describe.skipIf(problem !== undefined)("--side-by-side on real processes", () => {
+  test("bun-bare against node-bare: valid, consistent samples, slots alternating, reports", async () => {
+    const r = await sideRun([...SHORT, "bun-bare", "node-bare"]);
+    expect(r.code).toBe(0);
+    const results = r.results as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    expect(results.trials).toEqual([]);
+    expect(results.manifest.settings.sideBySide).toEqual({
+      pairs: [["bun-bare", "node-bare"]],
+      addresses: ["127.0.0.1", "127.0.0.2"],
+    });
+    expect(results.apps.map((a) => [a.name, a.status, a.reportedRuntime?.name])).toEqual([
+      ["bun-bare", "ok", "bun"],
+      ["node-bare", "ok", "node"],
+    ]);
+    const trials = results.pairTrials ?? [];
+    expect(trials.map((t) => [t.round, t.sample])).toEqual([
+      [1, 1],
+      [1, 2],
+      [2, 1],
+      [2, 2],
+    ]);
+    for (const t of trials) {
+      expect({ round: t.round, valid: t.checks.valid, why: t.checks.invalidReasons }).toEqual({
+        round: t.round,
+        valid: true,
+        why: [],
+      });
+      expect(t.sides.map((s) => [s.slot, s.address])).toEqual([
+        [0, "127.0.0.1"],
+        [1, "127.0.0.2"],
+      ]);
+      // The reference (bun-bare) first in round 1, second in round 2.
+      expect(t.sides[t.round === 1 ? 0 : 1]?.app).toBe("bun-bare");
+      expect(new Set(t.sides.map((s) => s.pid)).size).toBe(2);
+      for (const s of t.sides) {
+        const requests = s.result?.requests ?? 0;
+        expect(requests).toBeGreaterThan(100);
+        expect(s.nsPerRequest).toBeCloseTo(s.cpuNs / requests, 6);
+        // In flight at most the connections (closed loop).
+        const inFlight =
+          (requests * (s.result?.latencyMs.mean ?? 0)) / 1000 / (s.result?.durationSec ?? 1);
+        expect(inFlight).toBeLessThanOrEqual(s.connections * 1.05);
+      }
+      // Both servers on one core: their CPU time within the time the generators ran (+ start-up).
+      const cpu = t.sides.reduce((sum, s) => sum + s.cpuNs, 0) / 1e9;
+      expect(cpu).toBeLessThan((t.requestedSec + 0.5) * 1.05);
+      expect(cpu).toBeGreaterThan(0.3 * t.requestedSec);
+      const percent = t.sides.reduce((sum, s) => sum + s.serverCpuPercent, 0);
+      expect(percent).toBeLessThanOrEqual(105);
+    }
+    expect(r.stdout).toContain("== api: CPU time per request, side by side");
+    expect(r.stdout).toMatch(/node-bare .* ≈?×\d\.\d{3} \(/);
+    expect(readFileSync(join(r.out, "report.md"), "utf8")).toContain("# Side by side");
+    expect(readFileSync(join(r.out, "report.html"), "utf8")).toContain('<canvas id="side-api">');
+    expect(taggedProcesses()).toEqual([]);
+  }, 120_000);
+
+  test("one app against itself: twice on its port at two addresses, A/A, exported as BMF", async () => {
+    const bmf = join(mkdtempSync(join(tmpdir(), "bench-bmf-")), "bmf.json");
+    const r = await sideRun([...SHORT, "--samples", "1", "--export", "bmf", bmf, "bun-bare"]);
+    expect(r.code).toBe(0);
+    const results = r.results as Results;
+    expect(results.apps.map((a) => [a.name, a.status, a.port])).toEqual([
+      ["bun-bare", "ok", 3004],
+      ["bun-bare#2", "ok", 3004],
+    ]);
+    const trials = results.pairTrials ?? [];
+    expect(trials).toHaveLength(2);
+    for (const t of trials) expect(t.checks.valid).toBe(true);
+    const exported = JSON.parse(readFileSync(bmf, "utf8"));
+    expect(Object.keys(exported).sort()).toEqual(["bun-bare api", "bun-bare#2 api"]);
+    const ratio = exported["bun-bare#2 api"]["cost-ratio"].value;
+    // Two 1 s samples of one app against itself: far from any real difference.
+    expect(ratio).toBeGreaterThan(0.8);
+    expect(ratio).toBeLessThan(1.25);
+    expect(exported["bun-bare api"]["cpu-per-request"].value).toBeGreaterThan(0);
+    expect(taggedProcesses()).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,25 @@
+// Open-loop rate trials at given latencies, for the tests of the rates and search tables
+// (rates-table.test.ts, search-table.test.ts).
+
+import type { LatencyMs } from "../../src/load/parse.ts";
+import type { RateTrial } from "../../src/results/schema.ts";
+import { syntheticRateTrial } from "./synthetic.ts";
+
+/** Latencies with these p50, p99 and p99.9 (ms). */
+export const lat = (p50: number, p99: number, p999 = p99): LatencyMs => ({
+  mean: p50,
+  p50,
+  p90: p99,
+  p99,
+  p999,
+  max: p999,
+});
+/** A valid rate trial of `app` on `scenario` at `offered` req/s (achieved in full unless patched). */
+export const rate = (
+  app: string,
+  scenario: string,
+  requested: string,
+  offered: number,
+  latency: LatencyMs,
+  patch: Partial<RateTrial> = {},
+): RateTrial => ({ ...syntheticRateTrial(requested, offered, latency, patch), app, scenario });
