@@ -144,6 +144,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/markdown.ts",
       "src/report/html.ts",
       "src/report/html-charts.ts",
+      "src/report/sections.ts",
       "src/report/format.ts",
       "src/report/mermaid.ts",
       "src/report/readme.ts",

@@ -13,7 +13,15 @@ import {
   SIDE,
   SIDE_TABLE,
 } from "./support/report-side.ts";
-import { CURVE, PROFILED, RATED, STARTED, SYNTHETIC, WORKERS } from "./support/report-synthetic.ts";
+import {
+  CALIBRATED,
+  CURVE,
+  PROFILED,
+  RATED,
+  STARTED,
+  SYNTHETIC,
+  WORKERS,
+} from "./support/report-synthetic.ts";
 import {
   cleanChecks,
   syntheticRun,
@@ -231,7 +239,7 @@ describe("HTML: tables, sections, escaping", () => {
       "<tr><td>a-bare</td><td>api</td><td>2 of 2</td><td>62 / 30</td><td>40 / 24</td><td>20.0</td><td>50.0</td></tr>",
     );
     expect(workers).toContain(
-      "</tbody></table><h3>Scaling with workers</h3><p>Each app at every worker count of the run (--workers)",
+      "</tbody></table></section>\n<section><h2>Scaling with workers</h2><p>Each app at every worker count of the run (--workers)",
     );
     expect(workers).toContain(
       "<h3>api</h3><table><thead><tr><th>app</th><th>1 worker(s)</th><th>2 worker(s)</th></tr></thead><tbody><tr><td>a-bare</td><td>1,002</td><td>1,902 (×1.90)</td></tr>",
@@ -261,6 +269,17 @@ describe("HTML: tables, sections, escaping", () => {
     );
   });
 
+  test("--calibrate one app at a time: its known answer in a section, as in the Markdown", () => {
+    const page = htmlReport(analyze(CALIBRATED));
+    expect(page).toContain("<section><h2>Calibration</h2><p>");
+    expect(page).toContain(
+      "<p>api: too few rounds for subsampled rates (the run needs more rounds than a default run):</p>" +
+        "<table><thead><tr><th>row</th><th>extra iterations</th><th>extra</th>",
+    );
+    expect(page).toContain("<tr><td>bun-bare-x5</td><td>485</td><td>5.0%</td>");
+    expect(htmlReport(analyze(SYNTHETIC))).not.toContain("Calibration");
+  });
+
   test("the production tax: one table, or a heading per api when there are several", () => {
     const trials = (scenario: string, mean: number, workers: number) =>
       [0.99, 1.01, 1].map((k, i) => ({
@@ -282,7 +301,7 @@ describe("HTML: tables, sections, escaping", () => {
     );
     const two = htmlReport(analyze(stages([1, 2])));
     expect(two).toContain("<h3>api (w=1)</h3><table>");
-    expect(two).toContain("</table><h3>api (w=2)</h3><table>");
+    expect(two).toContain("</table>\n<h3>api (w=2)</h3><table>");
   });
 });
 
@@ -615,9 +634,9 @@ describe("HTML: lists, joins and the chart specs' kinds", () => {
   test("sections one per line; a section that has nothing to show is not there at all", () => {
     const html = htmlReport(analyze(SYNTHETIC));
     expect(html).toContain("</canvas></div></div></section>\n<section><h2>echo</h2>");
-    expect(html).toContain("</div></div></section>\n\n<section><h2>Memory</h2>");
+    expect(html).toContain("</div></div></section>\n<section><h2>Memory</h2>");
     expect(html).toContain(
-      '<canvas id="memory"></canvas></div></section>\n\n\n\n\n\n\n<pre id="render-check" hidden></pre>',
+      '<canvas id="memory"></canvas></div></section>\n<pre id="render-check" hidden></pre>',
     );
     expect(html).toContain(
       "<td>./benchmark.sh -n 3</td></tr></tbody></table>\n<p>Only valid samples count.",
@@ -653,7 +672,7 @@ describe("HTML: lists, joins and the chart specs' kinds", () => {
 });
 
 describe("HTML: CPU time per request, one app at a time", () => {
-  test("a heading and a table per scenario, after the scenarios and before memory", () => {
+  test("a heading and a table per scenario, after the scenarios and memory", () => {
     const html = htmlReport(analyze(COSTED));
     const head =
       "<table><thead><tr><th>app</th><th>CPU µs per request (95% CI)</th><th>× cheapest (95% CI)</th></tr></thead>" +
@@ -664,7 +683,7 @@ describe("HTML: CPU time per request, one app at a time", () => {
     expect(html).toContain(
       `(fewer requests share each wake-up).</p><h3>api</h3>${head}` +
         "<tr><td>node-bare</td><td>24.00 (19.03–28.97)</td><td>×2.182 (1.804–2.560)</td></tr></tbody></table>" +
-        `<h3>echo</h3>${head}</tbody></table></section>\n<section><h2>Memory</h2>`,
+        `\n<h3>echo</h3>${head}</tbody></table></section>\n<pre id="render-check"`,
     );
     expect(htmlReport(analyze(SYNTHETIC))).not.toContain("CPU time per request");
   });
@@ -679,12 +698,12 @@ describe("HTML: side by side", () => {
       "\n<section><h2>Side by side</h2><p>Side by side: the two apps of each pair served at the same moment",
     );
     expect(html).toContain(
-      "(80% power). Lower is cheaper.</p><h3>api</h3><table><thead><tr><th>rank</th><th>app</th><th>CPU per request (× reference, 95% CI)</th>",
+      "(80% power). Lower is cheaper.</p><h3>api — GET /api/test — a small JSON object built per request</h3><table><thead><tr><th>rank</th><th>app</th><th>CPU per request (× reference, 95% CI)</th>",
     );
     expect(html).toContain(`<tr><td>1</td><td>${cells}</td><td>8/8</td></tr>`);
     expect(html).toContain(
       '</tbody></table><ul class="notes"><li>node-bare: 1 pair of processes with valid samples: too few for a CI</li>' +
-        '<li>deno-bare: FAILED: no deno</li></ul><div class="chart"><canvas id="side-api"></canvas></div></section>\n\n',
+        '<li>deno-bare: FAILED: no deno</li></ul><div class="chart wide"><canvas id="side-api"></canvas></div></section>\n<pre',
     );
     expect(html).not.toContain("<h2>Memory</h2>");
     expect(html).not.toContain("Against");
@@ -700,13 +719,15 @@ describe("HTML: side by side", () => {
     expect(page).toContain(
       '<ul class="notes"><li>bun-bare: UNSATURATED 1/6: the servers did not fill their core (see the notes)<ul><li>steal &lt;9%&gt;</li></ul></li>',
     );
-    expect(page).toContain('<canvas id="side-api"></canvas></div>\n<h3>echo</h3><table>');
+    expect(page).toContain(
+      '<canvas id="side-api"></canvas></div>\n<h3>echo — POST /api/echo — parse and re-serialize a ~1 KB JSON body</h3><table>',
+    );
   });
 
   test("--against: its heading, the verdicts and the run's one line", () => {
     const page = htmlReport(analyze(against(1.2)));
     expect(page).toContain(
-      '<canvas id="side-api"></canvas></div><h3>Against HEAD~1</h3><p>Each app as this checkout has it,',
+      '<canvas id="side-api"></canvas></div>\n<h3>Against HEAD~1</h3><p>Each app as this checkout has it,',
     );
     expect(page).toContain(
       " A slower app makes the run exit 1.</p><table><thead><tr><th>app</th><th>scenario</th>",
@@ -716,17 +737,17 @@ describe("HTML: side by side", () => {
     );
   });
 
-  test("--calibrate: each scenario's known answer inside the section", () => {
+  test("--calibrate: each scenario's known answer, in a section after the side-by-side one", () => {
     const page = htmlReport(analyze(CALIBRATED_SIDE));
     const caption = (s: string) =>
       `<p>${s}: too few rounds for subsampled rates (the run needs more rounds than a default run):</p><table><thead><tr><th>row</th><th>extra iterations</th>`;
     expect(page).toContain(
-      '<canvas id="side-echo"></canvas></div><h3>Calibration</h3><p>Side by side (--side-by-side): bun-bare against itself',
+      '<canvas id="side-echo"></canvas></div></section>\n<section><h2>Calibration</h2><p>Side by side (--side-by-side): bun-bare against itself',
     );
     expect(page).toContain(`the detection rate.</p>${caption("api")}`);
     // 500 iterations of 1 ns on bun-bare's 10 µs: 5.0%
     expect(page).toContain("<tr><td>bun-hono</td><td>500</td><td>5.0%</td>");
-    expect(page).toContain(`</tbody></table>${caption("echo")}`);
+    expect(page).toContain(`</tbody></table>\n${caption("echo")}`);
     expect(page).toContain("</td></tr></tbody></table></section>\n");
   });
 });

@@ -7,18 +7,7 @@
 
 import { findScenario } from "@bench/contract";
 import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
-import { calibrationViews } from "../analysis/calibration.ts";
 import { scenarioOfKey } from "../analysis/groups.ts";
-import { workersRows } from "../analysis/scaling.ts";
-import type { Results } from "../results/schema.ts";
-import {
-  CALIBRATION_HEADER,
-  calibrationCaption,
-  calibrationCells,
-  calibrationIntro,
-} from "./calibration-table.ts";
-import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
-import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { pct } from "./format.ts";
 import { chartJsSource, PAGE_SCRIPT, REPORT_CSS } from "./html-assets.ts";
 import { chartData } from "./html-charts.ts";
@@ -30,29 +19,8 @@ import {
   SCENARIO_HEADER,
   scenarioRow,
 } from "./markdown.ts";
-import { PRODUCTION_INTRO, productionViews } from "./production-table.ts";
-import { PROFILES_INTRO, profileViews } from "./profiles-table.ts";
-import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates-table.ts";
-import {
-  AGAINST_HEADER,
-  AGAINST_INTRO,
-  againstCells,
-  againstLine,
-  SIDE_HEADER,
-  SIDE_INTRO,
-  sideCells,
-  sideNotes,
-} from "./side-by-side.ts";
-import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup-table.ts";
+import { sections as extraSections, type Section } from "./sections.ts";
 import { mddText, taxText } from "./summary.ts";
-import { VERSIONS_INTRO, versionChart, versionViews } from "./versions.ts";
-import {
-  SCALING_INTRO,
-  scalingViews,
-  WORKERS_HEADER,
-  WORKERS_INTRO,
-  workersCells,
-} from "./workers.ts";
 
 const escapeHtml = (text: string) =>
   text
@@ -63,70 +31,6 @@ const escapeHtml = (text: string) =>
 
 /** JSON safe inside <script>: no "</script>" can close the element early. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
-
-function versionsSection(analysis: Analysis): string {
-  const views = versionViews(analysis);
-  if (views.length === 0) return "";
-  const parts = views.map(
-    (v) =>
-      `<h3>${escapeHtml(`${v.group} · ${v.runtime}`)}</h3>${htmlTable(v.header, v.rows)}` +
-      `<div class="chart wide"><canvas id="${escapeHtml(versionChart(v).id)}"></canvas></div>`,
-  );
-  return `<section><h2>Runtime versions</h2><p>${escapeHtml(VERSIONS_INTRO)}</p>${parts.join("\n")}</section>`;
-}
-
-function curveSection(analysis: Analysis): string {
-  const views = curveViews(analysis);
-  if (views.length === 0) return "";
-  const parts = views.map(
-    (v) =>
-      `<h3>${escapeHtml(v.scenario)}</h3>${htmlTable(v.header, v.rows)}` +
-      `<div class="charts"><div class="chart"><canvas id="curve-rps-${v.scenario}"></canvas></div>` +
-      `<div class="chart"><canvas id="curve-p99Ms-${v.scenario}"></canvas></div></div>`,
-  );
-  return `<section><h2>Throughput curve</h2><p>${escapeHtml(CURVE_INTRO)}</p>${parts.join("\n")}</section>`;
-}
-
-function ratesSection(results: Results): string {
-  const views = rateViews(results);
-  if (views.length === 0) return "";
-  const parts = views.map(
-    (v) =>
-      `<h3>${escapeHtml(v.scenario)}</h3>${htmlTable(RATES_HEADER, v.rows)}${htmlTable(CAPACITY_HEADER, v.capacity)}` +
-      `<div class="chart wide"><canvas id="rates-${v.scenario}"></canvas></div>`,
-  );
-  return `<section><h2>Latency at offered load</h2><p>${escapeHtml(ratesIntro(results))}</p>${parts.join("\n")}</section>`;
-}
-
-function productionSection(analysis: Analysis): string {
-  const views = productionViews(analysis);
-  if (views.length === 0) return "";
-  const tables = views.map(
-    (v) =>
-      `${views.length > 1 ? `<h3>${escapeHtml(v.api)}</h3>` : ""}${htmlTable(v.header, v.rows)}`,
-  );
-  return `<section><h2>Production tax</h2><p>${escapeHtml(PRODUCTION_INTRO)}</p>${tables.join("")}</section>`;
-}
-
-function startupSection(results: Results): string {
-  const rows = startupTable(results);
-  if (rows.length === 0) return "";
-  return `<section><h2>Start-up</h2><p>${escapeHtml(STARTUP_INTRO)}</p>${htmlTable(STARTUP_HEADER, rows.map(startupCells))}
-<div class="charts"><div class="chart"><canvas id="startup"></canvas></div><div class="chart"><canvas id="startup-memory"></canvas></div></div></section>`;
-}
-
-function workersSection(analysis: Analysis): string {
-  const rows = workersRows(analysis.results);
-  if (rows.length === 0) return "";
-  const scaling = scalingViews(analysis).map(
-    (v) => `<h3>${escapeHtml(v.scenario)}</h3>${htmlTable(v.header, v.rows)}`,
-  );
-  const scalingPart =
-    scaling.length > 0
-      ? `<h3>Scaling with workers</h3><p>${escapeHtml(SCALING_INTRO)}</p>${scaling.join("\n")}`
-      : "";
-  return `<section><h2>Workers</h2><p>${escapeHtml(WORKERS_INTRO)}</p>${htmlTable(WORKERS_HEADER, rows.map(workersCells))}${scalingPart}</section>`;
-}
 
 /** Each flag's explanation with its samples' notes beneath it: a list, or nothing. */
 function notesList(
@@ -143,11 +47,15 @@ function notesList(
 }
 
 /** A table; with no header, the first column is the row's heading (key/value tables). */
-function htmlTable(header: string[] | undefined, rows: string[][], cls = ""): string {
+function htmlTable(
+  header: readonly string[] | undefined,
+  rows: readonly (readonly string[])[],
+  cls = "",
+): string {
   const head = header
     ? `<thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`
     : "";
-  const cells = (r: string[]) =>
+  const cells = (r: readonly string[]) =>
     r
       .map((c, i) =>
         !header && i === 0 ? `<th>${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`,
@@ -181,57 +89,43 @@ function scenarioTables(scenario: string, group: GroupAnalysis): string {
 <div class="charts"><div class="chart"><canvas id="rps-${scenario}"></canvas></div><div class="chart"><canvas id="latency-${scenario}"></canvas></div></div></section>`;
 }
 
-/** The CPU time per request of each app, one at a time. */
-function cpuCostSection(analysis: Analysis): string {
-  const views = cpuCostViews(analysis);
-  if (views.length === 0) return "";
-  const parts = views.map(
-    (v) => `<h3>${escapeHtml(v.group)}</h3>${htmlTable(CPU_COST_HEADER, v.rows)}`,
-  );
-  return `<section><h2>CPU time per request</h2><p>${escapeHtml(CPU_COST_INTRO)}</p>${parts.join("")}</section>`;
+/** The page's charts: one across the page, or two side by side. */
+function chartsHtml(ids: readonly string[]): string {
+  const canvas = (id: string) => `<canvas id="${escapeHtml(id)}"></canvas>`;
+  if (ids.length === 0) return "";
+  if (ids.length === 1) return `<div class="chart wide">${canvas(ids[0] as string)}</div>`;
+  return `<div class="charts">${ids.map((id) => `<div class="chart">${canvas(id)}</div>`).join("")}</div>`;
 }
 
-/** --side-by-side: the ratio tables, --against's verdicts, and the calibration's known answer. */
-function sideSection(analysis: Analysis): string {
-  if (!analysis.side) return "";
-  const parts = [...analysis.side.groups].map(([scenario, group]) => {
-    const list = notesList(sideNotes(group));
-    return `<h3>${escapeHtml(scenario)}</h3>${htmlTable(SIDE_HEADER, group.rows.map(sideCells))}${list}<div class="chart"><canvas id="side-${escapeHtml(scenario)}"></canvas></div>`;
+/** A section of sections.ts: its title as h2, each part's heading as h3. */
+function sectionHtml(section: Section): string {
+  const parts = section.parts.map((part) => {
+    const heading = part.heading ? `<h3>${escapeHtml(part.heading)}</h3>` : "";
+    const link = part.link
+      ? `<a href="${escapeHtml(part.link)}">${escapeHtml(part.link)}</a>. `
+      : "";
+    const text = link || part.text ? `<p>${link}${escapeHtml(part.text ?? "")}</p>` : "";
+    const tables = part.tables.map((t) => htmlTable(t.header, t.rows)).join("");
+    const after = part.after !== undefined ? `<p>${escapeHtml(part.after)}</p>` : "";
+    return `${heading}${text}${tables}${after}${notesList(part.notes ?? [])}${chartsHtml(part.charts ?? [])}`;
   });
-  const against = againstCells(analysis);
-  const verdicts = against.length
-    ? `<h3>Against ${escapeHtml(analysis.side.against?.ref ?? "")}</h3><p>${escapeHtml(AGAINST_INTRO)}</p>${htmlTable(AGAINST_HEADER, against)}<p>${escapeHtml(againstLine(analysis) ?? "")}</p>`
-    : "";
-  const calibration = calibrationViews(analysis)
-    .map(
-      (v) =>
-        `<p>${escapeHtml(calibrationCaption(v))}:</p>${htmlTable(CALIBRATION_HEADER, calibrationCells(v))}`,
-    )
-    .join("");
-  const calibrated = calibration
-    ? `<h3>Calibration</h3><p>${escapeHtml(calibrationIntro(analysis))}</p>${calibration}`
-    : "";
-  return `<section><h2>Side by side</h2><p>${escapeHtml(SIDE_INTRO)}</p>${parts.join("\n")}${verdicts}${calibrated}</section>`;
-}
-
-function profilesSection(results: Results): string {
-  const views = profileViews(results);
-  if (views.length === 0) return "";
-  const parts = views.map((v) => {
-    const link = v.file ? `<a href="${escapeHtml(v.file)}">${escapeHtml(v.file)}</a>. ` : "";
-    const rows = v.rows.length > 0 ? htmlTable([...v.header], v.rows) : "";
-    return `<h3>${escapeHtml(v.title)}</h3><p>${link}${escapeHtml(v.text)}</p>${rows}`;
-  });
-  return `<section><h2>Profiles</h2><p>${escapeHtml(PROFILES_INTRO)}</p>${parts.join("\n")}</section>`;
+  return `<section><h2>${escapeHtml(section.title)}</h2><p>${escapeHtml(section.intro)}</p>${parts.join("\n")}</section>`;
 }
 
 export function htmlReport(analysis: Analysis): string {
   const { results } = analysis;
   const chartJs = chartJsSource();
   const header = htmlTable(undefined, headerLines(results));
-  const sections = [...analysis.groups]
-    .map(([scenario, group]) => scenarioTables(scenario, group))
-    .join("\n");
+  const memory =
+    analysis.groups.size > 0
+      ? '<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>'
+      : "";
+  // The scenarios' sections, memory, then every other section: one a line.
+  const sections = [
+    ...[...analysis.groups].map(([scenario, group]) => scenarioTables(scenario, group)),
+    memory,
+    ...extraSections(analysis).map(sectionHtml),
+  ].filter(Boolean);
   const interrupted =
     results.status === "interrupted"
       ? '<p class="warn">Interrupted: only the trials that finished are included.</p>'
@@ -243,16 +137,7 @@ export function htmlReport(analysis: Analysis): string {
 ${REPORT_CSS}</style></head><body>
 <h1>Benchmark results</h1>${header}${interrupted}
 ${READING_GUIDE.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
-${sections}
-${sideSection(analysis)}${productionSection(analysis)}${cpuCostSection(analysis)}
-${analysis.groups.size > 0 ? '<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>' : ""}
-${curveSection(analysis)}
-${ratesSection(results)}
-${startupSection(results)}
-${workersSection(analysis)}
-${versionsSection(analysis)}
-${profilesSection(results)}
-<pre id="render-check" hidden></pre>
+${sections.map((section) => `${section}\n`).join("")}<pre id="render-check" hidden></pre>
 <script>${chartJs}</script>
 <script>const CHARTS = ${scriptJson(chartData(analysis))};${PAGE_SCRIPT}</script>
 </body></html>

@@ -6,33 +6,10 @@
 import { findScenario } from "@bench/contract";
 import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
 import { connectionsText, scenarioOfKey, workersText } from "../analysis/groups.ts";
-import { workersRows } from "../analysis/scaling.ts";
 import type { Results } from "../results/schema.ts";
-import {
-  CALIBRATION_HEADER,
-  calibrationCaption,
-  calibrationCells,
-  calibrationIntro,
-  calibrationSections,
-} from "./calibration-table.ts";
-import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
-import { CURVE_INTRO, curveViews } from "./curve.ts";
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
-import { PRODUCTION_INTRO, productionViews } from "./production-table.ts";
-import { PROFILES_INTRO, profileViews } from "./profiles-table.ts";
-import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates-table.ts";
-import {
-  AGAINST_HEADER,
-  AGAINST_INTRO,
-  againstCells,
-  againstLine,
-  SIDE_HEADER,
-  SIDE_INTRO,
-  sideCells,
-  sideNotes,
-} from "./side-by-side.ts";
-import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup-table.ts";
+import { type Section, sections } from "./sections.ts";
 import {
   ciText,
   designText,
@@ -45,19 +22,15 @@ import {
   SIGNIFICANCE_NOTE,
   taxText,
 } from "./summary.ts";
-import { VERSIONS_INTRO, versionMermaid, versionViews } from "./versions.ts";
-import {
-  SCALING_INTRO,
-  scalingViews,
-  WORKERS_HEADER,
-  WORKERS_INTRO,
-  workersCells,
-} from "./workers.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 /** A table; `align` has a letter per column, l (left) or r (right), as in "lrr". */
-function table(header: readonly string[], align: string, rows: string[][]): string {
+function table(
+  header: readonly string[],
+  align: string,
+  rows: readonly (readonly string[])[],
+): string {
   const line = (cells: readonly string[]) => `| ${cells.map(cell).join(" | ")} |`;
   const rule = `| ${[...align].map((a) => (a === "r" ? "--:" : ":--")).join(" | ")} |`;
   return [line(header), rule, ...rows.map(line)].join("\n");
@@ -257,71 +230,21 @@ function scenarioSection(scenario: string, group: GroupAnalysis, level: string):
   return out.join("\n");
 }
 
-/** A table whose first column is left-aligned and every other right-aligned. */
-const numericTable = (header: string[], rows: string[][]) =>
-  table(header, header.map((_, i) => (i ? "r" : "l")).join(""), rows);
-
-function productionLines(analysis: Analysis, h: string): string[] {
-  const views = productionViews(analysis);
-  if (views.length === 0) return [];
-  const out = ["", `${h}# Production tax`, "", PRODUCTION_INTRO];
-  for (const v of views) {
-    if (views.length > 1) out.push("", `${h}## ${v.api}`);
-    out.push("", numericTable(v.header, v.rows));
-  }
-  return out;
-}
-
-function scalingLines(analysis: Analysis, h: string): string[] {
-  const views = scalingViews(analysis);
-  if (views.length === 0) return [];
-  const out = ["", `${h}# Scaling with workers`, "", SCALING_INTRO];
-  for (const v of views) out.push("", `${h}## ${v.scenario}`, "", numericTable(v.header, v.rows));
-  return out;
-}
-
-/** The CPU time per request of each app, one at a time, and its ratio to the cheapest. */
-function cpuCostLines(analysis: Analysis, h: string): string[] {
-  const views = cpuCostViews(analysis);
-  if (views.length === 0) return [];
-  const out = ["", `${h}# CPU time per request`, "", CPU_COST_INTRO];
-  for (const v of views) {
-    if (views.length > 1) out.push("", `${h}## ${v.group}`);
-    out.push("", table(CPU_COST_HEADER, "lrr", v.rows));
-  }
-  return out;
-}
-
-/** --side-by-side: a table per scenario with its notes, and --against's verdicts. */
-function sideLines(analysis: Analysis, h: string): string[] {
-  if (!analysis.side) return [];
-  const out = ["", `${h}# Side by side`, "", SIDE_INTRO];
-  for (const [scenario, group] of analysis.side.groups) {
-    const description = findScenario(scenario)?.description ?? "";
-    out.push("", `${h}## ${scenario}${description ? ` — ${description}` : ""}`, "");
-    out.push(table(SIDE_HEADER, "llrrrrrr", group.rows.map(sideCells)));
-    const notes = sideNotes(group);
-    if (notes.length > 0) {
+/** A section of sections.ts: its title one level below the report's, its parts below that. */
+function sectionLines(section: Section, h: string): string[] {
+  const out = ["", `${h}# ${section.title}`, "", section.intro];
+  for (const part of section.parts) {
+    if (part.heading) out.push("", `${h}## ${part.heading}`);
+    const text = `${part.link ? `[${part.link}](${part.link}). ` : ""}${part.text ?? ""}`;
+    if (text) out.push("", text);
+    for (const t of part.tables) out.push("", table(t.header, t.align, t.rows));
+    if (part.after !== undefined) out.push("", part.after);
+    if (part.notes && part.notes.length > 0) {
       out.push("", "Notes:", "");
-      for (const n of notes) out.push(`- ${n.app}: ${n.text}`, ...n.notes.map((x) => `  - ${x}`));
+      for (const n of part.notes)
+        out.push(`- ${n.app}: ${n.text}`, ...n.notes.map((x) => `  - ${x}`));
     }
-  }
-  const against = againstCells(analysis);
-  if (against.length > 0) {
-    out.push("", `${h}## Against ${analysis.side.against?.ref}`, "", AGAINST_INTRO, "");
-    out.push(table(AGAINST_HEADER, "llrrrl", against), "", againstLine(analysis) ?? "");
-  }
-  return out;
-}
-
-function profileLines(results: Results, h: string): string[] {
-  const views = profileViews(results);
-  if (views.length === 0) return [];
-  const out = ["", `${h}# Profiles`, "", PROFILES_INTRO];
-  for (const view of views) {
-    const link = view.file ? `[${view.file}](${view.file}). ` : "";
-    out.push("", `${h}## ${view.title}`, "", `${link}${view.text}`);
-    if (view.rows.length > 0) out.push("", table(view.header, "rllrr", view.rows));
+    if (part.mermaid) out.push("", part.mermaid);
   }
   return out;
 }
@@ -344,48 +267,8 @@ export function markdownReport(analysis: Analysis, level = 1): string {
     const noise = noiseText(group);
     if (noise) out.push("", noise);
   }
-  out.push(...productionLines(analysis, h));
-  out.push(...cpuCostLines(analysis, h));
   const charts = mermaidCharts(analysis);
   if (charts) out.push("", `${h}# Charts`, "", CHART_CAPTION, "", charts);
-  const curves = curveViews(analysis);
-  if (curves.length > 0) out.push("", `${h}# Throughput curve`, "", CURVE_INTRO);
-  for (const v of curves) {
-    const align = v.header.map((_, i) => (i === 0 || i >= v.header.length - 2 ? "l" : "r"));
-    out.push("", `${h}## ${v.scenario}`, "", table(v.header, align.join(""), v.rows));
-  }
-  const rates = rateViews(results);
-  if (rates.length > 0) out.push("", `${h}# Latency at offered load`, "", ratesIntro(results));
-  for (const v of rates) {
-    out.push("", `${h}## ${v.scenario}`, "");
-    out.push(table(RATES_HEADER, "lrrrrrl", v.rows), "");
-    out.push(table(CAPACITY_HEADER, "lrl", v.capacity));
-  }
-  const starts = startupTable(results);
-  if (starts.length > 0) {
-    out.push("", `${h}# Start-up`, "", STARTUP_INTRO, "");
-    out.push(table(STARTUP_HEADER, "lrrrr", starts.map(startupCells)));
-  }
-  const workers = workersRows(results);
-  if (workers.length > 0) {
-    out.push("", `${h}# Workers`, "", WORKERS_INTRO, "");
-    out.push(table(WORKERS_HEADER, "llrrrrr", workers.map(workersCells)));
-  }
-  out.push(...scalingLines(analysis, h));
-  const versions = versionViews(analysis);
-  if (versions.length > 0) out.push("", `${h}# Runtime versions`, "", VERSIONS_INTRO);
-  for (const v of versions) {
-    const align = v.header.map((_, i) => (i ? "r" : "l")).join("");
-    out.push("", `${h}## ${v.group} · ${v.runtime}`, "", table(v.header, align, v.rows));
-    out.push("", versionMermaid(v));
-  }
-  out.push(...sideLines(analysis, h));
-  const calibration = calibrationSections(analysis);
-  if (calibration.length > 0) out.push("", `${h}# Calibration`, "", calibrationIntro(analysis));
-  for (const v of calibration) {
-    out.push("", `${calibrationCaption(v)}:`, "");
-    out.push(table(CALIBRATION_HEADER, "lrrrrlrr", calibrationCells(v)));
-  }
-  out.push(...profileLines(results, h));
+  for (const section of sections(analysis)) out.push(...sectionLines(section, h));
   return `${out.join("\n")}\n`;
 }
