@@ -74,7 +74,13 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "rates",
     package: "harness",
-    mutate: ["src/rates/rates.ts", "src/rates/open-loop.ts", "src/rates/search.ts"],
+    mutate: [
+      "src/rates/rates.ts",
+      "src/rates/open-loop.ts",
+      "src/rates/search.ts",
+      "src/analysis/rate-levels.ts",
+      "src/analysis/search-levels.ts",
+    ],
     tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop.test.ts"],
   },
   {

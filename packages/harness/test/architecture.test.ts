@@ -52,7 +52,7 @@ const RULES: Record<string, { readonly never: readonly string[]; readonly except
   load: { never: ["run", "apps", "side", "rates", "profiles", "report", "analysis"] },
   // Rendering reads the analysis: it starts nothing and measures nothing.
   report: {
-    never: ["run", "apps", "load", "hosts", "side", "profiles"],
+    never: ["run", "apps", "load", "hosts", "side", "rates", "profiles"],
     except: ["run/record.ts", "run/precision.ts"],
   },
 };

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RATE_TOLERANCE } from "../src/rates/rates.ts";
+import { RATE_TOLERANCE } from "../src/analysis/rate-levels.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 

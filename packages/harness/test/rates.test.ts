@@ -4,20 +4,17 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findScenario, type Scenario } from "@bench/contract";
-import { judgeOpenLoop, type Measurement } from "../src/load/judge.ts";
-import { parseOha } from "../src/load/parse.ts";
-import { toolCommand } from "../src/load/tools.ts";
 import {
   capacityAtBudget,
   levelFigures,
-  offeredRate,
-  parseRates,
   RATE_TOLERANCE,
-  RateError,
   type RateLevel,
   rateLevels,
-  rateVerdict,
-} from "../src/rates/rates.ts";
+} from "../src/analysis/rate-levels.ts";
+import { judgeOpenLoop, type Measurement } from "../src/load/judge.ts";
+import { parseOha } from "../src/load/parse.ts";
+import { toolCommand } from "../src/load/tools.ts";
+import { offeredRate, parseRates, RateError, rateVerdict } from "../src/rates/rates.ts";
 import type { RateTrial } from "../src/results/schema.ts";
 import { syntheticRateTrial, syntheticResult } from "./support/synthetic.ts";
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { intervalOf, SEARCH, searchLevels, searchPoints } from "../src/rates/search.ts";
+import { intervalOf, SEARCH, searchLevels, searchPoints } from "../src/analysis/search-levels.ts";
 import { fmt } from "../src/report/format.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { fakeRoot, JUMP_RATE, LATENCY_JUMPS } from "./support/fake-root.ts";

@@ -1,15 +1,16 @@
 // --rates search on synthetic verdicts: where it goes next, when it stops, what interval it
 // reports; and the budget rule that feeds it (unsent requests, the generator's own floor).
 import { describe, expect, test } from "bun:test";
-import { budgetVerdict, keptBudget, SCHEDULE_SLACK_SEC, scheduleOf } from "../src/rates/rates.ts";
+import { budgetVerdict, keptBudget } from "../src/analysis/rate-levels.ts";
 import {
   intervalOf,
-  nextRate,
   SEARCH,
   type SearchPoint,
   searchLevels,
   searchPoints,
-} from "../src/rates/search.ts";
+} from "../src/analysis/search-levels.ts";
+import { SCHEDULE_SLACK_SEC, scheduleOf } from "../src/rates/rates.ts";
+import { nextRate } from "../src/rates/search.ts";
 import { searchInterval, searchView } from "../src/report/search-table.ts";
 import type { RateTrial, Results } from "../src/results/schema.ts";
 import { syntheticRateTrial } from "./support/synthetic.ts";

@@ -4,12 +4,14 @@
 // search: in the last round, the rates search.ts picks, until it has the capacity's interval.
 
 import type { Scenario } from "@bench/contract";
+import { budgetVerdict } from "../analysis/rate-levels.ts";
+import type { SearchPoint } from "../analysis/search-levels.ts";
 import { judgeOpenLoop } from "../load/judge.ts";
 import type { LoadRun } from "../load/measure.ts";
 import type { ToolInfo } from "../load/tools.ts";
 import type { RateTrial, Search, Trial } from "../results/schema.ts";
-import { budgetVerdict, offeredRate, type RateSpec, rateVerdict, scheduleOf } from "./rates.ts";
-import { nextRate, type SearchPoint } from "./search.ts";
+import { offeredRate, type RateSpec, rateVerdict, scheduleOf } from "./rates.ts";
+import { nextRate } from "./search.ts";
 
 export interface RateContext {
   readonly rates: readonly RateSpec[];

@@ -1,7 +1,12 @@
 // The reports' open-loop part (--rates): per scenario, each app's latency at each offered rate
 // and its capacity at the p99 budget. One model, rendered by markdown.ts and html.ts.
 
-import { capacityAtBudget, RATE_TOLERANCE, type RateLevel, rateLevels } from "../rates/rates.ts";
+import {
+  capacityAtBudget,
+  RATE_TOLERANCE,
+  type RateLevel,
+  rateLevels,
+} from "../analysis/rate-levels.ts";
 import type { Results } from "../results/schema.ts";
 import { fmt } from "./format.ts";
 import { BUDGET_RULE, SEARCH_INTRO, searchView } from "./search-table.ts";

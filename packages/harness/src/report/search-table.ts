@@ -2,14 +2,14 @@
 // verdict and why, and the capacity interval with its ends' trials and the time it took.
 // Rendered through rates.ts's view, so a search sits in the same tables as listed rates.
 
-import { levelFigures, type RateLevel } from "../rates/rates.ts";
+import { levelFigures, type RateLevel } from "../analysis/rate-levels.ts";
 import {
   intervalOf,
   SEARCH,
   type SearchLevel,
   searchLevels,
   searchPoints,
-} from "../rates/search.ts";
+} from "../analysis/search-levels.ts";
 import type { RateTrial, Results, Search } from "../results/schema.ts";
 import { fmt } from "./format.ts";
 

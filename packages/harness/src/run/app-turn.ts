@@ -3,13 +3,13 @@
 // capacity search; stop it, leaving nothing behind.
 
 import type { Scenario } from "@bench/contract";
+import { RATE_TOLERANCE } from "../analysis/rate-levels.ts";
 import { LaunchError, type RunningApp } from "../apps/launch.ts";
 import { judge } from "../load/judge.ts";
 import { scenarioAsSent } from "../load/sent.ts";
 import { MIN_WINDOW_SHARE } from "../load/thresholds.ts";
 import { type Floor, startFloor } from "../rates/floor.ts";
 import { runRates, runSearch } from "../rates/open-loop.ts";
-import { RATE_TOLERANCE } from "../rates/rates.ts";
 import type { Trial } from "../results/schema.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
 import { serverPinning } from "./plan.ts";
