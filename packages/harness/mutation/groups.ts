@@ -21,7 +21,12 @@ export const GROUPS: readonly MutationGroup[] = [
     package: "harness",
     mutate: ["src/analysis/stats.ts", "src/analysis/estimate.ts", "src/analysis/verdicts.ts"],
     // compare.test.ts reads verdicts.ts's regression gate through --compare's verdicts.
-    tests: ["test/stats.test.ts", "test/estimate.test.ts", "test/compare.test.ts"],
+    tests: [
+      "test/stats.test.ts",
+      "test/estimate.test.ts",
+      "test/verdicts.test.ts",
+      "test/compare.test.ts",
+    ],
   },
   {
     name: "judge",
