@@ -21,7 +21,12 @@ export const GROUPS: readonly MutationGroup[] = [
     package: "harness",
     mutate: ["src/analysis/stats.ts", "src/analysis/estimate.ts", "src/analysis/verdicts.ts"],
     // compare.test.ts reads verdicts.ts's regression gate through --compare's verdicts.
-    tests: ["test/stats.test.ts", "test/estimate.test.ts", "test/compare.test.ts"],
+    tests: [
+      "test/stats.test.ts",
+      "test/estimate.test.ts",
+      "test/verdicts.test.ts",
+      "test/compare.test.ts",
+    ],
   },
   {
     name: "judge",
@@ -138,6 +143,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/curve.test.ts",
       "test/markdown.test.ts",
       "test/html.test.ts",
+      "test/html-charts.test.ts",
       "test/extras.test.ts",
     ],
   },
@@ -160,6 +166,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/format.test.ts",
       "test/markdown.test.ts",
       "test/html.test.ts",
+      "test/html-charts.test.ts",
       "test/mermaid.test.ts",
       "test/readme.test.ts",
       "test/extras.test.ts",

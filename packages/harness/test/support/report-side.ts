@@ -1,7 +1,7 @@
 // The runs the report tests of the CPU time per request and of --side-by-side share
-// (markdown.test.ts, html.test.ts, extras.test.ts): one app at a time with its CPU cost, side by
-// side, --against and a side-by-side calibration. Each figure they show was worked out by hand
-// (or with scipy) as noted beside the tests.
+// (markdown.test.ts, html.test.ts, html-charts.test.ts, extras.test.ts): one app at a time with
+// its CPU cost, side by side, --against and a side-by-side calibration. Each figure they show was
+// worked out by hand (or with scipy) as noted beside the tests.
 
 import type { PairTrial, Results, Trial } from "../../src/results/schema.ts";
 import { syntheticPairTrial, syntheticRun, syntheticSideRun, syntheticTrial } from "./synthetic.ts";
