@@ -36,6 +36,12 @@ describe("number formatting", () => {
 });
 
 describe("format: the edges", () => {
+  test("a fall that rounds to 0.0% carries no minus sign; one that rounds to 0.1% does", () => {
+    expect(change(-0.0004)).toBe("+0.0%");
+    expect(change(-0.0006)).toBe("−0.1%");
+    expect(change(-0)).toBe("+0.0%");
+  });
+
   test("a change of exactly 0 is +0.0%; a p-value of exactly 0.001 is shown, not '< 0.001'", () => {
     expect(change(0)).toBe("+0.0%");
     expect(change(Number.POSITIVE_INFINITY)).toBe("—");
