@@ -195,6 +195,14 @@ describe("failed requests", () => {
   test("no responses, unusable output, a dead app: invalid, each named", () => {
     const none = judge(measured({ result: result({ requests: 0, rps: 0 }) })).checks;
     expect(none.invalidReasons).toContain("no responses");
+    expect(none.invalidReasons.filter((r) => r.includes("failed requests"))).toEqual([]);
+    const refused = judge(
+      measured({ result: result({ requests: 0, rps: 0, socketErrors: 7, timeouts: 2 }) }),
+    ).checks.invalidReasons;
+    expect(refused.filter((r) => r.startsWith("no responses"))).toEqual([
+      "no responses (7 socket errors, 2 timeouts)",
+    ]);
+    expect(refused.filter((r) => r.includes("failed requests"))).toEqual([]);
     // nothing answered is all failed, and there is nothing to apply Little's law to
     expect(none.errorRate).toBe(1);
     expect(none.littlesLaw.checked).toBe(false);

@@ -102,10 +102,14 @@ export function failures(
   if (m.problem) reasons.push(m.problem);
   if (m.appDied) reasons.push(m.appDied);
   if (!r) return reasons;
-  if (r.requests === 0) reasons.push("no responses");
   const failed = r.non2xx + r.socketErrors + r.timeouts;
+  // Nothing answered is said once, with what failed: not also as "N failed requests = 100%".
+  if (r.requests === 0) {
+    const what = `${r.socketErrors} socket errors, ${r.timeouts} timeouts`;
+    reasons.push(failed > 0 ? `no responses (${what})` : "no responses");
+  }
   const errorRate = errorRateOf(r);
-  if (errorRate > ERROR_THRESHOLD) {
+  if (r.requests > 0 && errorRate > ERROR_THRESHOLD) {
     reasons.push(
       `${failed} failed requests (${r.non2xx} ${r.expectedStatus ? `not ${r.expectedStatus}` : "non-2xx"}, ${r.socketErrors} socket errors, ` +
         `${r.timeouts} timeouts) = ${(errorRate * 100).toFixed(3)}% > ${ERROR_THRESHOLD * 100}%`,
