@@ -5,6 +5,7 @@ import {
   type FlagCounts,
   flagCounts,
   TRIAL_FLAGS,
+  tagOf,
   type ValidTrial,
 } from "../src/analysis/trial-flags.ts";
 
@@ -28,6 +29,12 @@ function sample(checks: Record<string, unknown> = {}): ValidTrial {
 const NONE: FlagCounts = flagCounts([]);
 
 describe("trial flags", () => {
+  test("a flag's tag by its count's name, as the tables print it", () => {
+    expect(tagOf("boundTrials")).toBe("LOAD-GENERATOR BOUND");
+    expect(tagOf("machineFullTrials")).toBe("MACHINE FULL");
+    expect(tagOf("idleTrials")).toBe("IDLE CONNECTIONS");
+  });
+
   test("each counts the valid samples that carry it, and only those", () => {
     const one: [keyof FlagCounts, Record<string, unknown>][] = [
       ["boundTrials", { loadGeneratorBound: true }],

@@ -106,6 +106,10 @@ export const TRIAL_FLAGS: readonly TrialFlag[] = [
   },
 ];
 
+/** A flag's tag, by its count's name: the word every view uses for it. */
+export const tagOf = (count: keyof FlagCounts): string =>
+  (TRIAL_FLAGS.find((f) => f.count === count) as TrialFlag).tag;
+
 /** Each flag's count over a row's valid samples. */
 export function flagCounts(valid: readonly ValidTrial[]): FlagCounts {
   return Object.fromEntries(

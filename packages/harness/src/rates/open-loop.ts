@@ -6,6 +6,7 @@
 import type { Scenario } from "@bench/contract";
 import { budgetVerdict } from "../analysis/rate-levels.ts";
 import type { SearchPoint } from "../analysis/search-levels.ts";
+import { tagOf } from "../analysis/trial-flags.ts";
 import { judgeOpenLoop } from "../load/judge.ts";
 import type { LoadRun } from "../load/measure.ts";
 import type { ToolInfo } from "../load/tools.ts";
@@ -134,8 +135,8 @@ function rateLine(t: RateTrial): string {
     (t.floorP99Ms === undefined ? "" : `, generator alone p99 ${t.floorP99Ms.toFixed(2)} ms`) +
     (t.valid ? "" : ` · INVALID: ${t.invalidReasons.join("; ")}`) +
     (t.overCapacity ? " · OVER CAPACITY" : "") +
-    (t.loadGeneratorBound ? " · LOAD-GENERATOR BOUND" : "") +
-    (t.machineFull ? " · MACHINE FULL" : "")
+    (t.loadGeneratorBound ? ` · ${tagOf("boundTrials")}` : "") +
+    (t.machineFull ? ` · ${tagOf("machineFullTrials")}` : "")
   );
 }
 
