@@ -16,7 +16,7 @@ import {
 import { PAIRED_MIN_ROUNDS } from "../src/analysis/verdicts.ts";
 import { formatSummary, precisionText } from "../src/report/summary.ts";
 import type { Results } from "../src/results/schema.ts";
-import { precisionStatus, progressText, roundFits } from "../src/run/precision.ts";
+import { formatSec, precisionStatus, progressText, roundFits } from "../src/run/precision.ts";
 import {
   syntheticPairTrial,
   syntheticRun,
@@ -173,6 +173,96 @@ describe("precision status", () => {
     expect(precisionText(r)).toBe(
       "PRECISION ±3.0% reached by every mean and comparison: 12 round(s), 1m01s of 10m00s",
     );
+  });
+});
+
+/** A side-by-side run of node-bare against bun-bare over `rounds` rounds, ±2% a round. */
+function sideRun(rounds: number): Results {
+  const trials = Array.from({ length: rounds }, (_, i) =>
+    syntheticPairTrial("bun-bare", "node-bare", i + 1, 1, 10_000, 22_000 * (i % 2 ? 1.02 : 0.98)),
+  );
+  return syntheticSideRun([["bun-bare", "node-bare"]], trials);
+}
+
+describe("precision status at its edges", () => {
+  test("a width exactly at the target has reached it, and is not counted as short of it", () => {
+    const still = precisionStatus(
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 40_000 }, 3, 0)),
+      0,
+    );
+    expect(still.widths.map((w) => w.halfWidth)).toEqual([0, 0, 0, 0]);
+    expect(still.reached).toBe(true);
+    const at = { reached: true, widths: [{ what: "bun-bare (api)", halfWidth: 0.03 }] };
+    expect(progressText(at, 0.03, 0, 60)).toContain("0 of 1 not there yet");
+    const over = { reached: false, widths: [{ what: "bun-bare (api)", halfWidth: 0.0301 }] };
+    expect(progressText(over, 0.03, 0, 60)).toContain("1 of 1 not there yet");
+  });
+
+  test("every width must reach the target: one narrow app does not carry a wide one", () => {
+    const trials = [
+      ...[1, 2, 3, 4, 5].map((i) => syntheticTrial("bun-bare", "api", i, 50, 50_000, 5)),
+      ...[1, 2, 3, 4, 5].map((i) =>
+        syntheticTrial("bun-hono", "api", i, 50, 40_000 * (i % 2 ? 1.3 : 0.7), 5),
+      ),
+    ];
+    const status = precisionStatus(
+      analyze(syntheticRun(["bun-bare", "bun-hono"], ["api"], trials)),
+      0.05,
+    );
+    expect(status.widths.some((w) => w.halfWidth <= 0.05)).toBe(true);
+    expect(status.reached).toBe(false);
+  });
+
+  test("from exactly 3 processes a comparison has its interval's width", () => {
+    const status = precisionStatus(
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 40_000 }, 3, 0.01)),
+      0.5,
+    );
+    const vs = status.widths.filter((w) => w.what.includes(" vs "));
+    expect(vs).toHaveLength(2);
+    for (const w of vs) expect(Number.isFinite(w.halfWidth)).toBe(true);
+    expect(status.reached).toBe(true);
+  });
+
+  test("a comparison with a side that cannot be tested is infinitely wide, not a crash", () => {
+    // bun-bare, the fastest, has one process: no test against it, whatever bun-hono's three.
+    const trials = [
+      syntheticTrial("bun-bare", "api", 1, 50, 60_000, 5),
+      ...[1, 2, 3].map((i) => syntheticTrial("bun-hono", "api", i, 50, 40_000, 5)),
+    ];
+    const status = precisionStatus(
+      analyze(syntheticRun(["bun-bare", "bun-hono"], ["api"], trials)),
+      0.5,
+    );
+    const vs = status.widths.find((w) => w.what === "bun-hono vs bun-bare (api)");
+    expect(vs?.halfWidth).toBe(Number.POSITIVE_INFINITY);
+    expect(status.reached).toBe(false);
+  });
+
+  test("a comparison against a failed app is dropped, one against an app that did not fail kept", () => {
+    const r = run({ "bun-hono": 60_000, "bun-bare": 50_000 }, 5, 0.01);
+    r.apps = r.apps.map((a) => (a.name === "bun-bare" ? { ...a, status: "failed" as const } : a));
+    const what = precisionStatus(analyze(r), 0.05).widths.map((w) => w.what);
+    expect(what).toContain("bun-hono (api)");
+    expect(what).not.toContain("bun-hono vs its bare baseline (api)");
+    expect(what.filter((w) => w.startsWith("bun-bare"))).toEqual([]);
+  });
+
+  test("side by side: from exactly 3 pairs a width; a failed row or reference, none", () => {
+    const three = precisionStatus(analyze(sideRun(3)), 0.5).widths;
+    expect(three).toHaveLength(1);
+    expect(Number.isFinite(three[0]?.halfWidth)).toBe(true);
+    const r = sideRun(4);
+    r.apps = r.apps.map((a) => (a.name === "node-bare" ? { ...a, status: "failed" as const } : a));
+    expect(precisionStatus(analyze(r), 0.5).widths).toEqual([]);
+  });
+
+  test("time reads in seconds below a minute, minutes and seconds from one on", () => {
+    expect(formatSec(59.4)).toBe("59s");
+    expect(formatSec(59.6)).toBe("1m00s");
+    expect(formatSec(60)).toBe("1m00s");
+    expect(formatSec(-3)).toBe("0s");
+    expect(formatSec(3725)).toBe("62m05s");
   });
 });
 

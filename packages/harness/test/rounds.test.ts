@@ -98,6 +98,31 @@ describe("runRounds", () => {
     expect(s.results.precision).toMatchObject({ reached: false, rounds: 3 });
   });
 
+  test("--precision with no round run: not reached, and no widest to name", async () => {
+    const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 3600 } }, steady, 0);
+    await runRounds(s.loop);
+    expect(s.rounds).toEqual([]);
+    expect(s.results.precision?.reached).toBe(false);
+    expect(s.results.precision?.rounds).toBe(0);
+    expect(s.results.precision && "widest" in s.results.precision).toBe(false);
+  });
+
+  test("--precision stopped before any interval: the widest is infinite, so none is named", async () => {
+    const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 3600 } }, noisy, 2);
+    await runRounds(s.loop);
+    expect(s.results.precision).toMatchObject({ reached: false, rounds: 2 });
+    expect(s.results.precision && "widest" in s.results.precision).toBe(false);
+  });
+
+  test("a round that would not fit in what is left is not started", async () => {
+    // Rounds of at least 50 ms and 170 ms in all: three fit, a fourth would end past it.
+    const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 0.17 } }, noisy, 10);
+    const round = s.loop.round;
+    const slow = { ...s.loop, round: async (n: number) => (await Bun.sleep(50), round(n)) };
+    await runRounds(slow);
+    expect(s.rounds).toEqual([1, 2, 3]);
+  });
+
   test("an interrupted round is not judged", async () => {
     const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 3600 } }, steady, 3, 2);
     await runRounds(s.loop);

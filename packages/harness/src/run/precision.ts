@@ -37,7 +37,8 @@ export function precisionStatus(analysis: Analysis, target: number): PrecisionSt
       const failed = (app: string | undefined) =>
         group.rows.find((r) => r.app === app)?.status === "failed";
       const versus = [
-        { against: group.rows[0]?.app ?? "the fastest", d: row.vsFastest },
+        // rows[0], the fastest, exists: this row is one of the rows.
+        { against: (group.rows[0] as { readonly app: string }).app, d: row.vsFastest },
         { against: "its bare baseline", d: row.vsBaseline, app: baselineName(row.app) },
       ];
       for (const { against, d, app } of versus) {
