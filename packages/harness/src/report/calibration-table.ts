@@ -3,7 +3,7 @@
 // the default length (subsamples of this one's rounds) would have called it different.
 
 import type { Analysis } from "../analysis/analysis.ts";
-import { type CalibrationView, calibrationViews } from "../analysis/calibration.ts";
+import type { CalibrationView } from "../analysis/calibration.ts";
 import { change, fmt, pct } from "./format.ts";
 import { mddText } from "./summary.ts";
 
@@ -68,5 +68,3 @@ export function calibrationCaption(view: CalibrationView): string {
     ? `${view.group}: called different over ${fmt(view.subsample.draws)} subsamples of ${view.subsample.rounds} rounds`
     : `${view.group}: too few rounds for subsampled rates (the run needs more rounds than a default run)`;
 }
-
-export const calibrationSections = (analysis: Analysis) => calibrationViews(analysis);
