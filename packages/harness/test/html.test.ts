@@ -360,6 +360,8 @@ describe("HTML: side by side", () => {
         '<li>deno-bare: FAILED: no deno</li></ul><div class="chart wide"><canvas id="side-api"></canvas></div></section>\n<pre',
     );
     expect(html).not.toContain("<h2>Memory</h2>");
+    // no scenario tables and no memory: the reading guide's last paragraph, then this section
+    expect(html).toContain("</p>\n<section><h2>Side by side</h2>");
     expect(html).not.toContain("Against");
     expect(html).not.toContain("Calibration");
   });
