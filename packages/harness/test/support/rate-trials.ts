@@ -1,5 +1,6 @@
 // Open-loop rate trials at given latencies, for the tests of the rates and search tables
-// (rates-table.test.ts, search-table.test.ts).
+// (rates-table.test.ts, search-table.test.ts), and the latencies the tests of the levels and
+// the open-loop judgement build their trials from (rate-levels.test.ts, judge.test.ts).
 
 import type { LatencyMs } from "../../src/load/parse.ts";
 import type { RateTrial } from "../../src/results/schema.ts";
@@ -13,6 +14,16 @@ export const lat = (p50: number, p99: number, p999 = p99): LatencyMs => ({
   p99,
   p999,
   max: p999,
+});
+/** Latencies with this p50 and p99 (ms), the rest drawn from them: p90 half the p99, p99.9
+ *  twice it, the maximum three times it. */
+export const openLoopLatency = (p50: number, p99: number, mean = p50): LatencyMs => ({
+  mean,
+  p50,
+  p90: p99 / 2,
+  p99,
+  p999: p99 * 2,
+  max: p99 * 3,
 });
 /** A valid rate trial of `app` on `scenario` at `offered` req/s (achieved in full unless patched). */
 export const rate = (
