@@ -1,8 +1,15 @@
 // rates/rates.ts: the --rates list and its refusals, the rate a share offers, whether a trial
-// kept up with it.
+// kept up with it, and the requests its schedule made due.
 import { describe, expect, test } from "bun:test";
 import { RATE_TOLERANCE } from "../src/analysis/rate-levels.ts";
-import { offeredRate, parseRates, RateError, rateVerdict } from "../src/rates/rates.ts";
+import {
+  offeredRate,
+  parseRates,
+  RateError,
+  rateVerdict,
+  SCHEDULE_SLACK_SEC,
+  scheduleOf,
+} from "../src/rates/rates.ts";
 
 describe("parseRates", () => {
   test("absolute rates and shares, in the order given", () => {
@@ -72,5 +79,19 @@ describe("the rate list at its edges", () => {
       '--rates: "5k" is neither a rate in req/s (5000) nor a share (50%)',
     );
     expect(() => parseRates(" , ")).toThrow("--rates names no rate");
+  });
+});
+
+describe("the budget rule", () => {
+  test("scheduled requests: the rate over the window, less oha's timer slack at the deadline", () => {
+    expect(scheduleOf(10_000, 5, null)).toEqual({
+      scheduled: Math.floor(10_000 * (5 - SCHEDULE_SLACK_SEC)) + 1,
+      sent: 0,
+      unsent: 49_981,
+    });
+    const r = { requests: 49_900, socketErrors: 30, timeouts: 20, aborted: 31 };
+    expect(scheduleOf(10_000, 5, r)).toEqual({ scheduled: 49_981, sent: 49_981, unsent: 0 });
+    // More sent than due (window edges): nothing is unsent, never a negative count.
+    expect(scheduleOf(10_000, 5, { ...r, requests: 60_000 }).unsent).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 // Open-loop rate trials at given latencies, for the tests of the rates and search tables
-// (rates-table.test.ts, search-table.test.ts), and the latencies the tests of the levels and
-// the open-loop judgement build their trials from (rate-levels.test.ts, judge.test.ts).
+// (rates-table.test.ts, search-table.test.ts), and the latencies the tests of the budget, the
+// levels and the open-loop judgement build their trials from (rate-levels.test.ts,
+// search-levels.test.ts, search-table.test.ts, judge.test.ts).
 
 import type { LatencyMs } from "../../src/load/parse.ts";
 import type { RateTrial } from "../../src/results/schema.ts";
@@ -24,6 +25,15 @@ export const openLoopLatency = (p50: number, p99: number, mean = p50): LatencyMs
   p99,
   p999: p99 * 2,
   max: p99 * 3,
+});
+/** Latencies with this p99 and p99.9 (ms), the rest at 1 ms: what a budget verdict reads. */
+export const budgetLatency = (p99: number, p999 = p99): LatencyMs => ({
+  mean: 1,
+  p50: 1,
+  p90: 1,
+  p99,
+  p999,
+  max: p999,
 });
 /** A valid rate trial of `app` on `scenario` at `offered` req/s (achieved in full unless patched). */
 export const rate = (
