@@ -86,7 +86,20 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/analysis/rate-levels.ts",
       "src/analysis/search-levels.ts",
     ],
-    tests: ["test/rates.test.ts", "test/search.test.ts", "test/open-loop.test.ts"],
+    // These modules' tests, and the open-loop tests filed with another module that they check
+    // too: the open-loop judgement (judge), oha's command line at a rate (tools) and its
+    // rate-mode captures (parse), the search in the report (search-table).
+    tests: [
+      "test/rates.test.ts",
+      "test/rate-levels.test.ts",
+      "test/search.test.ts",
+      "test/search-levels.test.ts",
+      "test/open-loop.test.ts",
+      "test/judge.test.ts",
+      "test/tools.test.ts",
+      "test/parse.test.ts",
+      "test/search-table.test.ts",
+    ],
   },
   {
     name: "plan",

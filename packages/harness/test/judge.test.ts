@@ -22,6 +22,7 @@ import {
   RTT_SHARE,
   SERVER_BUSY,
 } from "../src/load/thresholds.ts";
+import { openLoopLatency as latency } from "./support/rate-trials.ts";
 import { syntheticResult } from "./support/synthetic.ts";
 
 function result(patch: Partial<LoadResult> = {}, mean = 4): LoadResult {
@@ -630,5 +631,43 @@ describe("--db postgres: the database server on the server's core", () => {
     expect(judge({ ...m, databaseCpuPercent: 60, pinned: false }).checks.invalidReasons).toEqual(
       [],
     );
+  });
+});
+
+describe("judgeOpenLoop", () => {
+  const base: Measurement = {
+    tool: "oha",
+    result: syntheticResult(20_000, 1, latency(400, 900, 500)), // 10,000 "in flight": queued at the client
+    requestedSec: 1,
+    connections: 64,
+    serverCpuPercent: 99,
+    loadCpuPercent: 40,
+    threads: 1,
+    pinned: true,
+    loadCores: 1,
+    serverCores: 1,
+    stealPercent: 0,
+    cpuWindowSec: 0.9,
+  };
+
+  test("queueing beyond the connections is no contradiction in an open loop", () => {
+    expect(judgeOpenLoop(base)).toMatchObject({
+      valid: true,
+      invalidReasons: [],
+      loadGeneratorBound: false,
+    });
+  });
+
+  test("a saturated generator is flagged even with the server saturated too", () => {
+    expect(judgeOpenLoop({ ...base, loadCpuPercent: 60 }).loadGeneratorBound).toBe(true);
+    expect(judgeOpenLoop({ ...base, loadCpuPercent: 59 }).loadGeneratorBound).toBe(false);
+  });
+
+  test("failed requests and impossible CPU still invalidate", () => {
+    const failed = syntheticResult(20_000, 1, latency(400, 900, 500), { non2xx: 100 });
+    expect(judgeOpenLoop({ ...base, result: failed }).valid).toBe(false);
+    expect(judgeOpenLoop({ ...base, serverCpuPercent: 150 }).invalidReasons).toEqual([
+      "server CPU 150% exceeds its 1 core(s)",
+    ]);
   });
 });

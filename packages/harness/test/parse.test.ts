@@ -1,9 +1,11 @@
-// Parsers against real outputs captured from each tool on this machine (test/fixtures), and every
-// field a parser reads checked (below): a missing or non-numeric one is a ParseError naming it.
+// Parsers against real outputs captured from each tool on this machine (test/fixtures), oha's at
+// a fixed rate too, and every field a parser reads checked (below): a missing or non-numeric one
+// is a ParseError naming it.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { allowedOtherAnswers, findScenario } from "@bench/contract";
+import { RATE_TOLERANCE } from "../src/analysis/rate-levels.ts";
 import {
   againstExpected,
   PARSERS,
@@ -12,6 +14,7 @@ import {
   parseOha,
   parseWrk,
 } from "../src/load/parse.ts";
+import { rateVerdict } from "../src/rates/rates.ts";
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, "fixtures", name), "utf8");
 
@@ -70,6 +73,25 @@ describe("oha's error distribution", () => {
     const r = parseOha(JSON.stringify(json));
     expect([r.socketErrors, r.timeouts, r.aborted]).toEqual([3, 2, 5]);
     expect(r.errorDetails["operation timed out"]).toBe(2);
+  });
+});
+
+describe("oha in rate mode", () => {
+  test("under capacity: the offered 2,000 req/s were sent, latencies small", () => {
+    const r = parseOha(fixture("oha-rate-under.json"));
+    expect(r.requests).toBe(5997);
+    expect(r.requests / 3).toBeGreaterThan(2000 * (1 - RATE_TOLERANCE));
+    expect(r.latencyMs.p50).toBeCloseTo(0.568057, 4);
+    expect(r.latencyMs.p99).toBeCloseTo(27.995698, 4);
+    expect(r.non2xx + r.socketErrors + r.timeouts).toBe(0);
+  });
+
+  test("over capacity: a fraction of the offer, latencies of a growing queue", () => {
+    const r = parseOha(fixture("oha-rate-over.json"));
+    expect(r.requests).toBe(23855);
+    expect(rateVerdict(30_000, r.requests / 3, false).overCapacity).toBe(true);
+    expect(r.latencyMs.p50).toBeCloseTo(1323.636555, 3);
+    expect(r.latencyMs.max).toBeCloseTo(2219.778394, 3);
   });
 });
 

@@ -1,12 +1,13 @@
 // report/search-table.ts: a --rates search in the reports: each searched rate a level, its
 // verdict and reasons, the capacity and the chart's interval. Synthetic trials. Part of the
-// mutation group "reports" (the search itself is in search.test.ts).
+// mutation groups "reports" and "rates" (the search itself is in search.test.ts, its levels
+// and interval in search-levels.test.ts).
 
 import { describe, expect, test } from "bun:test";
 import { searchInterval, searchView } from "../src/report/search-table.ts";
 import type { RateTrial, Results } from "../src/results/schema.ts";
-import { lat, rate } from "./support/rate-trials.ts";
-import { syntheticRun } from "./support/synthetic.ts";
+import { lat, budgetLatency as latency, rate } from "./support/rate-trials.ts";
+import { syntheticRateTrial, syntheticRun } from "./support/synthetic.ts";
 
 describe("--rates search in the reports", () => {
   const at = (offered: number, p99: number, patch: Partial<RateTrial> = {}) =>
@@ -96,5 +97,47 @@ describe("--rates search in the reports", () => {
     const top = [at(20_000, 2), at(30_000, 2, { loadGeneratorBound: true })];
     expect(view(top)?.capacity[1]).toBe("at least 20,000 req/s (not judged from 30,000)");
     expect(searchInterval(top, "bun-bare", "api", 10)).toBeUndefined();
+  });
+});
+
+describe("the search in the report", () => {
+  const results = (rateTrials: RateTrial[]) =>
+    ({ manifest: { settings: { sloP99Ms: 10 } }, rateTrials }) as unknown as Results;
+
+  test("every level listed, invalid ones too, with why; the interval with its ends' trials", () => {
+    const trials = [
+      syntheticRateTrial("search", 40_000, latency(30)),
+      syntheticRateTrial("search", 20_000, latency(2)),
+      syntheticRateTrial("search", 30_000, latency(2), {
+        valid: false,
+        invalidReasons: ["5 timeouts"],
+      }),
+    ];
+    const view = searchView(results(trials), trials, "bun-bare", "api", 10);
+    expect(view?.levels.map((l) => l.offeredRps)).toEqual([20_000, 30_000, 40_000]);
+    expect(view?.verdicts).toEqual([
+      "within (1/1 kept it)",
+      "over (0/1 kept it): invalid: 5 timeouts",
+      "over (0/1 kept it): p99 30.00 ms",
+    ]);
+    expect(view?.capacity.slice(0, 2)).toEqual(["bun-bare", "20,000–30,000 req/s"]);
+    expect(view?.capacity[2]).toStartWith("search incomplete (interrupted)");
+    expect(searchInterval(trials, "bun-bare", "api", 10)).toEqual({ low: 20_000, high: 30_000 });
+  });
+
+  test("an unjudged top is no capacity interval; an unjudged bottom is no 'below'", () => {
+    const bound = { loadGeneratorBound: true };
+    const top = [
+      syntheticRateTrial("search", 20_000, latency(2)),
+      syntheticRateTrial("search", 30_000, latency(2), bound),
+    ];
+    expect(searchInterval(top, "bun-bare", "api", 10)).toBeUndefined();
+    expect(searchView(results(top), top, "bun-bare", "api", 10)?.capacity[1]).toBe(
+      "at least 20,000 req/s (not judged from 30,000)",
+    );
+    const bottom = [syntheticRateTrial("search", 30_000, latency(2), bound)];
+    expect(searchView(results(bottom), bottom, "bun-bare", "api", 10)?.capacity[1]).toBe(
+      "not determined (30,000 req/s not judged)",
+    );
   });
 });

@@ -1,7 +1,8 @@
-// The load generators' command lines, and what the harness counts of each tool's capacity. The
-// tools run for real (wrk, oha, autocannon against a stand-in server) in tools.e2e.test.ts.
+// The load generators' command lines (oha's at a fixed rate too), and what the harness counts
+// of each tool's capacity. The tools run for real (wrk, oha, autocannon against a stand-in
+// server) in tools.e2e.test.ts.
 import { describe, expect, test } from "bun:test";
-import { findScenario } from "@bench/contract";
+import { findScenario, type Scenario } from "@bench/contract";
 import { physicalCores, toolCommand, wrkThreads } from "../src/load/tools.ts";
 
 const echo = findScenario("echo");
@@ -94,5 +95,31 @@ describe("oha runs one load thread per physical core, whatever taskset allows", 
     const oha = { name: "oha" as const, path: "/bin/oha", version: "1" };
     expect(toolCommand(oha, { ...plan, connections: 1 }).threads).toBe(1);
     expect(toolCommand(oha, { ...plan, connections: 10_000 }).threads).toBe(physicalCores());
+  });
+});
+
+describe("oha in rate mode", () => {
+  const scenario = findScenario("api") as Scenario;
+  const plan = {
+    url: "http://127.0.0.1:3004/api/test",
+    scenario,
+    connections: 64,
+    durationSec: 2,
+    cores: 1,
+  };
+  const oha = { name: "oha" as const, path: "/usr/bin/oha", version: "1.16.0" };
+
+  test("the command asks for the rate and for latency from when requests were due", () => {
+    const argv = toolCommand(oha, { ...plan, rate: 5000 }).argv;
+    expect(argv.slice(-4)).toEqual(["-q", "5000", "--latency-correction", plan.url]);
+    expect(toolCommand(oha, plan).argv).not.toContain("-q");
+  });
+
+  test("wrk and autocannon refuse a rate rather than fake one", () => {
+    for (const name of ["wrk", "autocannon"] as const) {
+      expect(() => toolCommand({ ...oha, name }, { ...plan, rate: 5000 })).toThrow(
+        /cannot send a fixed rate/,
+      );
+    }
   });
 });

@@ -1,5 +1,7 @@
 // Open-loop rate trials at given latencies, for the tests of the rates and search tables
-// (rates-table.test.ts, search-table.test.ts).
+// (rates-table.test.ts, search-table.test.ts), and the latencies the tests of the budget, the
+// levels and the open-loop judgement build their trials from (rate-levels.test.ts,
+// search-levels.test.ts, search-table.test.ts, judge.test.ts).
 
 import type { LatencyMs } from "../../src/load/parse.ts";
 import type { RateTrial } from "../../src/results/schema.ts";
@@ -10,6 +12,25 @@ export const lat = (p50: number, p99: number, p999 = p99): LatencyMs => ({
   mean: p50,
   p50,
   p90: p99,
+  p99,
+  p999,
+  max: p999,
+});
+/** Latencies with this p50 and p99 (ms), the rest drawn from them: p90 half the p99, p99.9
+ *  twice it, the maximum three times it. */
+export const openLoopLatency = (p50: number, p99: number, mean = p50): LatencyMs => ({
+  mean,
+  p50,
+  p90: p99 / 2,
+  p99,
+  p999: p99 * 2,
+  max: p99 * 3,
+});
+/** Latencies with this p99 and p99.9 (ms), the rest at 1 ms: what a budget verdict reads. */
+export const budgetLatency = (p99: number, p999 = p99): LatencyMs => ({
+  mean: 1,
+  p50: 1,
+  p90: 1,
   p99,
   p999,
   max: p999,
