@@ -86,17 +86,15 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/analysis/rate-levels.ts",
       "src/analysis/search-levels.ts",
     ],
-    // These modules' tests, and the open-loop tests filed with another module that they check
-    // too: the open-loop judgement (judge), oha's command line at a rate (tools) and its
-    // rate-mode captures (parse), the search in the report (search-table).
+    // These modules' tests, and two filed with another module that read these too: oha's
+    // rate-mode captures (parse, through rateVerdict) and the search in the report
+    // (search-table, through the search's levels).
     tests: [
       "test/rates.test.ts",
       "test/rate-levels.test.ts",
       "test/search.test.ts",
       "test/search-levels.test.ts",
       "test/open-loop.test.ts",
-      "test/judge.test.ts",
-      "test/tools.test.ts",
       "test/parse.test.ts",
       "test/search-table.test.ts",
     ],
@@ -116,6 +114,16 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/measure.test.ts",
       "test/startup.test.ts",
     ],
+  },
+  {
+    name: "rounds",
+    package: "harness",
+    // How many rounds a run takes: --precision's widths and the stop rule. The command line's
+    // own rules (flags, command, forms, options) are held by benchmark.sh's refusals in
+    // benchmark.e2e.test.ts and by options.test.ts, not here: most of their mutants are
+    // messages only the end-to-end runs read.
+    mutate: ["src/run/precision.ts", "src/run/rounds.ts"],
+    tests: ["test/precision.test.ts", "test/rounds.test.ts"],
   },
   {
     name: "launch",

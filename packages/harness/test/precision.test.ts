@@ -224,6 +224,34 @@ describe("precision status at its edges", () => {
     expect(status.reached).toBe(true);
   });
 
+  test("two processes each: the comparisons have a test but no interval yet", () => {
+    const status = precisionStatus(
+      analyze(run({ "bun-bare": 50_000, "bun-hono": 40_000 }, 2, 0.01)),
+      0.5,
+    );
+    const vs = status.widths.filter((w) => w.what.includes(" vs "));
+    expect(vs).toHaveLength(2);
+    for (const w of vs) expect(w.halfWidth).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  test("no width at all: the progress line names no widest", () => {
+    expect(progressText({ reached: false, widths: [] }, 0.03, 0, 60)).toBe(
+      "bench: precision ±3.0% wanted: 0 of 0 not there yet · 0s of 1m00s",
+    );
+  });
+
+  test("side by side: a failed reference drops its rows, even one ranked above it", () => {
+    // bun-bare against node-bare: the cheaper app ranks first, above its reference.
+    const trials = [1, 2, 3, 4].map((i) =>
+      syntheticPairTrial("node-bare", "bun-bare", i, 1, 22_000, 10_000 * (i % 2 ? 1.02 : 0.98)),
+    );
+    const r = syntheticSideRun([["node-bare", "bun-bare"]], trials);
+    expect(analyze(r).side?.groups.get("api")?.rows[0]?.app).toBe("bun-bare");
+    expect(precisionStatus(analyze(r), 0.5).widths).toHaveLength(1);
+    r.apps = r.apps.map((a) => (a.name === "node-bare" ? { ...a, status: "failed" as const } : a));
+    expect(precisionStatus(analyze(r), 0.5).widths).toEqual([]);
+  });
+
   test("a comparison with a side that cannot be tested is infinitely wide, not a crash", () => {
     // bun-bare, the fastest, has one process: no test against it, whatever bun-hono's three.
     const trials = [

@@ -82,7 +82,7 @@ describe("runRounds", () => {
   });
 
   test("--precision not reached: more rounds while they fit, until the run is done", async () => {
-    const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 3600 } }, noisy, 7);
+    const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 60 } }, noisy, 7);
     await runRounds(s.loop);
     expect(s.rounds).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(s.results.precision?.reached).toBe(false);
