@@ -118,7 +118,13 @@ describe("runRounds", () => {
     // Rounds of at least 50 ms and 170 ms in all: three fit, a fourth would end past it.
     const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 0.17 } }, noisy, 10);
     const round = s.loop.round;
-    const slow = { ...s.loop, round: async (n: number) => (await Bun.sleep(50), round(n)) };
+    const slow = {
+      ...s.loop,
+      round: async (n: number) => {
+        await Bun.sleep(50);
+        await round(n);
+      },
+    };
     await runRounds(slow);
     expect(s.rounds).toEqual([1, 2, 3]);
   });
