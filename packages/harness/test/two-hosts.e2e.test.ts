@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Results } from "../src/results/schema.ts";
 import { taggedProcesses } from "./support/run-benchmark.ts";
 import {
@@ -27,8 +28,6 @@ if (problem && process.env.CI === "true") {
   throw new Error(`two-hosts tests must run in CI, but ${problem}`);
 }
 if (problem) console.log(`two-hosts tests skipped: ${problem}`);
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Whether a process runs: a pid of the server's side (same kernel, shared /proc). */
 const running = (pid: number) => {

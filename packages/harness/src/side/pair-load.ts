@@ -4,6 +4,7 @@
 // /proc looked at every SAMPLE_MS between for the CPU percentages. pair-checks.ts judges it.
 
 import type { ChildProcess } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { readResult, SAMPLE_MS, spawnTool } from "../load/load.ts";
 import { loadWindow } from "../load/measure.ts";
 import type { LoadResult } from "../load/parse.ts";
@@ -49,8 +50,6 @@ export interface PairCpus {
   readonly load: readonly number[];
   readonly machineCores: number;
 }
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Every SAMPLE_MS until stop(): both trees' ns, both tools' ticks, idle and steal. */
 function pairSampler(
