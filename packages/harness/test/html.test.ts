@@ -354,7 +354,7 @@ describe("HTML: side by side", () => {
     expect(html).toContain(
       "(80% power). Lower is cheaper.</p><h3>api — GET /api/test — a small JSON object built per request</h3><table><thead><tr><th>rank</th><th>app</th><th>CPU per request (× reference, 95% CI)</th>",
     );
-    expect(html).toContain(`<tr><td>1</td><td>${cells}</td><td>8/8</td></tr>`);
+    expect(html).toContain(`<tr><td>1</td><td>${cells}</td><td>10/10</td></tr>`);
     expect(html).toContain(
       '</tbody></table><ul class="notes"><li>node-bare: 1 pair of processes with valid samples: too few for a CI</li>' +
         '<li>deno-bare: FAILED: no deno</li></ul><div class="chart wide"><canvas id="side-api"></canvas></div></section>\n<pre',
@@ -373,7 +373,7 @@ describe("HTML: side by side", () => {
     );
     const page = htmlReport(analyze(noted));
     expect(page).toContain(
-      '<ul class="notes"><li>bun-bare: UNSATURATED 1/6: the servers did not fill their core (see the notes)<ul><li>steal &lt;9%&gt;</li></ul></li>',
+      '<ul class="notes"><li>bun-bare: UNSATURATED 1/8: the servers did not fill their core (see the notes)<ul><li>steal &lt;9%&gt;</li></ul></li>',
     );
     expect(page).toContain(
       '<canvas id="side-api"></canvas></div>\n<h3>echo — POST /api/echo — parse and re-serialize a ~1 KB JSON body</h3><table>',

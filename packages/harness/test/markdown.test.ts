@@ -659,27 +659,27 @@ describe("Markdown: side by side", () => {
     );
     noted.manifest.settings.scenarios = ["custom"];
     const md = markdownReport(analyze(noted));
-    // the first sample is both rows': each has an unsaturated one of its 6
+    // the first sample is both rows': each has an unsaturated one of its 8
     expect(md).toContain("\n\n### custom\n\n| rank |");
     expect(md).toContain(
       " |\n\nNotes:\n\n" +
-        "- bun-bare: UNSATURATED 1/6: the servers did not fill their core (see the notes)\n  - steal 9%\n" +
-        "- bun-hono: UNSATURATED 1/6: the servers did not fill their core (see the notes)\n  - steal 9%\n",
+        "- bun-bare: UNSATURATED 1/8: the servers did not fill their core (see the notes)\n  - steal 9%\n" +
+        "- bun-hono: UNSATURATED 1/8: the servers did not fill their core (see the notes)\n  - steal 9%\n",
     );
     const clean = markdownReport(analyze(onTwoScenarios()));
     expect(clean).not.toContain("Notes:");
     // one scenario after another, each with its heading
-    expect(clean).toContain("| 6/6 |\n\n### echo — POST /api/echo");
+    expect(clean).toContain("| 8/8 |\n\n### echo — POST /api/echo");
   });
 
   test("--against: its section, each app's verdict and the run's one line", () => {
     const slower = markdownReport(analyze(against(1.2)));
     expect(slower).toContain(
-      "| 6/6 |\n\n### Against HEAD~1\n\nEach app as this checkout has it, against the same app at the commit",
+      "| 8/8 |\n\n### Against HEAD~1\n\nEach app as this checkout has it, against the same app at the commit",
     );
-    // the change is the ratio's, 1.200 (1.171–1.230), less 1
+    // the change is the ratio's, 1.200 (1.174–1.226), less 1
     expect(slower).toMatch(
-      /A slower app makes the run exit 1\.\n\n\| app \| scenario \| CPU per request, this checkout vs the commit \(95% CI\) \| p \(1-sided\) \| detectable \| verdict \|\n\| :-- \| :-- \| --: \| --: \| --: \| :-- \|\n\| bun-bare \| api \| \+20\.0% \(\+17\.1% to \+23\.0%\) \| < 0\.001 \| ≥ \d\.\d% \| SLOWER \|\n\n/,
+      /A slower app makes the run exit 1\.\n\n\| app \| scenario \| CPU per request, this checkout vs the commit \(95% CI\) \| p \(1-sided\) \| detectable \| verdict \|\n\| :-- \| :-- \| --: \| --: \| --: \| :-- \|\n\| bun-bare \| api \| \+20\.0% \(\+17\.4% to \+22\.6%\) \| < 0\.001 \| ≥ \d\.\d% \| SLOWER \|\n\n/,
     );
     expect(slower).toEndWith(
       "\n\nSLOWER than HEAD~1 (1a2b3c4d5e6f) by 2.0% or more: bun-bare (api)\n",
@@ -692,7 +692,7 @@ describe("Markdown: side by side", () => {
   test("with --calibrate, the side-by-side calibration follows it", () => {
     const calibrated = markdownReport(analyze(CALIBRATED_SIDE));
     expect(calibrated).toContain(
-      "| 6/6 |\n\n## Calibration\n\nSide by side (--side-by-side): bun-bare against itself",
+      "| 8/8 |\n\n## Calibration\n\nSide by side (--side-by-side): bun-bare against itself",
     );
   });
 });

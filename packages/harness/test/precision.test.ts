@@ -123,7 +123,7 @@ describe("precision status", () => {
           round,
           sample,
           10_000,
-          22_000 * (1 + (round % 2 ? 0.02 : -0.02)),
+          22_000 * (1 + (round <= 2 ? 0.02 : -0.02)),
         ),
       ),
     );
@@ -137,8 +137,10 @@ describe("precision status", () => {
         halfWidth: ((row?.ci?.high ?? 0) - (row?.ci?.low ?? 0)) / 2 / (row?.ratio ?? 1),
       },
     ]);
-    expect(status.widths[0]?.halfWidth).toBeLessThan(0.04); // ±2% per round over 4 rounds
-    expect(status.widths[0]?.halfWidth).toBeGreaterThan(0.02);
+    // ±2% per round, in both arrangements of the slots (rounds 1 and 2 dearer): spread 0.0283
+    // within each, se 0.0141 on 2 df, t(0.975, 2) = 4.303: ±6.1%.
+    expect(status.widths[0]?.halfWidth).toBeLessThan(0.065);
+    expect(status.widths[0]?.halfWidth).toBeGreaterThan(0.055);
     // Too few pairs: no interval yet; a failed reference: nothing left to narrow.
     const two = syntheticSideRun(
       [["bun-bare", "node-bare"]],

@@ -60,13 +60,14 @@ describe("the side-by-side table", () => {
   });
 
   test("a row clearly dearer: its rank, ratio with the 95% CI over rounds, and ± as a share", () => {
-    // ln(1.2 w): mean ln 1.19985, t(0.975, 3) interval 1.1655–1.2352, half-width 2.91%;
-    // 12.12, 11.88, 12.24, 11.76 µs.
+    // ln(1.2 w), a crossover of two arrangements (rounds 1, 3 and 2, 4): mean ln 1.19985,
+    // se 0.003537 on 2 df, interval 1.1817–1.2182, half-width 1.52% (computed apart, in
+    // Python); 12.12, 11.88, 12.24, 11.76 µs.
     expect(cellsOf(TABLE)?.[2]).toEqual([
       "3",
       "bun-hono",
-      "×1.200 (1.165–1.235)",
-      "±2.9%",
+      "×1.200 (1.182–1.218)",
+      "±1.5%",
       "12.00",
       "40,000",
       "4",
@@ -75,12 +76,13 @@ describe("the side-by-side table", () => {
   });
 
   test("a row the rounds cannot tell from the reference: ≈, with what it could have detected", () => {
-    // Geometric mean 1.00096 (0.9854–1.0168); detectable at 0.05/3 two-sided, 80% power: 3.13%.
+    // Geometric mean 1.00096 (0.9919–1.0101, the crossover on 2 df); detectable at 0.05/3
+    // two-sided, 80% power (noncentral t, numerical integration): 2.11%.
     expect(cellsOf(TABLE)?.[1]).toEqual([
-      "≈1 (could detect ≥ 3.1%)",
+      "≈1 (could detect ≥ 2.1%)",
       "bun-elysia",
-      "≈×1.001 (0.985–1.017)",
-      "±1.6%",
+      "≈×1.001 (0.992–1.010)",
+      "±0.9%",
       "10.01",
       "40,000",
       "4",
@@ -211,7 +213,9 @@ describe("flags, notes, and rows with too few pairs", () => {
 });
 
 const AGAINST = { against: { ref: "HEAD~1", commit: "1a2b3c4d5e6f7a8b" } };
-const SMALL = [1.002, 0.998, 1.001, 0.999, 1, 1];
+// Wobbles that do not follow the arrangements (odd rounds against even ones), which the
+// crossover would cancel: each arrangement keeps a spread of its own.
+const SMALL = [1.002, 1.001, 0.998, 0.999, 1, 1];
 const at = (app: string) => `${app}@1a2b3c4`;
 
 /** An --against run of `rows`: each app against itself at the commit, 2% threshold. */
@@ -231,7 +235,7 @@ const VERDICTS = failing(
     ["node-bare", wobbling(at("node-bare"), "node-bare", 1.003, SMALL)],
     [
       "deno-bare",
-      wobbling(at("deno-bare"), "deno-bare", 1.015, [1.03, 0.97, 1.02, 0.98, 1.01, 0.99]),
+      wobbling(at("deno-bare"), "deno-bare", 1.015, [1.03, 1.02, 0.97, 0.98, 1.01, 0.99]),
     ],
     ["bun-elysia", []],
     ["node-hono", ratioTrials(at("node-hono"), "node-hono", [[1.05]])],
@@ -241,25 +245,26 @@ const VERDICTS = failing(
 
 describe("--against", () => {
   test("one line per app: the change with its CI, the one-sided p, what was detectable, the verdict", () => {
-    // scipy: detectable one-sided at 0.05/4 (four apps tested), 80% power, 5 df.
+    // Crossovers on 4 df, computed apart in Python (t quantiles, and the detectable size from
+    // the noncentral t one-sided at 0.05/4, four apps tested, 80% power, by integration).
     expect(againstCells(analyze(VERDICTS)).slice(0, 4)).toEqual([
-      ["bun-bare", "api", "+10.0% (+9.8% to +10.2%)", "< 0.001", "≥ 0.2%", "SLOWER"],
-      ["bun-hono", "api", "−10.0% (−10.1% to −9.9%)", "< 0.001", "≥ 0.2%", "faster"],
+      ["bun-bare", "api", "+10.0% (+9.8% to +10.2%)", "< 0.001", "≥ 0.3%", "SLOWER"],
+      ["bun-hono", "api", "−10.0% (−10.2% to −9.8%)", "< 0.001", "≥ 0.3%", "faster"],
       [
         "node-bare",
         "api",
-        "+0.3% (+0.2% to +0.4%)",
-        "0.002",
-        "≥ 0.2%",
+        "+0.3% (+0.1% to +0.5%)",
+        "0.005",
+        "≥ 0.3%",
         "no change beyond the threshold",
       ],
       [
         "deno-bare",
         "api",
-        "+1.5% (−1.0% to +4.0%)",
-        "0.095",
-        "≥ 4.1%",
-        "inconclusive: not shown within ±2.0% (detectable ≥ 4.1%)",
+        "+1.5% (−1.5% to +4.5%)",
+        "0.121",
+        "≥ 5.0%",
+        "inconclusive: not shown within ±2.0% (detectable ≥ 5.0%)",
       ],
     ]);
   });

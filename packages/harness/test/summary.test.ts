@@ -541,7 +541,8 @@ describe("the whole printed summary, character for character", () => {
 
 describe("a side-by-side run's summary", () => {
   // bun-hono at 1.2 × 1.01, 0.99, 1.02, 0.98 of bun-bare's 10 µs: geometric mean 1.19985, its
-  // t(0.975, 3) interval 1.1655–1.2352 (±2.9%); 12.12, 11.88, 12.24, 11.76 µs, mean 12.00.
+  // crossover interval on 2 df 1.1817–1.2182 (±1.5%, computed apart in Python); 12.12, 11.88,
+  // 12.24, 11.76 µs, mean 12.00.
   // Round 1's sample, shared by both rows, at the generators' ceiling.
   const trials = wobbling("bun-bare", "bun-hono", 1.2, [1.01, 0.99, 1.02, 0.98]).map((t) =>
     t.round === 1
@@ -559,7 +560,7 @@ describe("a side-by-side run's summary", () => {
       "rank  app                                CPU per request (× reference, 95% CI)      ±  CPU µs per request  req/s sharing the core  pairs  valid samples",
       "----  ---------------------------------  -------------------------------------  -----  ------------------  ----------------------  -----  -------------",
       "1     bun-bare ⚠️ generator ceiling 1/4                 ×1.000 (the reference)      —               10.00                  40,000      4            4/4",
-      "2     bun-hono ⚠️ generator ceiling 1/4                   ×1.200 (1.165–1.235)  ±2.9%               12.00                  40,000      4            4/4",
+      "2     bun-hono ⚠️ generator ceiling 1/4                   ×1.200 (1.182–1.218)  ±1.5%               12.00                  40,000      4            4/4",
       `  bun-bare: ${CEILING}`,
       "            - round 1: at 100%",
       `  bun-hono: ${CEILING}`,
@@ -570,12 +571,13 @@ describe("a side-by-side run's summary", () => {
   });
 
   test("--against: its table, all left-aligned, and the outcome line before the reading", () => {
-    // bun-hono 1.1 × 1.002, 0.998, 1.001, 0.999, 1, 1 of itself at the commit: +10.0%
-    // (t(0.975, 5): +9.8% to +10.2%); one-sided p against the 2% threshold 2e-10; detectable at
-    // 0.05 one-sided, 80% power (noncentral t, 5 df): 0.17%.
+    // bun-hono 1.1 × 1.002, 1.001, 0.998, 0.999, 1, 1 of itself at the commit, a wobble within
+    // each arrangement (odd rounds, even ones) that the crossover keeps: +10.0% (+9.8% to
+    // +10.2%, 4 df); detectable at 0.05 one-sided, 80% power (noncentral t): 0.20% (computed
+    // apart, in Python).
     const at = "bun-hono@1a2b3c4";
     const against = { ref: "HEAD~1", commit: "1a2b3c4d5e6f7a8b" };
-    const SMALL = [1.002, 0.998, 1.001, 0.999, 1, 1];
+    const SMALL = [1.002, 1.001, 0.998, 0.999, 1, 1];
     const slower = syntheticSideRun([[at, "bun-hono"]], wobbling(at, "bun-hono", 1.1, SMALL), {
       against,
     });

@@ -11,6 +11,7 @@ import { mulberry32 } from "../src/analysis/random.ts";
 import { tCdf, tTwoSidedP } from "../src/analysis/stats.ts";
 import {
   ALPHA,
+  crossoverTest,
   detectable,
   equivalenceP,
   gate,
@@ -330,6 +331,67 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
     expect(t?.ci.low).toBeCloseTo(Math.exp(mean - 4.302652729911275 * se) - 1, 8);
     expect(t?.ci.high).toBeCloseTo(Math.exp(mean + 4.302652729911275 * se) - 1, 8);
     expect(logRatioTest([0.1])).toBeUndefined();
+  });
+
+  test("side by side, a crossover by hand: the mean of the two arrangements' means, their pooled spread", () => {
+    // Odd rounds 1, 3, 5 (one arrangement of the slots): 0.10, 0.12, 0.14; even 2, 4: 0.05, 0.07.
+    const byRound = new Map([
+      [1, 0.1],
+      [2, 0.05],
+      [3, 0.12],
+      [4, 0.07],
+      [5, 0.14],
+    ]);
+    const t = crossoverTest(byRound);
+    // Means 0.12 and 0.06: 0.09, not the five rounds' 0.096. Sums of squares 0.0008 and
+    // 0.0002 over 5 − 2 = 3 df; se = √(0.001 / 3 · (1/3 + 1/2)) / 2 = 0.0083333.
+    const se = Math.sqrt((0.001 / 3) * (1 / 3 + 1 / 2)) / 2;
+    expect(t?.df).toBe(3);
+    expect(t?.paired).toBe(5);
+    expect(t?.change).toBeCloseTo(Math.expm1(0.09), 12);
+    expect(t?.se).toBeCloseTo(se, 12);
+    expect(t?.t).toBeCloseTo(0.09 / se, 10);
+    expect(t?.p).toBeCloseTo(tTwoSidedP(0.09 / se, 3), 12);
+    // t(0.975, 3) = 3.182446305284263
+    expect(t?.ci.low).toBeCloseTo(Math.exp(0.09 - 3.182446305284263 * se) - 1, 8);
+    expect(t?.ci.high).toBeCloseTo(Math.exp(0.09 + 3.182446305284263 * se) - 1, 8);
+    // The one-sample test would count the arrangements' 0.06 apart as noise: se √(0.00532 / 4 / 5).
+    expect(logRatioTest([...byRound.values()])?.se).toBeCloseTo(Math.sqrt(0.00532 / 20), 12);
+    // Every round in one arrangement: nothing to cancel, the one-sample test.
+    const odd = new Map([
+      [1, 0.1],
+      [3, 0.12],
+      [5, 0.15],
+    ]);
+    expect(crossoverTest(odd)).toEqual(logRatioTest([0.1, 0.12, 0.15]) as never);
+    // One round in each: no spread within either, the one-sample test over the two.
+    expect(
+      crossoverTest(
+        new Map([
+          [1, 0.1],
+          [2, 0.2],
+        ]),
+      ),
+    ).toEqual(logRatioTest([0.1, 0.2]) as never);
+    expect(crossoverTest(new Map([[2, 0.1]]))).toBeUndefined();
+    expect(crossoverTest(new Map())).toBeUndefined();
+    // A log ratio that is no number gives no test, as it gives the one-sample test none.
+    const nan = new Map([
+      [1, Number.NaN],
+      [2, 0.1],
+      [3, 0.2],
+    ]);
+    expect(crossoverTest(nan)).toBeUndefined();
+    // No spread within either arrangement: certain, as the one-sample test is.
+    const flat = crossoverTest(
+      new Map([
+        [1, 0.1],
+        [2, 0.2],
+        [3, 0.1],
+      ]),
+    );
+    expect(flat).toMatchObject({ se: 0, p: 0, t: Number.POSITIVE_INFINITY, df: 1 });
+    expect(flat?.change).toBeCloseTo(Math.expm1(0.15), 12);
   });
 
   test(`a run's pair is paired from ${PAIRED_MIN_ROUNDS} rounds in common; Welch's below`, () => {

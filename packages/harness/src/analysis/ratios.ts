@@ -2,7 +2,8 @@
 // request relative to its reference, from samples in which both served at once on one core.
 // A sample gives one log ratio, ln(ns per request of the row / of its reference); a pair of
 // processes (one round) gives the mean of its samples' log ratios; the estimate is over the
-// rounds (Student's t, the level-wise analysis estimate.ts uses for processes). Two rows with
+// rounds, tested as the crossover the pairs' alternating positions make of them (verdicts.ts's
+// crossoverTest: Student's t within each arrangement of the slots). Two rows with
 // the same reference are compared round by round through it (the difference of their log
 // ratios), and every comparison of a scenario is one family, held to ALPHA by Holm, from which
 // the ranks, the ties and what a tie could have detected come. With --against, each row's
@@ -14,11 +15,11 @@ import { type Estimate, estimate } from "./estimate.ts";
 import { type Interval, median } from "./stats.ts";
 import {
   ALPHA,
+  crossoverTest,
   familyVerdicts,
   flipped,
   type Gate,
   gate,
-  logRatioTest,
   type PairTest,
   type Verdict,
 } from "./verdicts.ts";
@@ -106,11 +107,11 @@ export function throughReference(
   a: Map<number, number>,
   b: Map<number, number>,
 ): PairTest | undefined {
-  const diffs = [...b].flatMap(([round, lb]) => {
+  const diffs = [...b].flatMap(([round, lb]): [number, number][] => {
     const la = a.get(round);
-    return la === undefined ? [] : [lb - la];
+    return la === undefined ? [] : [[round, lb - la]];
   });
-  return logRatioTest(diffs);
+  return crossoverTest(new Map(diffs));
 }
 
 /**
@@ -159,7 +160,7 @@ function rawRows(results: Results, scenario: string) {
       status: record?.status === "failed" ? ("failed" as const) : ("ok" as const),
       ...(record?.status === "failed" && record.failure ? { failure: record.failure } : {}),
       rounds: own,
-      test: own ? logRatioTest([...own.values()]) : undefined,
+      test: own ? crossoverTest(own) : undefined,
       nsPerRequest: estimate(processMeans(mine, name, (s) => s.nsPerRequest)),
       rps: estimate(processMeans(mine, name, (s) => s.result?.rps)).mean,
       pairs: own ? own.size : new Set(valid.map((t) => t.round)).size,

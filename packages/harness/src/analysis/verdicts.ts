@@ -13,6 +13,7 @@ import {
   detectableInSe,
   holm,
   type Interval,
+  type Spread,
   spread,
   tCdf,
   tCritical,
@@ -79,15 +80,18 @@ export function welchPair(a: Estimate, b: Estimate): PairTest | undefined {
 export function logRatioTest(logRatios: readonly number[]): PairTest | undefined {
   const s = spread(logRatios);
   if (s.n < 2 || !Number.isFinite(s.mean)) return undefined;
-  const df = s.n - 1;
-  const se = s.stddev / Math.sqrt(s.n);
-  const change = Math.exp(s.mean) - 1;
+  return logScaleTest(s.mean, s.stddev / Math.sqrt(s.n), s.n - 1, s.n);
+}
+
+/** The test of a mean log ratio, given its standard error and degrees of freedom. */
+function logScaleTest(mean: number, se: number, df: number, paired: number): PairTest {
+  const change = Math.exp(mean) - 1;
   if (se === 0) {
-    const t = s.mean === 0 ? 0 : Math.sign(s.mean) * Number.POSITIVE_INFINITY;
-    const p = s.mean === 0 ? 1 : 0;
-    return { change, t, df, p, se: 0, ci: { low: change, high: change }, paired: s.n };
+    const t = mean === 0 ? 0 : Math.sign(mean) * Number.POSITIVE_INFINITY;
+    const p = mean === 0 ? 1 : 0;
+    return { change, t, df, p, se: 0, ci: { low: change, high: change }, paired };
   }
-  const t = s.mean / se;
+  const t = mean / se;
   const half = tCritical(ALPHA, df) * se;
   return {
     change,
@@ -95,9 +99,36 @@ export function logRatioTest(logRatios: readonly number[]): PairTest | undefined
     df,
     p: tTwoSidedP(t, df),
     se,
-    ci: { low: Math.exp(s.mean - half) - 1, high: Math.exp(s.mean + half) - 1 },
-    paired: s.n,
+    ci: { low: Math.exp(mean - half) - 1, high: Math.exp(mean + half) - 1 },
+    paired,
   };
+}
+
+/**
+ * The side-by-side test of per-round log ratios, as the crossover design they come from: the
+ * two positions of every pair (address, start order, whose generator is spawned first) swap
+ * from one round to the next (side/pairing.ts), so a round's parity says which arrangement it
+ * had, for every pair of the run at once. What a position adds in one arrangement it takes in
+ * the other, and between unlike apps that can be several percent (node-bare against bun-bare
+ * read 6% apart between the two on 2026-11-27): the plain test counts it as noise. Here the
+ * estimate is the mean of the two arrangements' means (equal weights, so it cancels however
+ * many rounds each kept), its standard error from the spread within each arrangement, on
+ * n − 2 degrees of freedom; exact for normal rounds whatever the positions add. With every
+ * round in one arrangement there is nothing to cancel, and with one round in each no spread
+ * within them: the one-sample test (whose spread holds the positions', so it errs wide).
+ */
+export function crossoverTest(byRound: ReadonlyMap<number, number>): PairTest | undefined {
+  const arrangements = [0, 1].map((parity) =>
+    [...byRound].filter(([round]) => round % 2 === parity).map(([, log]) => log),
+  );
+  const [even, odd] = arrangements.map(spread) as [Spread, Spread];
+  const n = even.n + odd.n;
+  if (even.n === 0 || odd.n === 0 || n < 3) return logRatioTest([...byRound.values()]);
+  const mean = (even.mean + odd.mean) / 2;
+  if (!Number.isFinite(mean)) return undefined;
+  const pooled = ((even.n - 1) * even.stddev ** 2 + (odd.n - 1) * odd.stddev ** 2) / (n - 2);
+  const se = Math.sqrt(pooled * (1 / even.n + 1 / odd.n)) / 2;
+  return logScaleTest(mean, se, n - 2, n);
 }
 
 /** The per-round log ratios ln(b / a) of the rounds both measured (each a positive mean). */

@@ -16,8 +16,11 @@ export const SIDE_INTRO =
   "over the sample, divided by the requests its generator counted): the cost of a request " +
   "while sharing a core, relative to the reference. What the machine throws at both (steal, a " +
   "neighbour's cache and memory traffic) cancels in the ratio; it is not a throughput, and " +
-  "req/s while sharing is shown for context only. × reference: the geometric mean over pairs " +
-  "of processes of each pair's mean log ratio, with its 95% CI (Student's t over pairs). Rows " +
+  "req/s while sharing is shown for context only. × reference: each pair of processes gives " +
+  "the mean log ratio of its samples; the pairs are averaged within each arrangement of the " +
+  "positions (they swap every round) and the two arrangements weighed alike, and the 95% CI is " +
+  "Student's t on the spread within the arrangements, so what a position adds cancels instead " +
+  "of widening it (a crossover). Rows " +
   "with one reference are compared round by round through it; every comparison of a table is " +
   "one family, held to 5% by Holm; a tie (≈) states the smallest difference the run could have " +
   "detected (80% power). Lower is cheaper.";
