@@ -22,13 +22,15 @@ export const DEFAULTS = { rounds: 20, samples: 3, duration: 1, warmup: 2, connec
 
 /**
  * --side-by-side: pairs of processes, each sample both apps at once, each generator its own
- * connections (two × 50: the default's 100 in all). Between pairs the ratio moves more than
- * between samples of one pair (node-bare/bun-bare: 3.9% and 5.2% a 1 s sample), so many short
- * pairs: 20 of 2 samples. 8 s of warm-up: sharing the core, Node's CPU per request was still
- * 14-17% above its level from 8 s on in its third second, and up to 11-13% in its fifth to
- * seventh (docs/side-by-side.md, "Warm-up"); about four minutes a comparison.
+ * connections (two × 50: the default's 100 in all). Between pairs the ratio moves about as much
+ * as between 1 s samples of one pair (node-bare/bun-bare on 2026-11-27: 4.5% and 5.1%), and a
+ * pair costs its start and warm-up, so many pairs of few samples: 15 of 2, as many as fit in
+ * three minutes. 8 s of warm-up: sharing the core, Node's CPU per request is above its level
+ * from 8 s on for its first seconds (+7% in its third on 2026-11-27, +14-17% on an earlier
+ * host); with 6 s each pair's first sample still read 3-4% above its second (docs/side-by-side.md,
+ * "Warm-up").
  */
-export const SIDE = { rounds: 20, samples: 2, warmup: 8, connections: 50 };
+export const SIDE = { rounds: 15, samples: 2, warmup: 8, connections: 50 };
 
 /** --quick: a smoke run (other flags still override it). */
 export const QUICK = { rounds: 3, samples: 2, duration: 1, warmup: 1, connections: 50 };
@@ -170,7 +172,7 @@ export const FLAGS: readonly Flag[] = [
   },
   {
     names: ["--side-by-side"],
-    help: `measure two apps at the same moment: both servers on the server's CPU, each loaded by its own load generator on the generator's CPU, started together; the figure is each server's CPU time per request (schedstat of all its threads / the requests answered), relative to a reference. Noise that moves both cancels in the ratio: on this VM, in about four minutes, +-0.4% for an app against itself, +-2% for two Node frameworks, +-3-6% for Bun against Node (whom the machine's noise moves unalike). Pairs of fresh processes, their positions (address, start order) alternated. Several apps: each against --reference; one app: against itself (A/A); with --node/--bun/--deno, each app's versions against its first (every app needs two or more). Defaults: ${SIDE.rounds} rounds (pairs) of ${SIDE.samples} x ${DEFAULTS.duration} s samples after ${SIDE.warmup} s of warm-up, ${SIDE.connections} connections per app. Needs taskset and 2 cores; not with --no-pin, --workers, --rates, --profile, a list of --connections or --server-host`,
+    help: `measure two apps at the same moment: both servers on the server's CPU, each loaded by its own load generator on the generator's CPU, started together; the figure is each server's CPU time per request (schedstat of all its threads / the requests answered), relative to a reference. Noise that moves both cancels in the ratio: on this VM, in under three minutes, +-0.8% for an app against itself, about +-2% for two Node frameworks, +-1.2-2.3% in a quiet hour and about +-4% in a noisy one for Bun against Node (whom the machine's noise moves unalike: their ratio also moves from hour to hour). Pairs of fresh processes, their positions (address, start order) alternated every round and analysed as the crossover they make. Several apps: each against --reference; one app: against itself (A/A); with --node/--bun/--deno, each app's versions against its first (every app needs two or more). Defaults: ${SIDE.rounds} rounds (pairs) of ${SIDE.samples} x ${DEFAULTS.duration} s samples after ${SIDE.warmup} s of warm-up, ${SIDE.connections} connections per app. Needs taskset and 2 cores; not with --no-pin, --workers, --rates, --profile, a list of --connections or --server-host`,
   },
   {
     names: ["--reference"],
