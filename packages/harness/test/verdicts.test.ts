@@ -364,6 +364,12 @@ describe("exact values (what the simulations check loosely, pinned here)", () =>
       [5, 0.15],
     ]);
     expect(crossoverTest(odd)).toEqual(logRatioTest([0.1, 0.12, 0.15]) as never);
+    const even = new Map([
+      [2, 0.1],
+      [4, 0.12],
+      [6, 0.15],
+    ]);
+    expect(crossoverTest(even)).toEqual(logRatioTest([0.1, 0.12, 0.15]) as never);
     // One round in each: no spread within either, the one-sample test over the two.
     expect(
       crossoverTest(
