@@ -126,6 +126,13 @@ export const GROUPS: readonly MutationGroup[] = [
     tests: ["test/precision.test.ts", "test/rounds.test.ts"],
   },
   {
+    name: "steal",
+    package: "harness",
+    // The CPU steal rule, the re-takes it asks for, and what the reports say of it.
+    mutate: ["src/analysis/steal.ts", "src/run/retake.ts", "src/report/steal-table.ts"],
+    tests: ["test/steal.test.ts", "test/retake.test.ts", "test/steal-table.test.ts"],
+  },
+  {
     name: "launch",
     package: "harness",
     // The decisions only: runtimes.ts (npm, installs) and launch.ts (spawning, stopping) are

@@ -237,7 +237,9 @@ describe("Markdown: the header, the levels and every section", () => {
     expect(lines.get("Runtimes (as the apps reported)")).toBe("bun 1.4.5, node 24.1.0");
     const md = markdownReport(analyze(interrupted));
     expect(md).toContain(
-      "| Commit | fedcba987654 (uncommitted changes) |\n| Command | ./benchmark.sh |\n\n**Interrupted**: only the trials that finished are included.\n\n",
+      "| Commit | fedcba987654 (uncommitted changes) |\n| Command | ./benchmark.sh |\n" +
+        "| CPU steal | CPU steal on the server's core: median 0.0%, worst 0.0% over 17 samples · none at ≥ 15% (--max-steal) |\n\n" +
+        "**Interrupted**: only the trials that finished are included.\n\n",
     );
     expect(markdownReport(analyze(SYNTHETIC))).not.toContain("Interrupted");
   });

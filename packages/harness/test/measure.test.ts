@@ -67,6 +67,26 @@ describe("CPU over the window", () => {
     expect(whole?.serverCpuPercent).toBeCloseTo(76.9, 1);
   });
 
+  test("steal on the server's own CPUs: a share of its set, where the set and the figure are", () => {
+    const stolen = samples.map((x) => ({ ...x, serverStealTicks: x.stealTicks }));
+    // all of the machine's steal (10% of one core) on the server's one CPU: 10% of it
+    expect(ratesOver(stolen, { startMs: 700, endMs: 2300 }, 2, 1)?.serverStealPercent).toBeCloseTo(
+      10,
+      6,
+    );
+    expect(ratesOver(stolen, { startMs: 700, endMs: 2300 }, 2, 2)?.serverStealPercent).toBeCloseTo(
+      5,
+      6,
+    );
+    // unpinned, or a host that did not read it: no figure
+    expect(ratesOver(stolen, { startMs: 700, endMs: 2300 }, 2)).not.toHaveProperty(
+      "serverStealPercent",
+    );
+    expect(ratesOver(samples, { startMs: 700, endMs: 2300 }, 2, 1)).not.toHaveProperty(
+      "serverStealPercent",
+    );
+  });
+
   test("--db postgres: the database server's CPU over the window, only where it was read", () => {
     const db = samples.map((x) => ({ ...x, databaseNs: x.serverTicks * 0.4 * (1e9 / CLK_TCK) }));
     expect(ratesOver(db, { startMs: 700, endMs: 2300 }, 2)?.databaseCpuPercent).toBeCloseTo(40, 6);

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_MAX_STEAL } from "../src/analysis/steal.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { commandOf } from "../src/run/command.ts";
 import { DEFAULTS, helpText, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
@@ -13,6 +14,38 @@ const out = () => join(mkdtempSync(join(tmpdir(), "bench-options-")), "run");
 const BASE = ["--duration", "1", "--warmup", "0", "--connections", "1", "--rounds", "1"];
 const parse = (...args: string[]) =>
   runOptions([...BASE, "--tool", "autocannon", "-o", out(), ...args], () => {});
+
+describe("--max-steal", () => {
+  test("the default --help states, a percentage up to 100 (off), into the manifest's settings", () => {
+    const help = helpText().replace(/\s+/g, " ");
+    expect(help).toContain(`(default: ${DEFAULT_MAX_STEAL},`);
+    expect(parse("bun-bare").maxSteal).toBe(DEFAULT_MAX_STEAL);
+    expect(parse("--max-steal", "20", "bun-bare").maxSteal).toBe(20);
+    expect(parse("--max-steal", "100", "bun-bare").maxSteal).toBe(100);
+    expect(parse("--max-steal", "2.5", "bun-bare").maxSteal).toBe(2.5);
+    for (const bad of ["0", "101", "-5", "abc", "15%"]) {
+      expect(() => parse("--max-steal", bad, "bun-bare")).toThrow(
+        `--max-steal takes a percentage above 0 and up to 100 (100: off), got '${bad}'`,
+      );
+    }
+  });
+
+  test("with --report it re-analyses at that threshold; not with --compare or --update-readme", () => {
+    expect(commandOf(["--report", "r.json", "--max-steal", "20"], {}, "/tmp")).toEqual({
+      kind: "report",
+      argv: ["report", "/tmp/r.json", "--max-steal", "20"],
+    });
+    expect(() => commandOf(["--report", "r.json", "--max-steal", "0"], {}, "/tmp")).toThrow(
+      "--max-steal takes a percentage",
+    );
+    expect(() => commandOf(["--compare", "a", "b", "--max-steal", "20"], {}, "/tmp")).toThrow(
+      "--max-steal goes with a run or --report, not --compare",
+    );
+    expect(() => commandOf(["--update-readme", "a", "--max-steal", "20"], {}, "/tmp")).toThrow(
+      "--max-steal goes with a run or --report, not --update-readme",
+    );
+  });
+});
 
 describe("parseOptions", () => {
   test("the defaults --help states are the ones a run takes", () => {

@@ -54,6 +54,19 @@ describe("the window and the CPU figures", () => {
     expect(two?.serverCoreIdlePercent).toBeCloseTo(2.5, 6);
   });
 
+  test("steal on the servers' CPU set, a share of it, where both ends read it", () => {
+    const stolen = samples.map((x) => ({ ...x, serverStealTicks: x.stealTicks / 2 }));
+    const at = (server: number) =>
+      pairRates(stolen, { startMs: 200, endMs: 1800 }, { machine: 2, server, load: 1 });
+    expect(at(1)?.serverStealPercent).toBeCloseTo(1, 6);
+    expect(at(2)?.serverStealPercent).toBeCloseTo(0.5, 6);
+    expect(at(0)).not.toHaveProperty("serverStealPercent");
+    const once = stolen.map((x, i) => (i === 5 ? x : { ...x, serverStealTicks: undefined }));
+    expect(
+      pairRates(once, { startMs: 200, endMs: 1800 }, { machine: 2, server: 1, load: 1 }),
+    ).not.toHaveProperty("serverStealPercent");
+  });
+
   test("unpinned: no idle figure of a set; fewer than two samples: nothing", () => {
     const r = pairRates(samples, { startMs: 200, endMs: 1800 }, { machine: 2, server: 0, load: 0 });
     expect(r?.serverCoreIdlePercent).toBeUndefined();

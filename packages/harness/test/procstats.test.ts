@@ -10,11 +10,11 @@ const STAT = [
 ].join("\n");
 
 describe("machineTicks", () => {
-  test("steal from the all-CPU line, idle + iowait of the CPUs asked for", () => {
-    expect(machineTicks([0], STAT)).toEqual({ steal: 80, idle: 1010 });
-    expect(machineTicks([1], STAT)).toEqual({ steal: 80, idle: 4030 });
-    expect(machineTicks([0, 1], STAT)).toEqual({ steal: 80, idle: 5040 });
-    expect(machineTicks([], STAT)).toEqual({ steal: 80, idle: 0 });
+  test("steal from the all-CPU line; idle + iowait and steal of the CPUs asked for", () => {
+    expect(machineTicks([0], STAT)).toEqual({ steal: 80, cpusSteal: 50, idle: 1010 });
+    expect(machineTicks([1], STAT)).toEqual({ steal: 80, cpusSteal: 30, idle: 4030 });
+    expect(machineTicks([0, 1], STAT)).toEqual({ steal: 80, cpusSteal: 80, idle: 5040 });
+    expect(machineTicks([], STAT)).toEqual({ steal: 80, cpusSteal: 0, idle: 0 });
   });
 
   test("this machine's /proc/stat reads", () => {

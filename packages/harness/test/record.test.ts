@@ -20,6 +20,7 @@ function options(outDir: string): Options {
     connectionCounts: [8],
     rounds: 1,
     samples: 1,
+    maxSteal: 15,
     calibrate: false,
     tool: { name: "wrk", path: "/usr/bin/wrk", version: "4.1.0" },
     outDir,

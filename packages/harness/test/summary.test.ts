@@ -172,8 +172,8 @@ describe("summary", () => {
     expect(formatSummary(analyze(sample)).split("\n").slice(0, 4)).toEqual([
       "oha 1.16.0 · 50 connections · 1 × 5 s sample per process, 3 processes (rounds) per app (+1 s warm-up each) · server on CPU 0, load generator on CPU 1",
       "test cpu, 2 cores · Debian · commit 0123456789ab",
+      "CPU steal on the server's core: median 0.0%, worst 0.0% over 6 samples · none at ≥ 15% (--max-steal)",
       "",
-      "== api",
     ]);
   });
 
@@ -502,6 +502,7 @@ const PRINTED = [
   "oha 1.16.0 · 50 connections · 1 × 5 s sample per process, 3 processes (rounds) per app (+1 s warm-up each) · not pinned (--no-pin)",
   "test cpu, 2 cores · Debian · commit 0123456789ab (dirty)",
   "INTERRUPTED: only the samples that finished are shown",
+  "CPU steal on the server's core: median 0.0%, worst 0.0% over 7 samples · none at ≥ 15% (--max-steal)",
   "",
   "== api",
   "rank  app        req/s (mean ± sd)           95% CI      ±             CoV    p99 ms (range)  RSS MiB  srv CPU%  gen CPU%  of fastest  detects  of bare  procs  valid",
@@ -555,6 +556,7 @@ describe("a side-by-side run's summary", () => {
 
   test("the table per scenario, each flag with its notes under it, then the reading alone", () => {
     expect(formatSummary(analyze(run)).split("\n").slice(2)).toEqual([
+      "CPU steal on the servers' core: median 0.0%, worst 0.0% over 4 samples · none at ≥ 15% (--max-steal)",
       "",
       "== api: CPU time per request, side by side (× the reference; lower is cheaper)",
       "rank  app                                CPU per request (× reference, 95% CI)      ±  CPU µs per request  req/s sharing the core  pairs  valid samples",

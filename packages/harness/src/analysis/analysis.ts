@@ -15,6 +15,14 @@ import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
 import { analyzeSide, type SideAnalysis } from "./ratios.ts";
 import { type Interval, median, type Quality, type Spread, verdict } from "./stats.ts";
+import {
+  counted,
+  type Exclusion,
+  exclusionOf,
+  type StealSummary,
+  stealFlag,
+  stealSummary,
+} from "./steal.ts";
 import { type FlagCounts, flagCounts, TRIAL_FLAGS, type ValidTrial } from "./trial-flags.ts";
 import { ALPHA, pairFamily, type Verdict, verdictOf } from "./verdicts.ts";
 
@@ -115,6 +123,9 @@ export interface Analysis {
   readonly production: readonly StageCost[];
   /** --side-by-side: each row's CPU time per request against its reference (analysis/ratios.ts). */
   readonly side?: SideAnalysis;
+  /** The run's CPU steal and the samples --max-steal excluded (analysis/steal.ts). */
+  readonly steal: StealSummary;
+  readonly exclusion: Exclusion;
 }
 
 const mean = (values: readonly number[]) =>
@@ -153,18 +164,21 @@ function flagsFor(
   valid: readonly ValidTrial[],
   counts: FlagCounts,
   processes: number,
+  exclusion: Exclusion,
   failure?: string,
 ): Flag[] {
   const flags: Flag[] = [];
   // The first line says what happened; results.json keeps the app's whole output.
   if (failure !== undefined)
     flags.push({ tag: "FAILED", text: `FAILED: ${failure.split("\n")[0]}` });
-  const invalid = trials.length - valid.length;
+  const invalid = trials.filter((t) => !t.checks.valid || t.result === null).length;
   if (invalid > 0) {
     const reasons = [...new Set(trials.flatMap((t) => t.checks.invalidReasons))];
     const tag = `INVALID ${invalid}/${trials.length}`;
     flags.push({ tag, text: `${tag} (${reasons.join("; ")}): excluded` });
   }
+  const steal = stealFlag(trials, exclusion);
+  if (steal) flags.push(steal);
   for (const { count, tag, why } of TRIAL_FLAGS) {
     const n = counts[count];
     if (n > 0)
@@ -190,10 +204,11 @@ type BaseRow = Omit<
   "rank" | "pctOfFastest" | "vsFastest" | "pctOfBaseline" | "vsBaseline"
 >;
 
-function rowFor(results: Results, app: string, group: Group): BaseRow {
+function rowFor(results: Results, app: string, group: Group, exclusion: Exclusion): BaseRow {
   const record = results.apps.find((a) => a.name === app);
   const trials = results.trials.filter((t) => t.app === app && inGroup(t, group));
-  const valid = trials.filter((t): t is ValidTrial => t.checks.valid && t.result !== null);
+  const keep = counted(exclusion);
+  const valid = trials.filter((t): t is ValidTrial => keep(t) && t.result !== null);
   const failed = record?.status === "failed";
   const est = estimate(processSamples(valid));
   const percentile = (p: (typeof PERCENTILES)[number]) => valid.map((t) => t.result.latencyMs[p]);
@@ -228,6 +243,7 @@ function rowFor(results: Results, app: string, group: Group): BaseRow {
       valid,
       counts,
       est.processes,
+      exclusion,
       failed ? (record?.failure ?? "unknown") : undefined,
     ),
     notes: [...new Set(valid.flatMap((t) => t.checks.notes))],
@@ -284,19 +300,25 @@ export function baselineName(row: string): string | undefined {
 }
 
 /** Log process means by round, for the between-round component. */
-const byRound = (rows: readonly SummaryRow[], results: Results, group: Group) =>
+const byRound = (
+  rows: readonly SummaryRow[],
+  results: Results,
+  group: Group,
+  exclusion: Exclusion,
+) =>
   rows
     .filter((r) => r.rps.n > 0)
     .map((r) => {
+      const keep = counted(exclusion);
       const valid = results.trials.filter(
         (t): t is ValidTrial =>
-          t.app === r.app && inGroup(t, group) && t.checks.valid && t.result !== null,
+          t.app === r.app && inGroup(t, group) && keep(t) && t.result !== null,
       );
       return new Map(processSamples(valid).map((p) => [p.round, mean(p.values)]));
     });
 
-function analyzeGroup(results: Results, group: Group): GroupAnalysis {
-  const rows = results.manifest.settings.apps.map((app) => rowFor(results, app, group));
+function analyzeGroup(results: Results, group: Group, exclusion: Exclusion): GroupAnalysis {
+  const rows = results.manifest.settings.apps.map((app) => rowFor(results, app, group, exclusion));
   rows.sort((a, b) => (b.rps.n > 0 ? b.rps.mean : -1) - (a.rps.n > 0 ? a.rps.mean : -1));
   const family = pairFamily(rows.map((r) => r.estimate));
   const cpuFamily = pairFamily(rows.map((r) => r.cpuNsPerRequest ?? estimate([])));
@@ -331,7 +353,7 @@ function analyzeGroup(results: Results, group: Group): GroupAnalysis {
         : {}),
     };
   });
-  const roundCov = roundComponent(byRound(complete, results, group));
+  const roundCov = roundComponent(byRound(complete, results, group, exclusion));
   return {
     rows: complete,
     comparisons,
@@ -346,11 +368,15 @@ function analyzeGroup(results: Results, group: Group): GroupAnalysis {
  * caller computes it once and hands it to every view.
  */
 export function analyze(results: Results): Analysis {
+  const exclusion = exclusionOf(results);
+  const steal = stealSummary(results, exclusion);
   const side = analyzeSide(results);
   const groups = new Map<string, GroupAnalysis>();
-  if (side) return { results, groups, production: [], side };
-  for (const group of groupsOf(results)) groups.set(group.key, analyzeGroup(results, group));
-  return { results, groups, production: productionTax(groups) };
+  if (side) return { results, groups, production: [], side, steal, exclusion };
+  for (const group of groupsOf(results)) {
+    groups.set(group.key, analyzeGroup(results, group, exclusion));
+  }
+  return { results, groups, production: productionTax(groups), steal, exclusion };
 }
 
 /** Rows per group, fastest first; apps with no valid sample last (a fresh analysis). */

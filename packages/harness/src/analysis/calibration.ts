@@ -11,6 +11,7 @@ import { type Analysis, analyze } from "./analysis.ts";
 import { mulberry32 } from "./random.ts";
 import { analyzeSide, medianNsPerRequest } from "./ratios.ts";
 import { median } from "./stats.ts";
+import { counted, exclusionOf } from "./steal.ts";
 import type { Verdict } from "./verdicts.ts";
 
 /** The calibration app: the cheapest server, so the extra work is the largest share of it. */
@@ -170,9 +171,10 @@ function knownAnswer(analysis: Analysis, base: string) {
   if (analysis.side) {
     return { baseCost: medianNsPerRequest(results, base), expected: (x: number) => x };
   }
+  const keep = counted(exclusionOf(results));
   const baseCost = costPerRequestNs(
     results.trials
-      .filter((t) => t.app === base && t.checks.valid && t.result)
+      .filter((t) => t.app === base && keep(t) && t.result)
       .map((t) => ({ cpuPercent: t.server.cpuPercent, rps: t.result?.rps ?? 0 })),
   );
   return { baseCost, expected: expectedChange };

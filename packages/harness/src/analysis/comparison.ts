@@ -15,6 +15,7 @@ import { processSamples } from "./analysis.ts";
 import { type Estimate, estimate } from "./estimate.ts";
 import { connectionsText, type Group, groupsOf, inGroup, workersText } from "./groups.ts";
 import { median } from "./stats.ts";
+import { counted, exclusionOf } from "./steal.ts";
 import { ALPHA, type Gate, gate, type PairTest, welchPair } from "./verdicts.ts";
 
 export { holm } from "./stats.ts";
@@ -97,11 +98,14 @@ export function runMismatches(base: Results, next: Results): string[] {
   );
 }
 
-const validTrials = (results: Results, app: string, group: Group) =>
-  results.trials.filter(
+/** The samples that count (valid, not lost to steal: analysis/steal.ts) of an app in a group. */
+const validTrials = (results: Results, app: string, group: Group) => {
+  const keep = counted(exclusionOf(results));
+  return results.trials.filter(
     (t): t is Trial & { result: NonNullable<Trial["result"]> } =>
-      t.app === app && inGroup(t, group) && t.checks.valid && t.result !== null,
+      t.app === app && inGroup(t, group) && keep(t) && t.result !== null,
   );
+};
 
 interface Pair {
   readonly app: string;

@@ -13,6 +13,7 @@ import type { PairSide, PairTrial, Results } from "../results/schema.ts";
 import type { Flag } from "./analysis.ts";
 import { type Estimate, estimate } from "./estimate.ts";
 import { type Interval, median } from "./stats.ts";
+import { counted, type Exclusion, exclusionOf, stealFlag } from "./steal.ts";
 import {
   ALPHA,
   crossoverTest,
@@ -44,8 +45,9 @@ export interface SideRow {
   readonly nsPerRequest: Estimate;
   /** req/s while sharing the core: context, not a ranking. */
   readonly rps: number;
-  /** Rounds (pairs of processes) with a valid sample. */
+  /** Rounds (pairs of processes) with a counted sample. */
   readonly pairs: number;
+  /** Samples that count: valid, and not excluded for CPU steal (analysis/steal.ts). */
   readonly validSamples: number;
   readonly samples: number;
   readonly unsaturatedSamples: number;
@@ -90,11 +92,18 @@ export function sampleLogRatio(trial: PairTrial): number | undefined {
   return a && b && a > 0 && b > 0 ? Math.log(b / a) : undefined;
 }
 
-/** Per round, the mean log ratio of its valid samples: one observation per pair of processes. */
-export function roundRatios(trials: readonly PairTrial[]): Map<number, number> {
+/** Which samples count: valid ones, less those the steal rule excludes (analysis/steal.ts). */
+type Keep = (t: PairTrial) => boolean;
+const validOnly: Keep = (t) => t.checks.valid;
+
+/** Per round, the mean log ratio of its counted samples: one observation per pair of processes. */
+export function roundRatios(
+  trials: readonly PairTrial[],
+  keep: Keep = validOnly,
+): Map<number, number> {
   const byRound = new Map<number, number[]>();
   for (const t of trials) {
-    const r = t.checks.valid ? sampleLogRatio(t) : undefined;
+    const r = keep(t) ? sampleLogRatio(t) : undefined;
     if (r !== undefined) byRound.set(t.round, [...(byRound.get(t.round) ?? []), r]);
   }
   return new Map(
@@ -123,11 +132,12 @@ function processMeans(
   trials: readonly PairTrial[],
   app: string,
   value: (s: PairSide) => number | undefined,
+  keep: Keep,
 ) {
   const byProcess = new Map<string, number[]>();
   for (const t of trials) {
     const side = sideOf(t, app);
-    const v = t.checks.valid && side ? value(side) : undefined;
+    const v = keep(t) && side ? value(side) : undefined;
     if (v === undefined || !Number.isFinite(v)) continue;
     const key = `${t.round}\u0000${t.reference}\u0000${t.app}`;
     byProcess.set(key, [...(byProcess.get(key) ?? []), v]);
@@ -141,7 +151,8 @@ interface Comparison {
 }
 
 /** The rows' raw figures in one scenario, before the family's verdicts. */
-function rawRows(results: Results, scenario: string) {
+function rawRows(results: Results, scenario: string, exclusion: Exclusion) {
+  const keep = counted(exclusion);
   const trials = (results.pairTrials ?? []).filter((t) => t.scenario === scenario);
   const pairs = results.manifest.settings.sideBySide?.pairs ?? [];
   const references = [...new Set(pairs.map(([ref]) => ref))];
@@ -151,8 +162,13 @@ function rawRows(results: Results, scenario: string) {
     const mine = trials.filter((t) => t.app === name || t.reference === name);
     const reference = pairs.find(([, app]) => app === name)?.[0];
     const own =
-      reference === undefined ? undefined : roundRatios(mine.filter((t) => t.app === name));
-    const valid = mine.filter((t) => t.checks.valid);
+      reference === undefined
+        ? undefined
+        : roundRatios(
+            mine.filter((t) => t.app === name),
+            keep,
+          );
+    const valid = mine.filter(keep);
     return {
       app: name,
       ...(reference === undefined ? {} : { reference }),
@@ -161,8 +177,8 @@ function rawRows(results: Results, scenario: string) {
       ...(record?.status === "failed" && record.failure ? { failure: record.failure } : {}),
       rounds: own,
       test: own ? crossoverTest(own) : undefined,
-      nsPerRequest: estimate(processMeans(mine, name, (s) => s.nsPerRequest)),
-      rps: estimate(processMeans(mine, name, (s) => s.result?.rps)).mean,
+      nsPerRequest: estimate(processMeans(mine, name, (s) => s.nsPerRequest, keep)),
+      rps: estimate(processMeans(mine, name, (s) => s.result?.rps, keep)).mean,
       pairs: own ? own.size : new Set(valid.map((t) => t.round)).size,
       validSamples: valid.length,
       samples: mine.length,
@@ -170,7 +186,14 @@ function rawRows(results: Results, scenario: string) {
       ceilingSamples: valid.filter((t) => t.checks.generatorCeiling).length,
       contendedSamples: valid.filter((t) => t.checks.contended).length,
       disturbedSamples:
-        reference === undefined ? 0 : disturbedSamples(mine.filter((t) => t.app === name)),
+        reference === undefined
+          ? 0
+          : disturbedSamples(
+              mine.filter((t) => t.app === name),
+              keep,
+            ),
+      steal: stealFlag(mine, exclusion),
+      invalidSamples: mine.filter((t) => !t.checks.valid).length,
       invalidReasons: [
         ...new Set(mine.filter((t) => !t.checks.valid).flatMap((t) => t.checks.invalidReasons)),
       ],
@@ -189,10 +212,10 @@ type RawRow = ReturnType<typeof rawRows>[number];
  */
 export const DISTURBED = 1.15;
 
-/** The pair's valid samples in which its reference ran DISTURBED times its median or slower. */
-export function disturbedSamples(trials: readonly PairTrial[]): number {
+/** The pair's counted samples in which its reference ran DISTURBED times its median or slower. */
+export function disturbedSamples(trials: readonly PairTrial[], keep: Keep = validOnly): number {
   const costs = trials.flatMap((t) => {
-    const ns = t.checks.valid ? sideOf(t, t.reference)?.nsPerRequest : undefined;
+    const ns = keep(t) ? sideOf(t, t.reference)?.nsPerRequest : undefined;
     return ns === undefined ? [] : [ns];
   });
   const typical = median(costs);
@@ -212,17 +235,22 @@ export function sideFlags(
     | "ceilingSamples"
     | "contendedSamples"
     | "disturbedSamples"
-  > & { readonly invalidReasons: readonly string[] },
+  > & {
+    readonly invalidReasons: readonly string[];
+    /** Invalid samples (the judge's); those lost to steal are counted by `steal`. */
+    readonly invalidSamples: number;
+    readonly steal?: Flag;
+  },
 ): Flag[] {
   const flags: Flag[] = [];
   if (r.status === "failed") {
     flags.push({ tag: "FAILED", text: `FAILED: ${(r.failure ?? "unknown").split("\n")[0]}` });
   }
-  const invalid = r.samples - r.validSamples;
-  if (invalid > 0) {
-    const tag = `INVALID ${invalid}/${r.samples}`;
+  if (r.invalidSamples > 0) {
+    const tag = `INVALID ${r.invalidSamples}/${r.samples}`;
     flags.push({ tag, text: `${tag} (${r.invalidReasons.join("; ")}): excluded` });
   }
+  if (r.steal) flags.push(r.steal);
   const counted = (tag: string, count: number, why: string) => {
     if (count > 0) {
       const head = `${tag} ${count}/${r.validSamples}`;
@@ -309,7 +337,7 @@ function ranked(rows: readonly RawRow[], between: (a: string, b: string) => Verd
         const mdd = between(opener.app, r.app).mdd;
         rank = { position: openerRank, tie: true, ...(mdd === undefined ? {} : { mdd }) };
       }
-      const { rounds: _, test, invalidReasons: __, ...rest } = r;
+      const { rounds: _, test, invalidReasons: __, invalidSamples: ___, steal: ____, ...rest } = r;
       const v = r.reference ? between(r.reference, r.app) : undefined;
       return {
         ...rest,
@@ -323,8 +351,8 @@ function ranked(rows: readonly RawRow[], between: (a: string, b: string) => Verd
   });
 }
 
-function analyzeScenario(results: Results, scenario: string): SideGroup {
-  const raw = rawRows(results, scenario);
+function analyzeScenario(results: Results, scenario: string, exclusion: Exclusion): SideGroup {
+  const raw = rawRows(results, scenario, exclusion);
   const all = comparisons(raw);
   const family = familyVerdicts(all, (t) => t.p, 2);
   const between = reader(raw, family);
@@ -363,8 +391,9 @@ export function analyzeSide(results: Results): SideAnalysis | undefined {
   const side = results.manifest.settings.sideBySide;
   if (!side) return undefined;
   const groups = new Map<string, SideGroup>();
+  const exclusion = exclusionOf(results);
   for (const scenario of results.manifest.settings.scenarios) {
-    groups.set(scenario, analyzeScenario(results, scenario));
+    groups.set(scenario, analyzeScenario(results, scenario, exclusion));
   }
   const against = side.against
     ? { ...side.against, threshold: side.threshold ?? DEFAULT_AGAINST_THRESHOLD }
@@ -376,10 +405,11 @@ export function analyzeSide(results: Results): SideAnalysis | undefined {
 /** --against's threshold when --threshold is not given: a 2% change, what the mode settles. */
 export const DEFAULT_AGAINST_THRESHOLD = 0.02;
 
-/** A row's median ns per request over its valid samples (the calibration's sizing figure). */
+/** A row's median ns per request over its counted samples (the calibration's sizing figure). */
 export function medianNsPerRequest(results: Results, app: string): number {
+  const keep = counted(exclusionOf(results));
   const values = (results.pairTrials ?? []).flatMap((t) => {
-    const side = t.checks.valid ? sideOf(t, app) : undefined;
+    const side = keep(t) ? sideOf(t, app) : undefined;
     return side?.nsPerRequest === undefined ? [] : [side.nsPerRequest];
   });
   return median(values);

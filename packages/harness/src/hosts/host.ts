@@ -46,6 +46,8 @@ export interface ServerSample {
   /** RSS of the tree's first process (the primary, with workers). */
   readonly primaryRssBytes: number;
   readonly steal: number;
+  /** Steal on the CPUs of the query's set (0 when it has none). */
+  readonly cpusSteal: number;
   readonly idle: number;
   /** Per worker, whether it still runs. */
   readonly alive: readonly boolean[];
@@ -99,6 +101,7 @@ export function sampleHere(query: SampleQuery): ServerSample {
     rssBytes: query.tree.reduce((sum, pid) => sum + rssBytes(pid), 0),
     primaryRssBytes: rssBytes(query.tree[0] ?? 0),
     steal: machine.steal,
+    cpusSteal: machine.cpusSteal,
     idle: machine.idle,
     alive: query.workers.map(isAlive),
   };

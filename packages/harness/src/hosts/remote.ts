@@ -377,6 +377,7 @@ export async function connectRemote(
         ...s,
         treeTicks: s.treeTicks * scale,
         steal: s.steal * scale,
+        cpusSteal: s.cpusSteal * scale,
         idle: s.idle * scale,
         workerTicks,
       };

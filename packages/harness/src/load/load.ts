@@ -126,6 +126,7 @@ function sampler(sampled: Sampled, toolPid: () => number | undefined, heldAtMs: 
       ...(server.treeNs !== undefined ? { serverNs: server.treeNs } : {}),
       toolTicks,
       stealTicks: server.steal,
+      serverStealTicks: server.cpusSteal,
       serverIdleTicks: server.idle,
       ...(workers ? { workerTicks: server.workerTicks } : {}),
       ...(sampled.database ? { databaseNs: treeNsOf(sampled.database) } : {}),

@@ -17,6 +17,8 @@ export interface Sample {
   readonly serverNs?: number;
   readonly toolTicks: number;
   readonly stealTicks: number;
+  /** Steal ticks of the server's CPU set (0 when it has none of its own). */
+  readonly serverStealTicks?: number;
   /** Idle ticks of the server's CPU set (0 when it has none of its own). */
   readonly serverIdleTicks: number;
   /** Per worker (--workers), in the order of Sampled.workers. */
@@ -55,6 +57,11 @@ export interface WindowRates {
   readonly serverCpuPercent: number;
   readonly loadCpuPercent: number;
   readonly stealPercent: number;
+  /**
+   * Steal on the server's own CPU set, % of it: what the hypervisor took from the server
+   * itself. undefined when the server has no set of its own (unpinned).
+   */
+  readonly serverStealPercent?: number;
   /** Idle share of the server's CPU set; undefined when it has none of its own (unpinned). */
   readonly serverCoreIdlePercent?: number;
   /** The server tree's CPU time over the window, ns (schedstat); undefined where not read. */
@@ -99,6 +106,16 @@ export function ratesOver(
           serverCoreIdlePercent: Math.max(
             0,
             percent(last.serverIdleTicks - first.serverIdleTicks) / serverCpus,
+          ),
+        }
+      : {}),
+    ...(serverCpus > 0 &&
+    first.serverStealTicks !== undefined &&
+    last.serverStealTicks !== undefined
+      ? {
+          serverStealPercent: Math.max(
+            0,
+            percent(last.serverStealTicks - first.serverStealTicks) / serverCpus,
           ),
         }
       : {}),

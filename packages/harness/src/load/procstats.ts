@@ -132,6 +132,8 @@ export function rssBytes(pid: number): number {
 export interface MachineTicks {
   /** Steal summed over every CPU: time a hypervisor gave this VM's CPUs to others. */
   readonly steal: number;
+  /** Steal summed over the given CPUs: what the hypervisor took from the server's own set. */
+  readonly cpusSteal: number;
   /** Idle (+ iowait) summed over the given CPUs. */
   readonly idle: number;
 }
@@ -146,9 +148,10 @@ export function machineTicks(cpus: readonly number[] = [], stat?: string): Machi
   try {
     text ??= readFileSync("/proc/stat", "utf8");
   } catch {
-    return { steal: 0, idle: 0 };
+    return { steal: 0, cpusSteal: 0, idle: 0 };
   }
   let steal = 0;
+  let cpusSteal = 0;
   let idle = 0;
   for (const line of text.split("\n")) {
     const [name, ...values] = line.trim().split(/\s+/);
@@ -156,7 +159,8 @@ export function machineTicks(cpus: readonly number[] = [], stat?: string): Machi
     if (name === "cpu") steal = n[7] ?? 0;
     else if (name?.startsWith("cpu") && cpus.includes(Number(name.slice(3)))) {
       idle += (n[3] ?? 0) + (n[4] ?? 0);
+      cpusSteal += n[7] ?? 0;
     }
   }
-  return { steal, idle };
+  return { steal, cpusSteal, idle };
 }

@@ -26,6 +26,7 @@ const FLAGS = {
   "allow-mismatch": { type: "boolean" },
   readme: { type: "string" },
   "export-bmf": { type: "string" },
+  "max-steal": { type: "string" },
 } as const;
 
 const parseFlags = (args: string[]) => parseArgs({ args, allowPositionals: true, options: FLAGS });
@@ -50,7 +51,11 @@ function main(argv: string[], io: Io): number {
 function report([given]: string[], values: Values, io: Io): number {
   if (!given) throw new InputError("report needs a results.json");
   const path = resultsFile(given);
-  const analysis = analyze(loadResults(path));
+  const results = loadResults(path);
+  // --max-steal: the same samples re-analysed at another threshold (results.json is not written).
+  const maxSteal = values["max-steal"];
+  if (maxSteal !== undefined) results.manifest.settings.maxSteal = Number(maxSteal);
+  const analysis = analyze(results);
   writeSummary(path, analysis);
   io.out(join(dirname(path), "summary.txt"));
   for (const written of writeReports(path, analysis.results, analysis)) io.out(written);

@@ -20,6 +20,7 @@ import {
   scenarioRow,
 } from "./markdown.ts";
 import { sections as extraSections, type Section } from "./sections.ts";
+import { stealLine } from "./steal-table.ts";
 import { mddText, taxText } from "./summary.ts";
 
 const escapeHtml = (text: string) =>
@@ -115,7 +116,10 @@ function sectionHtml(section: Section): string {
 export function htmlReport(analysis: Analysis): string {
   const { results } = analysis;
   const chartJs = chartJsSource();
-  const header = htmlTable(undefined, headerLines(results));
+  const header = htmlTable(undefined, [
+    ...headerLines(results),
+    ["CPU steal", stealLine(analysis)],
+  ]);
   const memory =
     analysis.groups.size > 0
       ? '<section><h2>Memory</h2><div class="chart wide"><canvas id="memory"></canvas></div></section>'

@@ -10,6 +10,7 @@ import type { Results } from "../results/schema.ts";
 import { fmt, pct } from "./format.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { type Section, sections } from "./sections.ts";
+import { stealLine } from "./steal-table.ts";
 import {
   ciText,
   designText,
@@ -257,7 +258,7 @@ export function markdownReport(analysis: Analysis, level = 1): string {
   const { results } = analysis;
   const h = "#".repeat(level);
   const out = [`${h} Benchmark results`, ""];
-  out.push(table(["", ""], "ll", headerLines(results)));
+  out.push(table(["", ""], "ll", [...headerLines(results), ["CPU steal", stealLine(analysis)]]));
   if (results.status === "interrupted") {
     out.push("", "**Interrupted**: only the trials that finished are included.");
   }

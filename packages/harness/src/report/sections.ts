@@ -29,6 +29,7 @@ import {
   sideNotes,
 } from "./side-by-side.ts";
 import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup-table.ts";
+import { STEAL_HEADER, STEAL_INTRO, stealLine, stealRows } from "./steal-table.ts";
 import { VERSIONS_INTRO, versionChart, versionMermaid, versionViews } from "./versions.ts";
 import {
   SCALING_INTRO,
@@ -254,6 +255,17 @@ function calibration(analysis: Analysis): Section[] {
   return section("Calibration", calibrationIntro(analysis), parts);
 }
 
+/** Samples excluded for CPU steal, each with its steal; the line above says what the rule did. */
+function steal(analysis: Analysis): Section[] {
+  const rows = stealRows(analysis);
+  if (rows.length === 0) return [];
+  const part: Part = {
+    text: `${stealLine(analysis)}.`,
+    tables: [{ header: STEAL_HEADER, align: "llrrrl", rows }],
+  };
+  return section("CPU steal", STEAL_INTRO, [part]);
+}
+
 function profiles(analysis: Analysis): Section[] {
   const parts = profileViews(analysis.results).map((v) => ({
     heading: v.title,
@@ -277,6 +289,7 @@ export function sections(analysis: Analysis): Section[] {
     scaling,
     versions,
     calibration,
+    steal,
     profiles,
   ].flatMap((build) => build(analysis));
 }

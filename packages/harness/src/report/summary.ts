@@ -25,6 +25,7 @@ import {
   sideCells,
   sideNotes,
 } from "./side-by-side.ts";
+import { stealLine } from "./steal-table.ts";
 import { type Align, textTable } from "./text-table.ts";
 
 export type { Difference, Flag, Rank, SummaryRow } from "../analysis/analysis.ts";
@@ -256,6 +257,7 @@ export function formatSummary(analysis: Analysis): string {
     out.push("INTERRUPTED: only the samples that finished are shown");
   const precision = precisionText(results);
   if (precision) out.push(precision);
+  out.push(stealLine(analysis));
   out.push(...sideSummary(analysis));
   for (const [key, group] of analysis.groups) {
     out.push("", `== ${key}`);

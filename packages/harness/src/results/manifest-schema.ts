@@ -96,6 +96,12 @@ export const ManifestSchema = T.Object({
     keepAlive: T.Boolean(),
     /** Largest (non-2xx + socket errors + timeouts) / requests a valid trial may have. */
     errorThreshold: T.Number(),
+    /**
+     * --max-steal: a sample with this much CPU steal (%) or more on the server's core is
+     * excluded and re-taken (analysis/steal.ts); 100: off. Absent before it existed: the
+     * default applies when such a run is analysed.
+     */
+    maxSteal: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 100 })),
     /** ./benchmark.sh's command line, as given. */
     argv: T.Array(T.String()),
     /** --rates as given ("50%", "5000"), and the p99 budget capacity is judged against. */

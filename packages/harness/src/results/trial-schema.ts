@@ -100,6 +100,13 @@ export const TrialSchema = T.Object({
   /** CPU steal over the window (time a hypervisor gave this VM's CPUs to others), % of all cores. */
   stealPercent: T.Number({ minimum: 0 }),
   /**
+   * CPU steal on the server's own CPU set over the window, % of it (pinned runs; absent before
+   * it was recorded). A sample at or above --max-steal is excluded (analysis/steal.ts).
+   */
+  serverStealPercent: T.Optional(T.Number({ minimum: 0 })),
+  /** A sample taken again at the end of its process for one lost to CPU steal; absent: planned. */
+  retake: T.Optional(T.Literal(true)),
+  /**
    * Idle share of the server's own CPU set over the window (pinned runs only). Kernel work
    * for the server (loopback network softirqs) is not in its process CPU but is not idle.
    */
@@ -212,7 +219,15 @@ export const PairTrialSchema = T.Object({
   /** Idle share of the servers' CPU set, and of the generators' (pinned runs). */
   serverCoreIdlePercent: T.Optional(T.Number({ minimum: 0 })),
   loadCoreIdlePercent: T.Optional(T.Number({ minimum: 0 })),
+  /** CPU steal over the window, % of all cores. */
   stealPercent: T.Number({ minimum: 0 }),
+  /**
+   * CPU steal on the servers' CPU set over the window, % of it (absent before it was
+   * recorded). A sample at or above --max-steal is excluded (analysis/steal.ts).
+   */
+  serverStealPercent: T.Optional(T.Number({ minimum: 0 })),
+  /** A sample taken again at the end of its pair for one lost to CPU steal; absent: planned. */
+  retake: T.Optional(T.Literal(true)),
   checks: T.Object({
     valid: T.Boolean(),
     invalidReasons: T.Array(T.String()),

@@ -14,6 +14,7 @@ import type { Trial } from "../results/schema.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
 import { serverPinning } from "./plan.ts";
 import { formatSec } from "./precision.ts";
+import { retakeStolen, stealMark } from "./retake.ts";
 import { log, type MeasuredRun, type Run, type Target, withNsPerRequest } from "./session.ts";
 
 export async function runApp(run: Run, app: AppRun, round: number, workers: number): Promise<void> {
@@ -64,14 +65,20 @@ export async function measureApp(
     // Samples per connection count (usually one count); rates follow the best of them.
     const done: Trial[] = [];
     for (const connections of connectionCounts) {
+      const taken: Trial[] = [];
       for (let sample = 1; sample <= run.options.samples; sample++) {
         const trial = await measureTrial(run, target, scenario, round, running, {
           connections,
           sample,
         });
         if (!trial) return;
-        done.push(trial);
+        taken.push(trial);
       }
+      const retake = (sample: number) =>
+        measureTrial(run, target, scenario, round, running, { connections, sample, retake: true });
+      if (!(await retakeStolen(run.options, `${app.name} · ${scenario.name}`, taken, retake)))
+        return;
+      done.push(...taken);
     }
     if (run.options.rates.length > 0) {
       const best = bestTrial(done);
@@ -114,17 +121,22 @@ export async function measureTrial(
   scenario: Scenario,
   round: number,
   running: RunningApp,
-  { connections, sample }: { connections: number; sample: number },
+  { connections, sample, retake }: { connections: number; sample: number; retake?: boolean },
 ): Promise<Trial | undefined> {
   const { app } = target;
   const { durationSec, samples, connectionCounts } = run.options;
   const at = connectionCounts.length > 1 ? `, ${connections} connections` : "";
-  const of = samples > 1 ? `sample ${sample}/${samples}` : "sample";
+  const of = retake
+    ? `sample ${sample} (a re-take)`
+    : samples > 1
+      ? `sample ${sample}/${samples}`
+      : "sample";
   log(`  ${app.name} · ${scenario.name}: round ${round}, ${of}, ${durationSec} s${at}`);
   const startedAt = new Date().toISOString();
   const measured = await run.load(target, scenario, durationSec, connections);
   if (run.interrupted) return undefined; // a trial cut short is no trial
-  run.slotsDone++;
+  // Re-takes are beyond the plan that timeLeft() counts down.
+  if (!retake) run.slotsDone++;
   const died = running.hasExited()
     ? `the app exited (${await running.exited}) during the trial`
     : undefined;
@@ -135,10 +147,11 @@ export async function measureTrial(
       : undefined;
   const trial = {
     ...trialOf(run, target, scenario, round, startedAt, measured, died ?? workerDied),
-    ...(samples > 1 ? { sample } : {}),
+    ...(samples > 1 || retake ? { sample } : {}),
+    ...(retake ? { retake: true as const } : {}),
   };
   run.recorder.addTrial(trial);
-  log(progressLine(trial, run.options.tool.name));
+  log(progressLine(trial, run.options.tool.name) + stealMark(trial, run.options.maxSteal));
   if (died) {
     run.fail(app.name, died);
     return undefined;
@@ -213,6 +226,9 @@ export function trialOf(
       threads: measured.threads,
     },
     stealPercent: measured.rates.stealPercent,
+    ...(measured.rates.serverStealPercent === undefined
+      ? {}
+      : { serverStealPercent: measured.rates.serverStealPercent }),
     ...coreIdle,
     ...database,
     checks: verdict.checks,

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Scenario } from "@bench/contract";
 import { calibrationBase, costPerRequestNs, type Sizing } from "../analysis/calibration.ts";
 import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
+import { isStolen } from "../analysis/steal.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
 import { type Pinning, serverPinning } from "./plan.ts";
@@ -28,13 +29,18 @@ export async function sizeCalibration(run: Run): Promise<Sizing> {
     const { connections, durationSec, warmupSec } = run.options;
     log(`bench: calibration: sizing ${app.name}'s cost per request (not recorded)`);
     await run.load(target, scenario, Math.max(1, warmupSec), connections);
-    const samples: { cpuPercent: number; rps: number }[] = [];
+    const samples: { cpuPercent: number; rps: number; stolen: boolean }[] = [];
     for (let i = 0; i < SIZING_SAMPLES && !run.interrupted; i++) {
       const measured = await run.load(target, scenario, durationSec, connections);
-      if (measured.result)
-        samples.push({ cpuPercent: measured.rates.serverCpuPercent, rps: measured.result.rps });
+      if (!measured.result) continue;
+      const { serverCpuPercent: cpuPercent } = measured.rates;
+      const stolen = isStolen(measured.rates, run.options.maxSteal);
+      samples.push({ cpuPercent, rps: measured.result.rps, stolen });
     }
-    return { costPerRequestNs: costPerRequestNs(samples), nsPerIteration: spinSpeed(cpus) };
+    // The steal rule as the rounds apply it, unless every sizing sample was stolen.
+    const clean = samples.filter((s) => !s.stolen);
+    const sized = costPerRequestNs(clean.length > 0 ? clean : samples);
+    return { costPerRequestNs: sized, nsPerIteration: spinSpeed(cpus) };
   } finally {
     await running.stop();
   }

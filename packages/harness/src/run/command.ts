@@ -16,7 +16,7 @@ import {
   SIDE,
   UsageError,
 } from "./flags.ts";
-import { percentOf } from "./forms.ts";
+import { maxStealOf, percentOf } from "./forms.ts";
 
 /** A run's flags once read, by key, as strings: what options.ts turns into Options. */
 export interface Values {
@@ -27,6 +27,7 @@ export interface Values {
   readonly connections: string;
   readonly rounds: string;
   readonly samples: string;
+  readonly "max-steal"?: string;
   readonly precision?: string;
   readonly "max-time"?: string;
   readonly tool?: string;
@@ -96,10 +97,14 @@ function reportCommand(read: ReadArgs): string[] | undefined {
   if (read.given.has("allow-mismatch") && flag !== "compare")
     throw new UsageError("--allow-mismatch goes with --compare");
   const bmf = exportOf(read, flag);
+  const maxSteal = one(read, "max-steal");
   if (flag === undefined) return undefined;
+  if (maxSteal !== undefined && flag !== "report")
+    throw new UsageError(`--max-steal goes with a run or --report, not --${flag}`);
   return [
     REPORT_COMMANDS[flag] as string,
     ...(read.given.get(flag) ?? []),
+    ...(maxSteal !== undefined ? ["--max-steal", String(maxStealOf(maxSteal))] : []),
     ...(flag === "compare" && threshold !== undefined ? ["--threshold", threshold] : []),
     ...(read.given.has("allow-mismatch") ? ["--allow-mismatch"] : []),
     ...(bmf !== undefined ? ["--export-bmf", bmf] : []),
@@ -162,6 +167,7 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
     connections: pick("connections"),
     rounds: roundsAsked,
     samples: pick("samples"),
+    ...text("max-steal"),
     ...text("precision"),
     ...text("max-time"),
     ...text("tool"),

@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { APPS, DEFAULT_SCENARIO, SCENARIOS } from "@bench/contract";
 import { DEFAULT_COMPARE } from "../analysis/comparison.ts";
 import { DEFAULT_AGAINST_THRESHOLD } from "../analysis/ratios.ts";
+import { DEFAULT_MAX_STEAL, RETAKE_SHARE, STEAL_OFF } from "../analysis/steal.ts";
 import { DEFAULT_SLO_P99_MS } from "../rates/rates.ts";
 
 /**
@@ -97,6 +98,11 @@ export const FLAGS: readonly Flag[] = [
     names: ["--samples"],
     value: "K",
     help: `back-to-back samples per process and scenario (default: ${DEFAULTS.samples})`,
+  },
+  {
+    names: ["--max-steal"],
+    value: "PCT",
+    help: `a sample during which the hypervisor took PCT% or more of the server's core (CPU steal, from /proc/stat) is excluded from every estimate and taken again at the end of its process (side by side: its pair), up to ${RETAKE_SHARE * 100}% more samples than planned; a process or pair left with fewer than half its samples clean counts as missing. ${STEAL_OFF} turns it off. With --report: re-analyse the run at this threshold (default: ${DEFAULT_MAX_STEAL}, chosen on a steal-heavy night's calibration: docs/statistics.md)`,
   },
   {
     names: ["--precision"],

@@ -5,6 +5,7 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { STEAL_OFF } from "../analysis/steal.ts";
 import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "../rates/rates.ts";
 import type { Values } from "./command.ts";
 import { DEFAULT_MAX_TIME_SEC, UsageError } from "./flags.ts";
@@ -170,6 +171,17 @@ export function percentOf(text: string, flag: string): number {
     throw new UsageError(`${flag} takes a percentage above 0 and below 100, got '${text}'`);
   }
   return n / 100;
+}
+
+/** --max-steal: a percentage above 0, up to STEAL_OFF (which keeps every sample). */
+export function maxStealOf(text: string): number {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0 && n <= STEAL_OFF)) {
+    throw new UsageError(
+      `--max-steal takes a percentage above 0 and up to ${STEAL_OFF} (${STEAL_OFF}: off), got '${text}'`,
+    );
+  }
+  return n;
 }
 
 /** "10m", "90s", "1h", or seconds: the time --precision may take. */

@@ -14,6 +14,7 @@ import {
   SCENARIOS,
   type Scenario,
 } from "@bench/contract";
+import { DEFAULT_MAX_STEAL } from "../analysis/steal.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
 import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
 import { parseServerHost, type RemoteSpec } from "../hosts/remote.ts";
@@ -28,7 +29,15 @@ import {
 import { commandOf, type Values } from "./command.ts";
 import { chooseTool, needCommand, rateTool, roomFor, usableOutput } from "./environment.ts";
 import { EnvironmentError, UsageError } from "./flags.ts";
-import { countsOf, formsOf, names, percentOf, precisionOf, ratesOptionsOf } from "./forms.ts";
+import {
+  countsOf,
+  formsOf,
+  maxStealOf,
+  names,
+  percentOf,
+  precisionOf,
+  ratesOptionsOf,
+} from "./forms.ts";
 
 export interface Options {
   /** With --node/--bun/--deno, one per app and version of its runtime ("node-hono@22.23.3"). */
@@ -46,6 +55,8 @@ export interface Options {
   readonly rounds: number;
   /** Samples (back-to-back load runs of durationSec) per process and scenario. */
   readonly samples: number;
+  /** --max-steal: a sample with this much CPU steal (%) on the server's core is re-taken. */
+  readonly maxSteal: number;
   /**
    * --precision: add rounds until every mean and every comparison the summary makes has a 95%
    * CI half-width within this share, or maxTimeSec runs out.
@@ -152,6 +163,8 @@ export function parseOptions(
     ...scenarios,
     ...counts,
     ...precision,
+    maxSteal:
+      values["max-steal"] === undefined ? DEFAULT_MAX_STEAL : maxStealOf(values["max-steal"]),
     tool: { ...tool, version: toolVersion(tool.name, tool.path) },
     outDir,
     pin: !values["no-pin"],

@@ -60,6 +60,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
         ...(options.precision ? { precision: options.precision } : {}),
         keepAlive: true,
         errorThreshold: ERROR_THRESHOLD,
+        maxSteal: options.maxSteal,
         argv: options.argv,
         ...(options.rates.length > 0 || options.search
           ? {

@@ -30,6 +30,8 @@ export interface PairSample {
   readonly loadIdleTicks: number;
   /** Steal, summed over every CPU. */
   readonly stealTicks: number;
+  /** Steal on the servers' CPU set. */
+  readonly serverStealTicks?: number;
 }
 
 export interface PairRates {
@@ -41,6 +43,8 @@ export interface PairRates {
   readonly loadCoreIdlePercent?: number;
   /** % of all the machine's cores. */
   readonly stealPercent: number;
+  /** Steal on the servers' CPU set, % of it (pinned only). */
+  readonly serverStealPercent?: number;
   readonly windowSec: number;
 }
 
@@ -64,12 +68,17 @@ export function pairRates(
   const idle = (n: number, of: number) => (of > 0 ? { value: ticks(n) / of } : undefined);
   const serverIdle = idle(last.serverIdleTicks - first.serverIdleTicks, cores.server);
   const loadIdle = idle(last.loadIdleTicks - first.loadIdleTicks, cores.load);
+  const stolen =
+    first.serverStealTicks === undefined || last.serverStealTicks === undefined
+      ? undefined
+      : idle(last.serverStealTicks - first.serverStealTicks, cores.server);
   return {
     serverCpuPercent: [ns(0), ns(1)],
     loadCpuPercent: [tool(0), tool(1)],
     ...(serverIdle ? { serverCoreIdlePercent: serverIdle.value } : {}),
     ...(loadIdle ? { loadCoreIdlePercent: loadIdle.value } : {}),
     stealPercent: ticks(last.stealTicks - first.stealTicks) / cores.machine,
+    ...(stolen ? { serverStealPercent: stolen.value } : {}),
     windowSec: sec,
   };
 }

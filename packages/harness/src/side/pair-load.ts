@@ -71,6 +71,7 @@ function pairSampler(
       serverIdleTicks: server.idle,
       loadIdleTicks: load.idle,
       stealTicks: server.steal,
+      serverStealTicks: server.cpusSteal,
     });
     trees.forEach((tree, i) => {
       peaks[i] = Math.max(

@@ -15,6 +15,7 @@ import type { Options } from "../run/options.ts";
 import { cpuList, type Pinning, roundOrder } from "../run/plan.ts";
 import { formatSec } from "../run/precision.ts";
 import type { Recorder } from "../run/record.ts";
+import { retakeStolen, stealMark } from "../run/retake.ts";
 import { runRounds } from "../run/rounds.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
 import { judgePair } from "./pair-checks.ts";
@@ -152,7 +153,7 @@ function pairTrial(
   runner: PairRunner,
   pair: SidePair,
   slots: Slots,
-  at: { scenario: string; round: number; sample: number; startedAt: string },
+  at: { scenario: string; round: number; sample: number; startedAt: string; retake?: boolean },
   run: PairLoadRun,
   died: readonly (string | undefined)[],
 ): PairTrial {
@@ -200,7 +201,8 @@ function pairTrial(
     app: pair.app.name,
     scenario: at.scenario,
     round: at.round,
-    ...(options.samples > 1 ? { sample: at.sample } : {}),
+    ...(options.samples > 1 || at.retake ? { sample: at.sample } : {}),
+    ...(at.retake ? { retake: true as const } : {}),
     startedAt: at.startedAt,
     requestedSec: options.durationSec,
     cpuWindowSec: r?.windowSec ?? 0,
@@ -210,6 +212,7 @@ function pairTrial(
       : {}),
     ...(r?.loadCoreIdlePercent !== undefined ? { loadCoreIdlePercent: r.loadCoreIdlePercent } : {}),
     stealPercent: r?.stealPercent ?? 0,
+    ...(r?.serverStealPercent === undefined ? {} : { serverStealPercent: r.serverStealPercent }),
     checks,
   };
 }
@@ -260,27 +263,49 @@ async function measureScenario(
     await loadBoth(runner, slots, scenarios, options.warmupSec);
     if (runner.interrupted) return false;
   }
+  const taken: PairTrial[] = [];
+  const at = { pair, slots, scenarios, listed, round };
   for (let sample = 1; sample <= options.samples; sample++) {
-    if (runner.interrupted) return false;
-    const startedAt = new Date().toISOString();
-    const run = await loadBoth(runner, slots, scenarios, options.durationSec);
-    if (runner.interrupted) return false;
-    const died = await deaths(slots);
-    const trial = pairTrial(
-      runner,
-      pair,
-      slots,
-      { scenario: listed.name, round, sample, startedAt },
-      run,
-      died,
-    );
-    runner.recorder.addPairTrial(trial);
-    log(progressLine(trial));
-    const gone = died.flatMap((why, i) => (why ? [[slots.apps[i]?.name as string, why]] : []));
-    for (const [name, why] of gone) runner.fail(name as string, why as string);
-    if (gone.length > 0) return false;
+    const trial = await takeSample(runner, at, sample, false);
+    if (!trial) return false;
+    taken.push(trial);
   }
-  return true;
+  const label = `${pair.app.name} vs ${pair.reference.name} · ${listed.name}`;
+  return retakeStolen(options, label, taken, (sample) => takeSample(runner, at, sample, true));
+}
+
+/** One sample of a pair on a scenario, recorded; undefined when the pair must stop. */
+async function takeSample(
+  runner: PairRunner,
+  at: {
+    readonly pair: SidePair;
+    readonly slots: Slots;
+    readonly scenarios: readonly [Scenario, Scenario];
+    readonly listed: Scenario;
+    readonly round: number;
+  },
+  sample: number,
+  retake: boolean,
+): Promise<PairTrial | undefined> {
+  const { pair, slots, listed, round } = at;
+  if (runner.interrupted) return undefined;
+  const startedAt = new Date().toISOString();
+  const run = await loadBoth(runner, slots, at.scenarios, runner.options.durationSec);
+  if (runner.interrupted) return undefined;
+  const died = await deaths(slots);
+  const trial = pairTrial(
+    runner,
+    pair,
+    slots,
+    { scenario: listed.name, round, sample, startedAt, retake },
+    run,
+    died,
+  );
+  runner.recorder.addPairTrial(trial);
+  log(progressLine(trial) + stealMark(trial, runner.options.maxSteal));
+  const gone = died.flatMap((why, i) => (why ? [[slots.apps[i]?.name as string, why]] : []));
+  for (const [name, why] of gone) runner.fail(name as string, why as string);
+  return gone.length > 0 ? undefined : trial;
 }
 
 /** One pair in one round: both apps started afresh, verified, measured on every scenario, stopped. */
