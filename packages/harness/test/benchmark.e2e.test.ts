@@ -538,7 +538,10 @@ describe("command line", () => {
         ["--side-by-side", "--server-host", "example"],
         "--side-by-side does not go with --server-host",
       ],
-      [["--reference", "bun-bare", "bun-bare"], "--reference goes with --side-by-side"],
+      [
+        ["--reference", "node-bare", "bun-bare"],
+        "--reference node-bare is not one of the apps to run (bun-bare)",
+      ],
       [["--against", "--quick"], "--against takes a git commit, branch or tag, got '--quick'"],
       [["--threshold", "3", "bun-bare"], "--threshold goes with --compare or --against"],
       [

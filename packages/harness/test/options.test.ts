@@ -128,9 +128,17 @@ describe("parseOptions", () => {
 describe("--side-by-side and its companions", () => {
   test("off unless asked (or --against); --reference and --threshold need it", () => {
     expect(parse("--apps", "bun-bare", "--scenarios", "api").side).toBeUndefined();
-    expect(() =>
-      parse("--apps", "bun-bare", "--scenarios", "api", "--reference", "bun-bare"),
-    ).toThrow("--reference goes with --side-by-side");
+    // one at a time, --reference names the history's reference: one of the apps
+    expect(parse("--apps", "bun-bare,node-bare", "--reference", "node-bare").reference).toBe(
+      "node-bare",
+    );
+    expect(parse("--apps", "bun-bare").reference).toBeUndefined();
+    expect(() => parse("--apps", "bun-bare", "--reference", "node-bare")).toThrow(
+      "--reference node-bare is not one of the apps to run (bun-bare)",
+    );
+    expect(() => parse("--node", "22,24", "node-bare", "--reference", "node-bare")).toThrow(
+      "--reference chooses among apps: not with --node/--bun/--deno",
+    );
     expect(() => parse("--apps", "bun-bare", "--scenarios", "api", "--threshold", "3")).toThrow(
       "--threshold goes with --compare or --against",
     );

@@ -13,7 +13,8 @@
 import type { Results, Trial } from "../results/schema.ts";
 import { processSamples } from "./analysis.ts";
 import { type Estimate, estimate } from "./estimate.ts";
-import { connectionsText, type Group, groupsOf, inGroup, workersText } from "./groups.ts";
+import { type Group, groupsOf, inGroup } from "./groups.ts";
+import { settingMismatches } from "./settings.ts";
 import { median } from "./stats.ts";
 import { counted, exclusionOf } from "./steal.ts";
 import { ALPHA, type Gate, gate, type PairTest, welchPair } from "./verdicts.ts";
@@ -70,22 +71,13 @@ export interface ComparisonRow {
   readonly note?: string;
 }
 
-/** Every difference between the runs' setups that makes their req/s incomparable. */
+/**
+ * Every difference between the runs' setups that makes their req/s incomparable: the schema,
+ * every measured setting (settings.ts, the list the history's series are kept apart by), and
+ * the machines.
+ */
 export function runMismatches(base: Results, next: Results): string[] {
   const facts: [string, (r: Results) => string][] = [
-    ["schema version", (r) => String(r.schemaVersion)],
-    ["tool", (r) => `${r.manifest.tool.name} ${r.manifest.tool.version}`],
-    ["connections", (r) => connectionsText(r.manifest.settings)],
-    ["server processes", (r) => workersText(r.manifest.settings)],
-    ["samples per process", (r) => String(r.manifest.settings.samples ?? 1)],
-    ["duration", (r) => `${r.manifest.settings.durationSec} s`],
-    ["warm-up", (r) => `${r.manifest.settings.warmupSec} s`],
-    ["keep-alive", (r) => (r.manifest.settings.keepAlive ? "on" : "off")],
-    [
-      "pinning",
-      ({ manifest: { pinning: p } }) =>
-        p.enabled ? `server CPUs ${p.serverCpus ?? "?"}, load CPUs ${p.loadCpus ?? "?"}` : "off",
-    ],
     ["machine", ({ manifest: { machine: m } }) => `${m.cpuModel}, ${m.cores} cores`],
     [
       "server host",
@@ -93,9 +85,13 @@ export function runMismatches(base: Results, next: Results): string[] {
         h ? `${h.machine.cpuModel}, ${h.machine.cores} cores` : "the load generator's",
     ],
   ];
-  return facts.flatMap(([name, of]) =>
-    of(base) === of(next) ? [] : [`${name}: ${of(base)} vs ${of(next)}`],
-  );
+  const differ = ([name, of]: [string, (r: Results) => string]) =>
+    of(base) === of(next) ? [] : [`${name}: ${of(base)} vs ${of(next)}`];
+  return [
+    ...differ(["schema version", (r) => String(r.schemaVersion)]),
+    ...settingMismatches(base.manifest, next.manifest),
+    ...facts.flatMap(differ),
+  ];
 }
 
 /** The samples that count (valid, not lost to steal: analysis/steal.ts) of an app in a group. */

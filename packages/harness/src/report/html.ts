@@ -9,6 +9,7 @@ import { findScenario } from "@bench/contract";
 import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
 import { scenarioOfKey } from "../analysis/groups.ts";
 import { pct } from "./format.ts";
+import { runHistoryLines } from "./history-report.ts";
 import { chartJsSource, PAGE_SCRIPT, REPORT_CSS } from "./html-assets.ts";
 import { chartData } from "./html-charts.ts";
 import {
@@ -116,9 +117,11 @@ function sectionHtml(section: Section): string {
 export function htmlReport(analysis: Analysis): string {
   const { results } = analysis;
   const chartJs = chartJsSource();
+  const history = runHistoryLines(results);
   const header = htmlTable(undefined, [
     ...headerLines(results),
     ["CPU steal", stealLine(analysis)],
+    ...(history.length > 0 ? [["History", history.map((l) => l.trim()).join(" ")]] : []),
   ]);
   const memory =
     analysis.groups.size > 0

@@ -8,6 +8,7 @@ import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis/anal
 import { connectionsText, scenarioOfKey, workersText } from "../analysis/groups.ts";
 import type { Results } from "../results/schema.ts";
 import { fmt, pct } from "./format.ts";
+import { runHistoryLines } from "./history-report.ts";
 import { CHART_CAPTION, mermaidCharts } from "./mermaid.ts";
 import { type Section, sections } from "./sections.ts";
 import { stealLine } from "./steal-table.ts";
@@ -258,7 +259,10 @@ export function markdownReport(analysis: Analysis, level = 1): string {
   const { results } = analysis;
   const h = "#".repeat(level);
   const out = [`${h} Benchmark results`, ""];
-  out.push(table(["", ""], "ll", [...headerLines(results), ["CPU steal", stealLine(analysis)]]));
+  const history = runHistoryLines(results);
+  const rows = [...headerLines(results), ["CPU steal", stealLine(analysis)]];
+  if (history.length > 0) rows.push(["History", history.map((l) => l.trim()).join(" ")]);
+  out.push(table(["", ""], "ll", rows));
   if (results.status === "interrupted") {
     out.push("", "**Interrupted**: only the trials that finished are included.");
   }

@@ -16,6 +16,7 @@ import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import type { Results } from "../results/schema.ts";
 import { formatSec } from "../run/precision.ts";
 import { fmt, pct, pValue } from "./format.ts";
+import { runHistoryLines } from "./history-report.ts";
 import {
   AGAINST_HEADER,
   againstCells,
@@ -257,7 +258,7 @@ export function formatSummary(analysis: Analysis): string {
     out.push("INTERRUPTED: only the samples that finished are shown");
   const precision = precisionText(results);
   if (precision) out.push(precision);
-  out.push(stealLine(analysis));
+  out.push(stealLine(analysis), ...runHistoryLines(results));
   out.push(...sideSummary(analysis));
   for (const [key, group] of analysis.groups) {
     out.push("", `== ${key}`);

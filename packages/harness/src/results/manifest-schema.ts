@@ -50,6 +50,12 @@ const MachineSchema = T.Object({
   memoryGiB: T.Number(),
   os: T.String(),
   kernel: T.String(),
+  /**
+   * The hypervisor the machine runs under (systemd-detect-virt --vm: "kvm"; "vm" when the CPU
+   * says it is virtual but nothing names it; "none"). Part of the testbed's identity; absent
+   * in runs before it was recorded.
+   */
+  virtualization: T.Optional(T.String()),
 });
 
 export const DatabaseSchema = T.Object({
@@ -104,6 +110,11 @@ export const ManifestSchema = T.Object({
     maxSteal: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 100 })),
     /** ./benchmark.sh's command line, as given. */
     argv: T.Array(T.String()),
+    /**
+     * --reference in a run one app at a time: the app each other's req/s is recorded against
+     * in the history (paired by round). Absent: the first of `apps`.
+     */
+    reference: T.Optional(T.String()),
     /** --rates as given ("50%", "5000"), and the p99 budget capacity is judged against. */
     rates: T.Optional(T.Array(T.String())),
     sloP99Ms: T.Optional(T.Number({ exclusiveMinimum: 0 })),

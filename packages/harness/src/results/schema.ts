@@ -73,6 +73,44 @@ export const ProfileSchema = T.Object({
   ),
 });
 
+/** One figure of a run checked against the earlier sessions of its series. */
+export const HistoryCheckSchema = T.Object({
+  app: T.String(),
+  /** The app a ratio is against; absent for an app's own figure. */
+  reference: T.Optional(T.String()),
+  /** The group it was measured in ("api", "api (c=10)"). */
+  scenario: T.String(),
+  /** rps, rps-ratio, cpu-us or cpu-ratio (analysis/session-estimates.ts). */
+  metric: T.String(),
+  /** This run's figure, on its natural scale (its log estimate, exponentiated). */
+  estimate: T.Number(),
+  /** Where the earlier sessions predicted one more would land (95% prediction interval). */
+  low: T.Number(),
+  high: T.Number(),
+  /** How many earlier sessions of the same testbed and settings the prediction is from. */
+  earlier: T.Integer({ minimum: 0 }),
+  /** Two-sided p of this figure under that prediction. */
+  p: T.Number({ minimum: 0, maximum: 1 }),
+  /** Outside the prediction once Holm holds the run's family of figures to 5%: CHANGED. */
+  changed: T.Boolean(),
+});
+
+/** The run as a session of the history (history/recording.ts). */
+export const HistorySchema = T.Object({
+  /** The history's file, or its URL without a password. */
+  store: T.String(),
+  /** The session's id in the history. */
+  run: T.String(),
+  /** The testbed's id (analysis/settings.ts). */
+  testbed: T.String(),
+  /** false: the history already held this session. */
+  recorded: T.Boolean(),
+  /** Earlier sessions of the same testbed and settings. */
+  earlier: T.Integer({ minimum: 0 }),
+  /** Each figure with 3 or more earlier sessions in its series, checked against them. */
+  checked: T.Array(HistoryCheckSchema),
+});
+
 export const ResultsSchema = T.Object({
   schemaVersion: T.Literal(SCHEMA_VERSION),
   status: T.Union([T.Literal("running"), T.Literal("complete"), T.Literal("interrupted")]),
@@ -99,11 +137,14 @@ export const ResultsSchema = T.Object({
   profiles: T.Optional(T.Array(ProfileSchema)),
   /** --side-by-side: one record per sample of a pair; such a run has no `trials`. */
   pairTrials: T.Optional(T.Array(PairTrialSchema)),
+  /** The run as a session of the history (absent: not recorded, as --no-history or --calibrate). */
+  history: T.Optional(HistorySchema),
 });
 
 export type Results = Static<typeof ResultsSchema>;
 export type ProfileRecord = Static<typeof ProfileSchema>;
 export type Search = Static<typeof SearchSchema>;
+export type HistoryCheck = Static<typeof HistoryCheckSchema>;
 
 /** Every way `value` breaks the schema, as "path: message" lines; empty when it conforms. */
 export function schemaErrors(value: unknown): string[] {

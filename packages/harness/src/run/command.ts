@@ -52,13 +52,17 @@ export interface Values {
   readonly threshold?: string;
   readonly "export-bmf"?: string;
   readonly db?: string;
+  readonly history?: string;
+  readonly "no-history": boolean;
 }
 
 export type Command =
   | { readonly kind: "help" }
   /** report/cli.ts's command line: report, compare or readme, and their flags. */
   | { readonly kind: "report"; readonly argv: readonly string[] }
-  | { readonly kind: "run"; readonly values: Values };
+  | { readonly kind: "run"; readonly values: Values }
+  /** history/cli.ts's command line: the history of sessions. */
+  | { readonly kind: "history"; readonly argv: readonly string[] };
 
 const REPORT_COMMANDS: Record<string, string> = {
   report: "report",
@@ -72,6 +76,7 @@ export function commandOf(
   env: Record<string, string | undefined> = process.env,
   cwd = process.cwd(),
 ): Command {
+  if (argv[0] === "history") return { kind: "history", argv: argv.slice(1) };
   const read = readArgs(argv, cwd);
   if (read.given.has("help")) return { kind: "help" };
   const report = reportCommand(read);
@@ -145,7 +150,6 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
   const quick = has("quick") ? QUICK : undefined;
   const mode = side ? SIDE : undefined;
   if (side) sideLimits(read);
-  else if (has("reference")) throw new UsageError("--reference goes with --side-by-side");
   if (calibrate) calibrateLimits(read, named);
   else if (env.BENCH_EXTRA_WORK)
     throw new EnvironmentError(
@@ -192,6 +196,8 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
     ...text("threshold"),
     ...(read.given.has("export") ? { "export-bmf": read.given.get("export")?.[1] } : {}),
     ...text("db"),
+    ...text("history"),
+    "no-history": has("no-history"),
   } as Values;
 }
 

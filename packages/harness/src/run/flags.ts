@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { APPS, DEFAULT_SCENARIO, SCENARIOS } from "@bench/contract";
 import { DEFAULT_COMPARE } from "../analysis/comparison.ts";
 import { DEFAULT_AGAINST_THRESHOLD } from "../analysis/ratios.ts";
+import { MEASURED } from "../analysis/settings.ts";
 import { DEFAULT_MAX_STEAL, RETAKE_SHARE, STEAL_OFF } from "../analysis/steal.ts";
 import { DEFAULT_SLO_P99_MS } from "../rates/rates.ts";
 
@@ -183,7 +184,7 @@ export const FLAGS: readonly Flag[] = [
   {
     names: ["--reference"],
     value: "APP",
-    help: `with --side-by-side: the app every other is measured against (default: the first named)`,
+    help: `the app every other is measured against (default: the first named): side by side, the reference of each pair; one at a time, the app each other's req/s ratio is recorded against in the history`,
   },
   {
     names: ["--against"],
@@ -194,6 +195,15 @@ export const FLAGS: readonly Flag[] = [
     names: ["--db"],
     value: "ENGINE",
     help: `the database scenarios' engine: sqlite (default: each app process its own seeded file, the runtime's own driver) or postgres: a throwaway server from this machine's PostgreSQL (initdb into a temporary folder, 127.0.0.1, pinned to the server's CPU), a seeded copy per app start (its workers share it), Bun.sql on Bun and postgres.js on Node and Deno, 8 connections per process; stopped and removed however the run ends. Needs a database scenario (-s db,queries,fortunes,updates); one --workers count; not with --side-by-side, --against or --server-host`,
+  },
+  {
+    names: ["--history"],
+    value: "FILE|URL",
+    help: `the history every finished run records itself in (a session: its testbed, settings, commit, versions and every estimate with its standard error), and checks itself against: a SQLite file, or a PostgreSQL URL (postgres://user@host/db) that many machines can share (default: results/history.sqlite, or BENCH_HISTORY). One that cannot be reached or written is refused before anything is measured. Runs of --calibrate, --against and --apps-root are not recorded. See ./benchmark.sh history --help`,
+  },
+  {
+    names: ["--no-history"],
+    help: `do not record this run in the history (nor check it against it)`,
   },
   {
     names: ["--export"],
@@ -241,7 +251,7 @@ export const FLAGS: readonly Flag[] = [
     value: "BASE NEW",
     missing: "--compare needs two files: BASE NEW",
     section: "reports",
-    help: `compare two results.json files: req/s and p99 per app and scenario, and the smallest change each pair could have detected; exit 1 if any app is slower by more than the threshold and significantly so (one-sided Welch's t-test on process means, Holm over the pairs, family-wise 5%), or failed, went unmeasured or is missing in the new run; "no change" only where an equivalence test (TOST) shows it; exit 2 if the runs differ in tool, connections, server processes, samples per process, duration, warm-up, keep-alive, pinning or machine`,
+    help: `compare two results.json files: req/s and p99 per app and scenario, and the smallest change each pair could have detected; exit 1 if any app is slower by more than the threshold and significantly so (one-sided Welch's t-test on process means, Holm over the pairs, family-wise 5%), or failed, went unmeasured or is missing in the new run; "no change" only where an equivalence test (TOST) shows it; exit 2 if the runs differ in ${MEASURED.map((s) => s.name).join(", ")} or machine`,
   },
   {
     names: ["--threshold"],

@@ -74,6 +74,33 @@ function osName(): string {
   return osType();
 }
 
+/**
+ * The hypervisor this machine runs under, as systemd-detect-virt names it ("kvm", "vmware",
+ * "microsoft"...); "vm" when only the CPU's hypervisor flag says so; "none" on bare metal. A
+ * container is not a machine of its own: only --vm is asked.
+ */
+export function virtualization(
+  detect = () =>
+    execFileSync("systemd-detect-virt", ["--vm"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 5000,
+    }),
+  cpuinfo = () => readFileSync("/proc/cpuinfo", "utf8"),
+): string {
+  try {
+    const named = detect().trim();
+    if (named !== "" && named !== "none") return named;
+  } catch {
+    // not installed, or it exits 1 with "none": the CPU's flags decide
+  }
+  try {
+    return /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo()) ? "vm" : "none";
+  } catch {
+    return "unknown";
+  }
+}
+
 export function machineInfo() {
   const list = cpus();
   return {
@@ -82,6 +109,7 @@ export function machineInfo() {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     os: osName(),
     kernel: `${osType()} ${release()}`,
+    virtualization: virtualization(),
   };
 }
 

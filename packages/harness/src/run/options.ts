@@ -17,6 +17,7 @@ import {
 import { DEFAULT_MAX_STEAL } from "../analysis/steal.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
 import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
+import { defaultHistory } from "../history/store.ts";
 import { parseServerHost, type RemoteSpec } from "../hosts/remote.ts";
 import { type ToolInfo, toolVersion } from "../load/tools.ts";
 import type { RateSpec } from "../rates/rates.ts";
@@ -98,6 +99,13 @@ export interface Options {
   readonly side?: SideOptions;
   /** --export bmf FILE: the run's figures in Bencher Metric Format, written at its end. */
   readonly exportBmf?: string;
+  /**
+   * --reference one at a time: the app every other's req/s is recorded against in the history
+   * (a ratio paired by round); absent, the first app named.
+   */
+  readonly reference?: string;
+  /** The history this run records itself in (a file or a postgres:// URL); absent: not recorded. */
+  readonly history?: string;
 }
 
 export interface SideOptions {
@@ -140,6 +148,7 @@ export function parseOptions(
   roomFor(Math.max(...counts.connectionCounts));
   const apps = names(values.apps, APPS, "app");
   const side = sideOptionsOf(values, apps);
+  const reference = side ? undefined : oneReferenceOf(values, apps);
   const scenarios = scenariosOf(values.scenarios);
   const tool = chooseTool(values.tool, warn);
   const ratePath = load.search || load.rates.length > 0 ? rateTool() : undefined;
@@ -183,6 +192,8 @@ export function parseOptions(
     builds: [],
     ...(server ? { server } : {}),
     ...(side ? { side } : {}),
+    ...(reference ? { reference } : {}),
+    ...historyOf(values),
     ...(values["export-bmf"] ? { exportBmf: values["export-bmf"] } : {}),
   };
 }
@@ -225,6 +236,44 @@ function dbOf(
   }
   if (value === "postgres" && findPostgres() === undefined) throw new EnvironmentError(PG_INSTALL);
   return value;
+}
+
+/**
+ * Where the run records itself: --history, else the default; nowhere with --no-history, and
+ * for runs that measure no testbed's figures as such (--calibrate, --against, --apps-root).
+ */
+function historyOf(values: Values): { history?: string } {
+  const given = values.history;
+  const why = values.calibrate
+    ? "--calibrate"
+    : values.against !== undefined
+      ? "--against"
+      : values["apps-root"] !== undefined
+        ? "--apps-root"
+        : undefined;
+  if (given !== undefined && (values["no-history"] || why)) {
+    throw new UsageError(
+      `--history: ${why ? `a run of ${why} is not recorded` : "not with --no-history"}`,
+    );
+  }
+  if (values["no-history"] || why) return {};
+  return { history: given ?? defaultHistory() };
+}
+
+/** --reference in a run one app at a time: one of its apps, without a runtime's versions. */
+function oneReferenceOf(values: Values, apps: readonly { name: string }[]): string | undefined {
+  const { reference } = values;
+  if (reference === undefined) return undefined;
+  const names = apps.map((a) => a.name);
+  if (!names.includes(reference)) {
+    throw new UsageError(
+      `--reference ${reference} is not one of the apps to run (${names.join(", ")})`,
+    );
+  }
+  if (RUNTIMES.some((r) => values[r] !== undefined)) {
+    throw new UsageError("--reference chooses among apps: not with --node/--bun/--deno");
+  }
+  return reference;
 }
 
 /**

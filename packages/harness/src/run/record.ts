@@ -61,6 +61,7 @@ export function newResults(options: Options, pinning: Pinning): Results {
         keepAlive: true,
         errorThreshold: ERROR_THRESHOLD,
         maxSteal: options.maxSteal,
+        ...(options.reference ? { reference: options.reference } : {}),
         argv: options.argv,
         ...(options.rates.length > 0 || options.search
           ? {
@@ -164,14 +165,15 @@ export class Recorder {
     this.save();
   }
 
-  /** Final status, then summary.txt and the reports; returns the summary and report paths. */
-  finish(
-    status: "complete" | "interrupted",
-    outDir: string,
-  ): { summary: string; reports: string[] } {
+  /** The run's final status, saved: what the history records and the reports show. */
+  close(status: "complete" | "interrupted"): void {
     this.results.status = status;
     this.results.finishedAt = new Date().toISOString();
     this.save();
+  }
+
+  /** summary.txt and the reports of the closed run; returns the summary and report paths. */
+  report(outDir: string): { summary: string; reports: string[] } {
     // One analysis, rendered by the summary and both reports.
     const analysis = analyze(this.results);
     const summary = writeSummary(join(outDir, "results.json"), analysis);

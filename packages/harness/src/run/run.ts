@@ -16,6 +16,9 @@ import { DatabaseError, databaseServer } from "../apps/app-db.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
 import type { PostgresServer } from "../apps/postgres-server.ts";
 import { extraStarts } from "../apps/startup-run.ts";
+import { runHistoryCli } from "../history/history-command.ts";
+import { checkHistoryWritable } from "../history/open.ts";
+import { recordSession } from "../history/recording.ts";
 import { localHost, type ServerHost } from "../hosts/host.ts";
 import { connectRemote } from "../hosts/remote.ts";
 import { profileApps } from "../profiles/profiled-trials.ts";
@@ -113,6 +116,9 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command.kind === "report") return runCli([...command.argv]);
+    if (command.kind === "history") {
+      return await runHistoryCli(command.argv, undefined, process.env.BENCH_CWD ?? process.cwd());
+    }
     return await measureRun(command.values, argv);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof EnvironmentError)) throw error;
@@ -137,6 +143,7 @@ async function measureRun(values: Values, argv: string[]): Promise<number> {
   process.on("SIGTERM", stopInstalls);
   try {
     const parsed = parseOptions(values, argv, log);
+    if (parsed.history) await checkHistoryWritable(parsed.history);
     if (parsed.apiAdded) {
       log("bench: api added: each middleware stage's cost is measured against it");
     }
@@ -240,10 +247,9 @@ async function measure(run: Run): Promise<number> {
     });
   }
   if (options.profile && !run.interrupted) await profileApps(run.profileContext());
-  const { summary, reports } = run.recorder.finish(
-    run.interrupted ? "interrupted" : "complete",
-    options.outDir,
-  );
+  run.recorder.close(run.interrupted ? "interrupted" : "complete");
+  if (!run.interrupted && options.history) await recordHistory(run, options.history);
+  const { summary, reports } = run.recorder.report(options.outDir);
   process.stdout.write(`\n${summary}\n`);
   log(`\nbench: results in ${run.recorder.path}; reports: ${reports.join(", ")}`);
   if (run.interrupted) return run.interrupted === "SIGINT" ? 130 : 143;
@@ -257,6 +263,30 @@ async function measure(run: Run): Promise<number> {
     (results.rateTrials ?? []).some((t) => !t.valid) ||
     (results.pairTrials ?? []).some((t) => !t.checks.valid);
   return failed || invalid || slowerThanAgainst(analyze(results)) ? 1 : 0;
+}
+
+/**
+ * A finished run into its history, checked against the earlier sessions of its testbed and
+ * settings (the outcome goes into results.json for the summary). The store was checked before
+ * the run; if it fails now the run's results stand, and say how to add them later.
+ */
+async function recordHistory(run: Run, target: string): Promise<void> {
+  const results = run.recorder.results;
+  try {
+    results.history = await recordSession(target, results, analyze(results), run.options.outDir);
+    run.recorder.save();
+    const h = results.history;
+    log(
+      `bench: history: ${h.recorded ? "recorded" : "already held"} as session ${h.run} in ${h.store}` +
+        ` (${h.earlier} earlier session(s) of this testbed and settings)`,
+    );
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    log(
+      `bench: history: this run could not be recorded (${why}); its results stand: ` +
+        `./benchmark.sh history import ${run.options.outDir} adds it later`,
+    );
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/index.ts";
 
@@ -20,6 +21,12 @@ export const hasOha = (process.env.PATH ?? "")
  * its name (a `cargo install oha` beside the suite is not ours).
  */
 export const TEST_TAG = `bench-test-${process.pid}-${Date.now()}`;
+
+/**
+ * The history the suite's runs record into: one of their own, never the user's
+ * (results/history.sqlite); a test that reads it passes its own BENCH_HISTORY.
+ */
+export const TEST_HISTORY = join(tmpdir(), `${TEST_TAG}-history.sqlite`);
 
 /** Processes still running that carry this run's tag (this test process aside). */
 export function taggedProcesses(): string[] {
@@ -59,7 +66,13 @@ export function startBenchmark(
   const [file, ...rest] = [...via, "bash", BENCHMARK, ...args] as [string, ...string[]];
   const child = spawn(file, rest, {
     cwd: REPO_ROOT,
-    env: { ...process.env, BENCH_BUN: process.execPath, BENCH_TEST_TAG: TEST_TAG, ...env },
+    env: {
+      ...process.env,
+      BENCH_BUN: process.execPath,
+      BENCH_TEST_TAG: TEST_TAG,
+      BENCH_HISTORY: TEST_HISTORY,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

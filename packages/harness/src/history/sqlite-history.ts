@@ -1,0 +1,151 @@
+// The history in a SQLite file (bun:sqlite): checked read-only before it is opened for writing,
+// so a file that is not a history is never touched; written in WAL mode with a busy timeout and
+// BEGIN IMMEDIATE, so two runs that finish at once both record, one after the other.
+
+import { Database } from "bun:sqlite";
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  type EstimateRow,
+  HistoryError,
+  type HistoryStore,
+  META_ROWS,
+  metaProblem,
+  recordJson,
+  SCHEMA_SQL,
+  type SessionRecord,
+  sessionsFrom,
+} from "./store.ts";
+
+/** How long a writer waits for another to finish its transaction. */
+const BUSY_MS = 30_000;
+
+/** Checks an existing file read-only: a history this harness reads, not corrupt. */
+function check(path: string): void {
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { readonly: true });
+    const rows = db.query("SELECT key, value FROM history_meta").all() as {
+      key: string;
+      value: string;
+    }[];
+    const problem = metaProblem(new Map(rows.map((r) => [r.key, r.value])));
+    if (problem) throw new HistoryError(`${path}: ${problem}; nothing was written to it`);
+    const [quick] = db.query("PRAGMA quick_check").all() as { quick_check: string }[];
+    if (quick?.quick_check !== "ok") {
+      throw new HistoryError(
+        `${path}: the history is corrupt (${quick?.quick_check}); nothing was written to it`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof HistoryError) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    throw new HistoryError(
+      `${path}: not a runtime-bench history (${why}); nothing was written to it`,
+    );
+  } finally {
+    db?.close();
+  }
+}
+
+/** Whether a new file can be made at `path`: its folder exists and is writable, or can be made. */
+function creatable(path: string): void {
+  const folder = dirname(path);
+  try {
+    if (!existsSync(folder)) mkdirSync(folder, { recursive: true });
+    if (!statSync(folder).isDirectory()) throw new Error(`${folder} is not a folder`);
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new HistoryError(`cannot write the history at ${path}: ${why}`);
+  }
+}
+
+/**
+ * Checks that the history at `path` can be written (an existing one read-only first), before
+ * anything is measured; creates nothing.
+ */
+export function checkSqliteWritable(path: string): void {
+  if (!existsSync(path)) return creatable(path);
+  check(path);
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(path), constants.W_OK);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new HistoryError(`cannot write the history at ${path}: ${why}`);
+  }
+}
+
+/**
+ * Opens the history at `path`: for reading (undefined when there is none yet) or for writing
+ * (made when there is none).
+ */
+export function openSqliteHistory(path: string, write: boolean): HistoryStore | undefined {
+  const exists = existsSync(path);
+  if (!exists && !write) return undefined;
+  if (exists) check(path);
+  else creatable(path);
+  const db = write ? new Database(path, { create: true }) : new Database(path, { readonly: true });
+  if (write) {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+    db.exec("PRAGMA journal_mode = WAL");
+    const setup = db.transaction(() => {
+      for (const sql of SCHEMA_SQL) db.exec(sql);
+      const insert = db.prepare("INSERT OR IGNORE INTO history_meta (key, value) VALUES (?, ?)");
+      for (const [key, value] of META_ROWS) insert.run(key, value);
+    });
+    setup.immediate();
+  }
+  return sqliteStore(path, db);
+}
+
+function sqliteStore(path: string, db: Database): HistoryStore {
+  return {
+    where: path,
+    async add(session: SessionRecord) {
+      const insert = db.transaction(() => {
+        const added = db
+          .prepare(
+            "INSERT OR IGNORE INTO history_sessions (run, testbed, settings_key, started_at, record) VALUES (?, ?, ?, ?, ?)",
+          )
+          .run(
+            session.run,
+            session.testbed.id,
+            session.settingsKey,
+            session.startedAt,
+            recordJson(session),
+          );
+        if (added.changes === 0) return false;
+        const row = db.prepare(
+          "INSERT INTO history_estimates (run, app, reference, scenario, metric, estimate, se, n, x) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        );
+        for (const e of session.estimates) {
+          row.run(
+            session.run,
+            e.app,
+            e.reference,
+            e.scenario,
+            e.metric,
+            e.estimate,
+            e.se,
+            e.n,
+            e.x ?? null,
+          );
+        }
+        return true;
+      });
+      return insert.immediate() as boolean;
+    },
+    async sessions() {
+      const rows = db
+        .query("SELECT record FROM history_sessions ORDER BY started_at, run")
+        .all() as { record: string }[];
+      const estimates = db.query("SELECT * FROM history_estimates").all() as EstimateRow[];
+      return sessionsFrom(rows, estimates);
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
