@@ -54,6 +54,12 @@ export interface Values {
   readonly db?: string;
   readonly history?: string;
   readonly "no-history": boolean;
+  readonly sessions?: string;
+  readonly spread?: string;
+  /** Rounds as given (-n), not as the mode's default filled them in. */
+  readonly "rounds-given": boolean;
+  /** Not a flag: a campaign's session runs its apps in the order this seed shuffles. */
+  readonly "order-seed"?: string;
 }
 
 export type Command =
@@ -198,6 +204,9 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
     ...text("db"),
     ...text("history"),
     "no-history": has("no-history"),
+    ...text("sessions"),
+    ...text("spread"),
+    "rounds-given": has("rounds"),
   } as Values;
 }
 

@@ -202,6 +202,16 @@ export const FLAGS: readonly Flag[] = [
     help: `the history every finished run records itself in (a session: its testbed, settings, commit, versions and every estimate with its standard error), and checks itself against: a SQLite file, or a PostgreSQL URL (postgres://user@host/db) that many machines can share (default: results/history.sqlite, or BENCH_HISTORY). One that cannot be reached or written is refused before anything is measured. Runs of --calibrate, --against and --apps-root are not recorded. See ./benchmark.sh history --help`,
   },
   {
+    names: ["--sessions"],
+    value: "N",
+    help: `a campaign: N sessions (each a full run with its own random order, recorded in the history), their starts at random within --spread, never overlapping (a session starts when its time has come and the previous one has ended); each in DIR/session-K of -o. Without -n, each session's rounds come from Kalibera & Jones's allocation with the variance components this testbed's history has measured for these settings (never fewer than 3); the campaign ends with the across-session view of its series`,
+  },
+  {
+    names: ["--spread"],
+    value: "DURATION",
+    help: `with --sessions: the window the sessions' starts fall in, like 90s, 10m or 4h (default: 0, one after another)`,
+  },
+  {
     names: ["--no-history"],
     help: `do not record this run in the history (nor check it against it)`,
   },

@@ -184,12 +184,12 @@ export function maxStealOf(text: string): number {
   return n;
 }
 
-/** "10m", "90s", "1h", or seconds: the time --precision may take. */
-export function durationOf(text: string): number {
+/** "10m", "90s", "1h", or seconds: the time --precision may take, or a campaign's window. */
+export function durationOf(text: string, flag = "--max-time"): number {
   const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(text);
   const n = Number(m?.[1]);
   if (!m || !(n > 0)) {
-    throw new UsageError(`--max-time takes a duration like 90s, 10m or 1h, got '${text}'`);
+    throw new UsageError(`${flag} takes a duration like 90s, 10m or 1h, got '${text}'`);
   }
   return n * ({ s: 1, m: 60, h: 3600 }[m[2] ?? "s"] as number);
 }

@@ -14,6 +14,7 @@ import {
   SCENARIOS,
   type Scenario,
 } from "@bench/contract";
+import { mulberry32 } from "../analysis/random.ts";
 import { DEFAULT_MAX_STEAL } from "../analysis/steal.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
 import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
@@ -149,6 +150,11 @@ export function parseOptions(
   const apps = names(values.apps, APPS, "app");
   const side = sideOptionsOf(values, apps);
   const reference = side ? undefined : oneReferenceOf(values, apps);
+  const seed = values["order-seed"];
+  if (seed !== undefined) {
+    // A campaign's session: its own random order, the reference still the one first named.
+    return parseOptions(shuffled(values, apps), argv, warn);
+  }
   const scenarios = scenariosOf(values.scenarios);
   const tool = chooseTool(values.tool, warn);
   const ratePath = load.search || load.rates.length > 0 ? rateTool() : undefined;
@@ -199,7 +205,7 @@ export function parseOptions(
 }
 
 /** "2026-11-27T09-30-00Z": a results folder's default name, in UTC. */
-const timestamp = () =>
+export const timestamp = () =>
   new Date()
     .toISOString()
     .replace(/\.\d+Z$/, "Z")
@@ -258,6 +264,29 @@ function historyOf(values: Values): { history?: string } {
   }
   if (values["no-history"] || why) return {};
   return { history: given ?? defaultHistory() };
+}
+
+/**
+ * The values with their apps in the order the seed shuffles them and the reference made
+ * explicit (the first named, unless given or each app is its own), without the seed.
+ */
+function shuffled(values: Values, apps: readonly { name: string }[]): Values {
+  const names = apps.map((a) => a.name);
+  const random = mulberry32(Number(values["order-seed"]));
+  for (let i = names.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [names[i], names[j]] = [names[j] as string, names[i] as string];
+  }
+  const ownReference =
+    values.against !== undefined ||
+    RUNTIMES.some((r) => values[r] !== undefined) ||
+    apps.length < 2;
+  const { "order-seed": _, ...rest } = values;
+  return {
+    ...rest,
+    apps: names.join(","),
+    ...(ownReference ? {} : { reference: values.reference ?? (apps[0] as { name: string }).name }),
+  } as Values;
 }
 
 /** --reference in a run one app at a time: one of its apps, without a runtime's versions. */

@@ -6,12 +6,14 @@
 // exit status. session.ts holds the run's state, record.ts writes results.json.
 
 import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
 import {
   CALIBRATION_SHARES,
   calibrationRows,
   SIDE_CALIBRATION_SHARES,
 } from "../analysis/calibration.ts";
+import { settingsKey, testbedOf } from "../analysis/settings.ts";
 import { DatabaseError, databaseServer } from "../apps/app-db.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
 import type { PostgresServer } from "../apps/postgres-server.ts";
@@ -33,12 +35,14 @@ import { runPairRounds } from "../side/pair-run.ts";
 import { prepareCheckout, withCheckout } from "../side/worktree.ts";
 import { runApp } from "./app-turn.ts";
 import { sizeCalibration, useApps } from "./calibration-run.ts";
+import { campaignOf, type Runner, runCampaign } from "./campaign.ts";
 import { commandOf, type Values } from "./command.ts";
 import { EnvironmentError, helpText, UsageError } from "./flags.ts";
 import { gitInfo } from "./manifest.ts";
-import { type Options, parseOptions, withBuilds } from "./options.ts";
+import { type Options, parseOptions, timestamp, withBuilds } from "./options.ts";
 import { pinningPlan, roundOrder } from "./plan.ts";
 import { formatSec } from "./precision.ts";
+import { newResults } from "./record.ts";
 import { runRounds } from "./rounds.ts";
 import { log, Run } from "./session.ts";
 import { planSide } from "./side-plan.ts";
@@ -116,6 +120,11 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command.kind === "report") return runCli([...command.argv]);
+    const campaign = command.kind === "run" ? campaignOf(command.values) : undefined;
+    if (command.kind === "run" && campaign) {
+      const outDir = command.values.output ?? join(REPO_ROOT, "results", timestamp());
+      return await runCampaign(command.values, argv, campaign, CAMPAIGN_RUNNER, outDir);
+    }
     if (command.kind === "history") {
       return await runHistoryCli(command.argv, undefined, process.env.BENCH_CWD ?? process.cwd());
     }
@@ -129,6 +138,18 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
 }
+
+/** What a campaign (campaign.ts) needs of this file. */
+const CAMPAIGN_RUNNER: Runner = {
+  session: (values, argv) => measureRun(values, argv),
+  options: (values, argv) => parseOptions(values, argv, log),
+  identity(options) {
+    const { cores, hasTaskset } = localHost().info;
+    const plan = pinningPlan(options.pin, cores, hasTaskset, options.workers);
+    const { manifest } = newResults(options, plan);
+    return { testbed: testbedOf(manifest), settingsKey: settingsKey(manifest) };
+  },
+};
 
 /** A run: its options checked, runtimes and a commit prepared, then measured. */
 async function measureRun(values: Values, argv: string[]): Promise<number> {
@@ -234,8 +255,22 @@ async function measure(run: Run): Promise<number> {
       stdio: "ignore",
     });
   }
-  process.on("SIGINT", (signal) => run.interrupt(signal));
-  process.on("SIGTERM", (signal) => run.interrupt(signal));
+  const interrupt = (signal: NodeJS.Signals) => run.interrupt(signal);
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  try {
+    await rounds(run);
+    return await finish(run);
+  } finally {
+    // A campaign runs session after session in this process: each its own handlers.
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+}
+
+/** The rounds and the passes after them (start-ups, profiles). */
+async function rounds(run: Run): Promise<void> {
+  const { options } = run;
   announce(run);
   if (options.side) await runPairRounds(run, planSide(run));
   else await oneAtATime(run);
@@ -247,6 +282,11 @@ async function measure(run: Run): Promise<number> {
     });
   }
   if (options.profile && !run.interrupted) await profileApps(run.profileContext());
+}
+
+/** The run closed, recorded in its history, reported; its exit status. */
+async function finish(run: Run): Promise<number> {
+  const { options } = run;
   run.recorder.close(run.interrupted ? "interrupted" : "complete");
   if (!run.interrupted && options.history) await recordHistory(run, options.history);
   const { summary, reports } = run.recorder.report(options.outDir);

@@ -1,0 +1,201 @@
+// --sessions N --spread DURATION: a campaign of sessions, so that a figure is measured as the
+// history needs it, over hours rather than within one (Abedi & Brecht, ICPE 2017: randomized
+// multiple interleaved trials across time). The starts fall at random within the window and
+// never overlap (a session starts when its time has come and the previous one has ended); each
+// session is a full run with its own random order, recorded in the history; without -n its
+// rounds come from Kalibera & Jones's allocation over this testbed's earlier sessions of the
+// same settings (analysis/allocation.ts). The campaign ends with the across-session view.
+
+import { join } from "node:path";
+import { type Allocation, allocateRounds } from "../analysis/allocation.ts";
+import { mulberry32 } from "../analysis/random.ts";
+import { openHistory } from "../history/open.ts";
+import { comparable } from "../history/recording.ts";
+import type { SessionRecord } from "../history/store.ts";
+import { historyView } from "../history/view.ts";
+import { historyText } from "../report/history-report.ts";
+import type { Values } from "./command.ts";
+import { UsageError } from "./flags.ts";
+import { durationOf, whole } from "./forms.ts";
+import type { Options } from "./options.ts";
+import { formatSec } from "./precision.ts";
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+export interface Campaign {
+  readonly sessions: number;
+  readonly spreadSec: number;
+}
+
+/** --sessions and --spread as given, checked against the rest; undefined without --sessions. */
+export function campaignOf(values: Values): Campaign | undefined {
+  if (values.sessions === undefined) {
+    if (values.spread !== undefined) throw new UsageError("--spread goes with --sessions");
+    return undefined;
+  }
+  const sessions = whole(values.sessions, "--sessions", 2);
+  const spreadSec = values.spread === undefined ? 0 : durationOf(values.spread, "--spread");
+  const refused: [string, boolean][] = [
+    ["--no-history (a campaign's sessions are what the history is for)", values["no-history"]],
+    ["--calibrate", values.calibrate],
+    ["--against", values.against !== undefined],
+    ["--apps-root", values["apps-root"] !== undefined],
+    ["--server-host", values["server-host"] !== undefined],
+    [
+      "--precision (each session's rounds are the campaign's to choose)",
+      values.precision !== undefined,
+    ],
+  ];
+  const found = refused.find(([, given]) => given);
+  if (found) throw new UsageError(`--sessions does not go with ${found[0]}`);
+  return { sessions, spreadSec };
+}
+
+/** Each session's start, seconds after the campaign's: uniform within the window, in order. */
+export function startOffsets(sessions: number, spreadSec: number, random: () => number): number[] {
+  return Array.from({ length: sessions }, () => random() * spreadSec).sort((a, b) => a - b);
+}
+
+/** The seconds one round and one session's fixed part take, from the run's design. */
+export function costs(
+  options: Pick<Options, "apps" | "warmupSec" | "durationSec" | "samples" | "side" | "scenarios">,
+  earlier: readonly SessionRecord[],
+) {
+  // A process: its start and verification (about a second), its warm-up and its samples.
+  const perProcess =
+    (1 + options.warmupSec + options.samples * options.durationSec) * options.scenarios.length;
+  const turns = options.side ? Math.max(1, options.apps.length - 1) : options.apps.length;
+  const round = turns * perProcess;
+  const fixed = earlier.map((s) => {
+    const rounds = Math.max(1, ...s.estimates.map((e) => e.n));
+    return (Date.parse(s.finishedAt) - Date.parse(s.startedAt)) / 1000 - rounds * round;
+  });
+  const sorted = fixed.filter(Number.isFinite).sort((a, b) => a - b);
+  // Bootstrap, verification, the reports: a few seconds when the history cannot say.
+  const session = Math.max(1, sorted[Math.floor(sorted.length / 2)] ?? 10);
+  return { session: Math.round(session), process: Math.round(round) };
+}
+
+/**
+ * The rounds of the next session: the most any of its series needs by Kalibera & Jones, over
+ * the earlier sessions of its testbed and settings; `fallback` when none can say.
+ */
+export function planRounds(
+  me: Pick<SessionRecord, "testbed" | "settingsKey" | "startedAt" | "run">,
+  all: readonly SessionRecord[],
+  options: Parameters<typeof costs>[0],
+  fallback: number,
+): Allocation {
+  const earlier = comparable(all, { ...me, estimates: [] } as unknown as SessionRecord);
+  const c = costs(options, earlier);
+  const series = new Map<string, { estimate: number; se: number; processes: number }[]>();
+  for (const s of earlier) {
+    for (const e of s.estimates) {
+      const key = [e.app, e.reference, e.scenario, e.metric].join("\u0000");
+      series.set(key, [
+        ...(series.get(key) ?? []),
+        { estimate: e.estimate, se: e.se, processes: e.n },
+      ]);
+    }
+  }
+  const plans = [...series.values()].map((points) => allocateRounds(points, c, fallback));
+  return plans.reduce<Allocation>(
+    (most, p) => (p.components && p.rounds > most.rounds ? p : most),
+    allocateRounds([], c, fallback),
+  );
+}
+
+/** Waits until `at` (performance.now() ms) or a signal; false when a signal came. */
+function waitUntil(at: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(ok);
+    };
+    const stop = () => done(false);
+    const timer = setTimeout(() => done(true), Math.max(0, at - performance.now()));
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+/** What the campaign needs of run.ts: a session measured, and a run's options without running. */
+export interface Runner {
+  session(values: Values, argv: string[]): Promise<number>;
+  options(values: Values, argv: string[]): Options;
+  /** The testbed and settings key a run with these options would record. */
+  identity(options: Options): Pick<SessionRecord, "testbed" | "settingsKey">;
+}
+
+/** The campaign: every session in turn, then the across-session view of its series. */
+export async function runCampaign(
+  values: Values,
+  argv: string[],
+  campaign: Campaign,
+  runner: Runner,
+  outDir: string,
+): Promise<number> {
+  const random = mulberry32(Date.now() % 2 ** 31);
+  const offsets = startOffsets(campaign.sessions, campaign.spreadSec, random);
+  const t0 = performance.now();
+  log(
+    `bench: campaign of ${campaign.sessions} sessions within ${formatSec(campaign.spreadSec)}, starting at ` +
+      offsets.map((o) => `+${formatSec(o)}`).join(", "),
+  );
+  let worst = 0;
+  let identity: Pick<SessionRecord, "testbed" | "settingsKey"> | undefined;
+  let target: string | undefined;
+  for (const [k, offset] of offsets.entries()) {
+    if (!(await waitUntil(t0 + offset * 1000))) return 130;
+    const session: Values = {
+      ...values,
+      output: join(outDir, `session-${k + 1}`),
+      "order-seed": String(Math.floor(random() * 2 ** 31)),
+    };
+    const options = runner.options(session, argv);
+    identity ??= runner.identity(options);
+    target ??= options.history;
+    const rounds = values["rounds-given"] ? undefined : await allocate(options, identity);
+    log(`bench: session ${k + 1} of ${campaign.sessions}${rounds ? `: ${rounds.why}` : ""}`);
+    const code = await runner.session(
+      rounds ? { ...session, rounds: String(rounds.rounds) } : session,
+      argv,
+    );
+    if (code === 130 || code === 143 || code === 2) return code;
+    worst = Math.max(worst, code);
+  }
+  if (target && identity) await closingView(target, identity);
+  return worst;
+}
+
+async function allocate(
+  options: Options,
+  identity: Pick<SessionRecord, "testbed" | "settingsKey">,
+) {
+  const store = await openHistory(options.history as string, false);
+  try {
+    const all = store ? await store.sessions() : [];
+    const me = { ...identity, startedAt: new Date().toISOString(), run: "" };
+    return planRounds(me, all, options, options.rounds);
+  } finally {
+    await store?.close();
+  }
+}
+
+/** The campaign's series across every session of its testbed and settings. */
+async function closingView(
+  target: string,
+  identity: Pick<SessionRecord, "testbed" | "settingsKey">,
+) {
+  const store = await openHistory(target, false);
+  try {
+    const sessions = (store ? await store.sessions() : []).filter(
+      (s) => s.testbed.id === identity.testbed.id && s.settingsKey === identity.settingsKey,
+    );
+    process.stdout.write(`\n${historyText(historyView(sessions))}\n`);
+  } finally {
+    await store?.close();
+  }
+}
