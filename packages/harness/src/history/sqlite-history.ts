@@ -66,7 +66,10 @@ function creatable(path: string): void {
  * anything is measured; creates nothing.
  */
 export function checkSqliteWritable(path: string): void {
-  if (!existsSync(path)) return creatable(path);
+  if (!existsSync(path)) {
+    creatable(path);
+    return;
+  }
   check(path);
   try {
     accessSync(path, constants.W_OK);
