@@ -2,7 +2,7 @@
 // so a file that is not a history is never touched; written in WAL mode with a busy timeout and
 // BEGIN IMMEDIATE, so two runs that finish at once both record, one after the other.
 
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import {
@@ -25,13 +25,14 @@ function check(path: string): void {
   let db: Database | undefined;
   try {
     db = new Database(path, { readonly: true });
-    const rows = db.query("SELECT key, value FROM history_meta").all() as {
+    const read = db;
+    const rows = using(read, "SELECT key, value FROM history_meta", (q) => q.all()) as {
       key: string;
       value: string;
     }[];
     const problem = metaProblem(new Map(rows.map((r) => [r.key, r.value])));
     if (problem) throw new HistoryError(`${path}: ${problem}; nothing was written to it`);
-    const [quick] = db.query("PRAGMA quick_check").all() as { quick_check: string }[];
+    const [quick] = using(read, "PRAGMA quick_check", (q) => q.all()) as { quick_check: string }[];
     if (quick?.quick_check !== "ok") {
       throw new HistoryError(
         `${path}: the history is corrupt (${quick?.quick_check}); nothing was written to it`,
@@ -95,56 +96,69 @@ export function openSqliteHistory(path: string, write: boolean): HistoryStore | 
     db.exec("PRAGMA journal_mode = WAL");
     const setup = db.transaction(() => {
       for (const sql of SCHEMA_SQL) db.exec(sql);
-      const insert = db.prepare("INSERT OR IGNORE INTO history_meta (key, value) VALUES (?, ?)");
-      for (const [key, value] of META_ROWS) insert.run(key, value);
+      using(db, "INSERT OR IGNORE INTO history_meta (key, value) VALUES (?, ?)", (insert) => {
+        for (const [key, value] of META_ROWS) insert.run(key, value);
+      });
     });
     setup.immediate();
   }
   return sqliteStore(path, db);
 }
 
+/**
+ * A statement for the length of `use`, then finalized: a statement left open keeps the
+ * connection (and its locks) alive past close(), which another writer would wait on.
+ */
+function using<T>(db: Database, sql: string, use: (statement: Statement) => T): T {
+  const statement = db.prepare(sql);
+  try {
+    return use(statement);
+  } finally {
+    statement.finalize();
+  }
+}
+
+const INSERT_SESSION =
+  "INSERT OR IGNORE INTO history_sessions (run, testbed, settings_key, started_at, record) VALUES (?, ?, ?, ?, ?)";
+const INSERT_ESTIMATE =
+  "INSERT INTO history_estimates (run, app, reference, scenario, metric, estimate, se, n, x) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
 function sqliteStore(path: string, db: Database): HistoryStore {
   return {
     where: path,
     async add(session: SessionRecord) {
       const insert = db.transaction(() => {
-        const added = db
-          .prepare(
-            "INSERT OR IGNORE INTO history_sessions (run, testbed, settings_key, started_at, record) VALUES (?, ?, ?, ?, ?)",
-          )
-          .run(
-            session.run,
-            session.testbed.id,
-            session.settingsKey,
-            session.startedAt,
-            recordJson(session),
-          );
-        if (added.changes === 0) return false;
-        const row = db.prepare(
-          "INSERT INTO history_estimates (run, app, reference, scenario, metric, estimate, se, n, x) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        const s = session;
+        const added = using(db, INSERT_SESSION, (q) =>
+          q.run(s.run, s.testbed.id, s.settingsKey, s.startedAt, recordJson(s)),
         );
-        for (const e of session.estimates) {
-          row.run(
-            session.run,
-            e.app,
-            e.reference,
-            e.scenario,
-            e.metric,
-            e.estimate,
-            e.se,
-            e.n,
-            e.x ?? null,
-          );
-        }
+        if (added.changes === 0) return false;
+        using(db, INSERT_ESTIMATE, (q) => {
+          for (const e of s.estimates) {
+            q.run(
+              s.run,
+              e.app,
+              e.reference,
+              e.scenario,
+              e.metric,
+              e.estimate,
+              e.se,
+              e.n,
+              e.x ?? null,
+            );
+          }
+        });
         return true;
       });
       return insert.immediate() as boolean;
     },
     async sessions() {
-      const rows = db
-        .query("SELECT record FROM history_sessions ORDER BY started_at, run")
-        .all() as { record: string }[];
-      const estimates = db.query("SELECT * FROM history_estimates").all() as EstimateRow[];
+      const rows = using(db, "SELECT record FROM history_sessions ORDER BY started_at, run", (q) =>
+        q.all(),
+      ) as { record: string }[];
+      const estimates = using(db, "SELECT * FROM history_estimates", (q) =>
+        q.all(),
+      ) as EstimateRow[];
       return sessionsFrom(rows, estimates);
     },
     async close() {

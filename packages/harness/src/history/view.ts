@@ -223,13 +223,19 @@ export function historyView(
   return all
     .filter((g) => wanted(filter, g.first, g.points[0]?.estimate as SeriesEstimate))
     .map((g) => seriesView(g, changed.get(g.key)))
-    .sort((a, b) =>
-      [a.testbed, a.settingsKey, a.scenario, a.metric, a.reference, a.app]
-        .join("\u0000")
-        .localeCompare(
-          [b.testbed, b.settingsKey, b.scenario, b.metric, b.reference, b.app].join("\u0000"),
-        ),
-    );
+    .sort((a, b) => {
+      const order = (s: SeriesView) => [
+        s.testbed,
+        s.settingsKey,
+        s.scenario,
+        s.metric,
+        s.reference,
+        s.app,
+      ];
+      const [x, y] = [order(a), order(b)];
+      const i = x.findIndex((v, j) => v !== y[j]);
+      return i < 0 ? 0 : (x[i] as string) < (y[i] as string) ? -1 : 1;
+    });
 }
 
 /** The series whose newest session is CHANGED: what `history --check` names (exit 1). */

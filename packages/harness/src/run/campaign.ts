@@ -98,11 +98,12 @@ export function planRounds(
       ]);
     }
   }
-  const plans = [...series.values()].map((points) => allocateRounds(points, c, fallback));
-  return plans.reduce<Allocation>(
-    (most, p) => (p.components && p.rounds > most.rounds ? p : most),
-    allocateRounds([], c, fallback),
-  );
+  // The series that needs the most rounds decides; with none the history can size, the fallback.
+  const sized = [...series.values()]
+    .map((points) => allocateRounds(points, c, fallback))
+    .filter((p) => p.components && Number.isFinite(p.components.optimum));
+  if (sized.length === 0) return allocateRounds([], c, fallback);
+  return sized.reduce((most, p) => (p.rounds > most.rounds ? p : most));
 }
 
 /** Waits until `at` (performance.now() ms) or a signal; false when a signal came. */

@@ -1,0 +1,128 @@
+// The history analysed for every view (history/view.ts): series never pooled across testbeds
+// or settings, the across-session figures a reader can recompute, CHANGED as each run saw it,
+// steps, the slope of a ratio, and filters that never change a verdict.
+
+import { describe, expect, test } from "bun:test";
+import { tCritical } from "../src/analysis/stats.ts";
+import type { SessionRecord } from "../src/history/store.ts";
+import { changedNow, historyView, SLOPE_MIN_SESSIONS } from "../src/history/view.ts";
+import { session } from "./support/history-fixtures.ts";
+
+const at = (i: number) => new Date(Date.UTC(2026, 10, 28, i)).toISOString();
+
+/** Sessions of bun-bare's req/s at exp(log) each, an hour apart, named s0, s1, ... */
+const sessions = (
+  logs: number[],
+  tweak: (s: SessionRecord, i: number) => SessionRecord = (s) => s,
+) => logs.map((l, i) => tweak(session(`s${i}`, at(i), l), i));
+
+const WOBBLE = [0, 0.03, -0.02, 0.01, -0.03, 0.02, -0.01, 0.015];
+
+describe("historyView", () => {
+  const logs = WOBBLE.map((w) => Math.log(1000) + w);
+  const view = historyView(sessions(logs));
+  const rps = view.find((s) => s.metric === "rps");
+
+  test("one series per figure, the sessions in time order with their own intervals", () => {
+    expect(view.map((s) => `${s.app}/${s.reference}/${s.metric}`)).toEqual([
+      "bun-bare//rps",
+      "node-bare/bun-bare/rps-ratio",
+    ]);
+    expect(rps?.sessions.map((s) => s.run)).toEqual(WOBBLE.map((_, i) => `s${i}`));
+    const first = rps?.sessions[0];
+    const half = tCritical(0.05, 2) * 0.01;
+    expect(first?.estimate).toBeCloseTo(1000, 9);
+    expect(first?.low).toBeCloseTo(1000 * Math.exp(-half), 9);
+    expect(first?.high).toBeCloseTo(1000 * Math.exp(half), 9);
+    expect(rps?.spanHours).toBe(7);
+    expect(rps?.unit).toBe("req/s");
+    expect(rps?.testbedLabel).toBe("Test CPU, 2 cores, 8 GiB, kvm");
+  });
+
+  test("across sessions: what a reader recomputes from the sessions listed", () => {
+    const back = (rps?.sessions ?? []).map((s) => Math.log(s.estimate));
+    const n = back.length;
+    const mean = back.reduce((a, b) => a + b, 0) / n;
+    const sd = Math.sqrt(back.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+    const t = tCritical(0.05, n - 1);
+    expect(rps?.across?.estimate).toBeCloseTo(Math.exp(mean), 9);
+    expect(rps?.across?.low).toBeCloseTo(Math.exp(mean - (t * sd) / Math.sqrt(n)), 9);
+    expect(rps?.across?.high).toBeCloseTo(Math.exp(mean + (t * sd) / Math.sqrt(n)), 9);
+    expect(rps?.across?.betweenSd).toBeCloseTo(sd, 12);
+    expect(rps?.prediction?.low).toBeCloseTo(Math.exp(mean - t * sd * Math.sqrt(1 + 1 / n)), 9);
+    expect(rps?.prediction?.high).toBeCloseTo(Math.exp(mean + t * sd * Math.sqrt(1 + 1 / n)), 9);
+    expect(rps?.changed).toEqual([]);
+    expect(rps?.changePoints).toEqual([]);
+    expect(changedNow(view)).toEqual([]);
+  });
+
+  test("one session: no across figures yet", () => {
+    const one = historyView(sessions([Math.log(1000)]));
+    expect(one[0]?.across).toBeUndefined();
+    expect(one[0]?.prediction).toBeUndefined();
+  });
+
+  test("never pooled: another testbed or other settings is another series", () => {
+    const mixed = sessions(logs, (s, i) =>
+      i % 2 === 0
+        ? s
+        : i % 4 === 1
+          ? { ...s, testbed: { ...s.testbed, id: "tb2" } }
+          : { ...s, settingsKey: "k2" },
+    );
+    const v = historyView(mixed).filter((s) => s.metric === "rps");
+    expect(v.map((s) => [s.testbed, s.settingsKey, s.sessions.length])).toEqual([
+      ["tb1", "k1", 4],
+      ["tb1", "k2", 2],
+      ["tb2", "k1", 2],
+    ]);
+  });
+
+  test("CHANGED: a session far outside its earlier ones, as it was when new and as the newest", () => {
+    const jumped = [...logs.slice(0, 5), Math.log(2000)];
+    const v = historyView(sessions(jumped));
+    const r = v.find((s) => s.metric === "rps");
+    expect(r?.changed).toEqual(["s5"]);
+    expect(changedNow(v).map((s) => s.app)).toEqual(["bun-bare"]);
+    // a later session back at the old level: s5 stays CHANGED as it was, the newest is not
+    const back = historyView(sessions([...jumped, Math.log(1000)]));
+    expect(back.find((s) => s.metric === "rps")?.changed).toEqual(["s5"]);
+    expect(changedNow(back)).toEqual([]);
+  });
+
+  test("filters keep series, never change a verdict", () => {
+    const jumped = sessions([...logs.slice(0, 5), Math.log(2000)]);
+    expect(historyView(jumped, { apps: ["node-bare"] }).map((s) => s.metric)).toEqual([
+      "rps-ratio",
+    ]);
+    expect(historyView(jumped, { apps: ["bun-bare"] })).toHaveLength(2); // as app or reference
+    expect(historyView(jumped, { metric: "rps" })[0]?.changed).toEqual(["s5"]);
+    expect(historyView(jumped, { scenario: "echo" })).toEqual([]);
+    expect(historyView(jumped, { testbed: "tb" })).toHaveLength(2);
+    expect(historyView(jumped, { testbed: "zz" })).toEqual([]);
+  });
+
+  test("a step: where Otava's method puts it, with both levels", () => {
+    const step = [...WOBBLE, ...WOBBLE].map((w, i) => Math.log(1000) + w + (i >= 8 ? 0.3 : 0));
+    const r = historyView(sessions(step)).find((s) => s.metric === "rps");
+    expect(r?.changePoints.map((c) => c.run)).toEqual(["s8"]);
+    expect(r?.changePoints[0]?.before).toBeCloseTo(1000 * Math.exp(0), -1);
+    expect(r?.changePoints[0]?.after).toBeCloseTo(1000 * Math.exp(0.3), -1);
+  });
+
+  test("a ratio with eight sessions: its slope against the reference's own cost", () => {
+    const many = sessions(logs, (s, i) => ({
+      ...s,
+      estimates: s.estimates.map((e) =>
+        e.reference ? { ...e, estimate: -1 + 0.5 * (i / 10), x: 2 + i / 10 } : e,
+      ),
+    }));
+    const ratio = historyView(many).find((s) => s.metric === "rps-ratio");
+    expect(ratio?.sessions.length).toBe(SLOPE_MIN_SESSIONS);
+    expect(ratio?.slope?.slope).toBeCloseTo(0.5, 9);
+    expect(ratio?.slope?.n).toBe(8);
+    const fewer = historyView(many.slice(0, 7)).find((s) => s.metric === "rps-ratio");
+    expect(fewer?.slope).toBeUndefined();
+    expect(historyView(many).find((s) => s.metric === "rps")?.slope).toBeUndefined();
+  });
+});
