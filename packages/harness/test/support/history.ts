@@ -1,9 +1,10 @@
-// Simulated histories of sessions for the known answers of sessions.ts
-// (sessions.test.ts; docs/history.md quotes what these functions return
+// Simulated histories of sessions for the known answers of sessions.ts and change-points.ts
+// (sessions.test.ts, change-points.test.ts; docs/history.md quotes what these functions return
 // for the seeds the tests use). Sessions as this VM has them (docs/history.md): each session
 // moves its log estimate by its own effect (SD 7%) and measures it with its own noise (its
 // within-session standard error, 1.5%), from a seeded generator, so every rate is the same on
 // every machine and every run.
+import { changePoints } from "../../src/analysis/change-points.ts";
 import { mulberry32 } from "../../src/analysis/random.ts";
 import { acrossSessions, newestChanged, type SessionPoint } from "../../src/analysis/sessions.ts";
 import { tCritical } from "../../src/analysis/stats.ts";
@@ -64,6 +65,34 @@ export function coverage(seed: number, histories: number, count: number): Covera
     withinZ: withinZ / single,
     withinT: withinT / single,
   };
+}
+
+/** How often changePoints finds a step planted after session `at` of `count`. */
+export interface Detection {
+  /** A change point within two sessions of where the step was planted. */
+  readonly found: number;
+  /** Any change point at all (for a flat series, step 0: a false alarm). */
+  readonly any: number;
+}
+
+export function stepDetection(
+  seed: number,
+  step: number,
+  maxP: number,
+  series = 2000,
+  count = 20,
+  at = 10,
+): Detection {
+  const z = normal(mulberry32(seed));
+  let found = 0;
+  let any = 0;
+  for (let k = 0; k < series; k++) {
+    const values = sessions(z, count).map((p, i) => p.estimate + (i >= at ? Math.log1p(step) : 0));
+    const points = changePoints(values, { maxP });
+    if (points.length > 0) any++;
+    if (points.some((c) => Math.abs(c.index - at) <= 2)) found++;
+  }
+  return { found: found / series, any: any / series };
 }
 
 /** How often newestChanged flags a family's series. */
