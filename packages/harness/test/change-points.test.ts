@@ -10,6 +10,7 @@ import {
   changePoints,
   firstPassP,
   HISTORY_MAX_P,
+  mergeWeak,
   OTAVA_MAX_P,
   OTAVA_WINDOW,
   segmentTest,
@@ -134,6 +135,30 @@ describe("changePoints, against Otava 0.8.0's answers", () => {
     ]);
   });
 
+  // Small integers: exact sums, so ties in Q̂ and in p are real and Otava's order decides them
+  // (np.argmax's first maximum, Python's max() and min() keeping the first), as do its window
+  // steps and its stale neighbours. Otava's indices for each (values, maxP, window):
+  const integers: [number[], number, number, number[]][] = [
+    [[0, 2, 1, 2, 2, 3, 3, 1, 2, 4, 3, 2, 4, 4], 0.2, 50, [1, 5, 7, 9, 12]],
+    [[1, 1, 2, 3, 3, 3, 2, 3, 3, 3, 4, 6], 0.01, 4, [2, 10]],
+    [[1, 1, 2, -1, -1, -1, -3, -2, -2, -3, -3, -1], 0.01, 50, [2, 3, 6]],
+    [[1, 1, 2, -1, -1, -1, -3, -2, -2, -3, -3, -1], 0.05, 5, [2, 3, 6, 11]],
+    [[1, 1, 0, 1, 1, -1, -4, -4, -5], 0.01, 50, []],
+    [[1, 2, 0, 1, 0, 1, 0, 0, -1, -1, -1, -1, 2, 1, 2], 0.05, 5, [2, 8, 12]],
+    [[1, 1, 0, 1, 2, -2, -2, -2, -2, -3, -3, -2, -4, -3, -2, -2, -2], 0.05, 5, [5, 9, 14]],
+    [[1, 2, 0, 1, 1, 1, 2, 0, 1, 1, 2], 0.2, 50, []],
+    [[2, 0, 0, 4, 2, 3, 3, 2, 4], 0.001, 50, [1]],
+    [[2, 0, 0, 4, 2, 3, 3, 2, 4], 0.05, 5, [1, 3]],
+    [[-1, -2, -2, -3, -3, -2, -2, -2, 0], 0.01, 50, [1, 3, 5, 8]],
+    [[0, 1, 1, 2, 0, 0, 2, 0, 2, 2], 0.2, 50, [1, 4, 8]],
+    [[0, 0, 1, 1, 1, 2, 1, 1, 2, 4, 6, 4, 4, 6], 0.05, 5, [2, 9]],
+    [[1, 0, 2, 4, 5, 3, 2, 0, 1], 0.2, 50, [3, 5, 7]],
+    [[3, 1, 2, 2, 0, 4, 3, 2, 2, 1, 3], 0.2, 50, [4]],
+  ];
+  test.each(integers)("integers %j at maxP %p, window %p", (values, maxP, window, otava) => {
+    expect(changePoints(values, { maxP, window }).map((c) => c.index)).toEqual(otava);
+  });
+
   test("short and constant series: three points are the least a t-test needs", () => {
     expect(changePoints([])).toEqual([]);
     expect(changePoints([1])).toEqual([]);
@@ -146,6 +171,35 @@ describe("changePoints, against Otava 0.8.0's answers", () => {
     expect(() => changePoints([1, 2, 3], { window: 1 })).toThrow("at least 2");
     expect(() => changePoints([1, 2, 3], { window: 2.5 })).toThrow("not 2.5");
     expect(changePoints([1, 2, 3], { window: 2 })).toEqual([]);
+  });
+});
+
+describe("Otava's merge step on weak points a split would hardly give", () => {
+  test("with every p passing, a point with equal means on both sides still goes", () => {
+    // 2, 2, 2 | 2, 2, 2 is 0/0: p NaN, which Python's max() passes over when it is not first
+    const values = [1, 1, 1, 2, 2, 2, 2, 2, 2];
+    const a = { index: 3, p: 1e-4, before: 1, after: 2 };
+    const b = { index: 6, p: Number.NaN, before: 2, after: 2 };
+    expect(mergeWeak(values, [a, b], 0.001)).toEqual([a]);
+    // first, max() keeps it as the weakest and it goes at once; 6 is judged again on [0, 6)
+    const first = { ...b, index: 3, before: 1, after: 1 };
+    expect(mergeWeak(values, [first, { ...a, index: 6 }], 0.2)).toEqual([
+      { ...segmentTest(values.slice(0, 6), values.slice(6)), index: 6 },
+    ]);
+  });
+
+  test("the weakest goes, the two from its place on are judged again, the one before is not", () => {
+    const values = [0, 0.1, 0, 1, 1.1, 1, 1.05, 2, 2.1, 2];
+    const weak = [
+      { index: 3, p: 0.01, before: 0.03, after: 1.05 },
+      { index: 5, p: 0.5, before: 1.05, after: 1.03 },
+      { index: 7, p: 0.02, before: 1.03, after: 2.03 },
+    ];
+    const merged = mergeWeak(values, weak, 0.05);
+    expect(merged.map((c) => c.index)).toEqual([3, 7]);
+    expect(merged[0]).toEqual(weak[0] as ChangePoint);
+    expect(merged[1]).toEqual({ ...segmentTest(values.slice(3, 7), values.slice(7)), index: 7 });
+    expect(mergeWeak(values, [], 0.05)).toEqual([]);
   });
 });
 

@@ -57,7 +57,8 @@ export interface Allocation {
   readonly components?: AllocationComponents;
 }
 
-const percent = (variance: number) => `${(Math.sqrt(Math.max(0, variance)) * 100).toFixed(1)}%`;
+/** A variance on the log scale as the relative SD it is (printed only when it is ≥ 0). */
+const percent = (variance: number) => `${(Math.sqrt(variance) * 100).toFixed(1)}%`;
 
 /**
  * The estimators for unbalanced sessions. S₁² pools each session's variance of its process

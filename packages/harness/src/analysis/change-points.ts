@@ -43,9 +43,12 @@ export interface ChangePoint {
   readonly index: number;
   /** Two-sided p of Otava's t-test between the segments either side. */
   readonly p: number;
-  /** The mean of the segment before (from the previous change point, or the start). */
+  /**
+   * The mean of the segment before (from the previous change point, or the start). Otava's
+   * figures: the left neighbour of a point its merge dropped keeps those of its old segments.
+   */
   readonly before: number;
-  /** The mean of the segment after (to the next change point, or the end). */
+  /** The mean of the segment after (to the next change point, or the end), as Otava has it. */
   readonly after: number;
 }
 
@@ -57,8 +60,9 @@ const variance = (xs: readonly number[], m: number) =>
 
 /**
  * Otava's TTestSignificanceTester.compare(): scipy's ttest_ind_from_stats (pooled variance,
- * two-sided) on the segments' means and population standard deviations. Three or more points
- * are needed (else p = 1); 0/0 (both segments constant, equal means) is NaN, as in scipy.
+ * two-sided) on the segments' means and population standard deviations, as the change point
+ * between them (index: left's length). Three or more points are needed (else p = 1); 0/0 (both
+ * segments constant, equal means) is NaN, as in scipy.
  */
 export function segmentTest(left: readonly number[], right: readonly number[]): ChangePoint {
   const before = mean(left);
@@ -78,16 +82,15 @@ function pairSums(values: readonly number[]) {
   const n = values.length;
   const w = n + 1;
   const prefix = new Float64Array(w * w);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const d = Math.abs((values[i] as number) - (values[j] as number));
+  values.forEach((x, i) => {
+    values.forEach((y, j) => {
       prefix[(i + 1) * w + j + 1] =
-        d +
+        Math.abs(x - y) +
         (prefix[i * w + j + 1] as number) +
         (prefix[(i + 1) * w + j] as number) -
         (prefix[i * w + j] as number);
-    }
-  }
+    });
+  });
   const at = (i: number, j: number) => prefix[i * w + j] as number;
   /** Σ over rows [r0, r1) × columns [c0, c1). */
   const block = (r0: number, r1: number, c0: number, c1: number) =>
@@ -108,7 +111,8 @@ function pairSums(values: readonly number[]) {
  * Its Q̂ rides along to choose between segments.
  */
 function candidateIn(sums: ReturnType<typeof pairSums>, s: number, e: number) {
-  let best = { index: s + 1, qhat: Number.NEGATIVE_INFINITY };
+  // Replaced by the first (τ, κ): Q̂ there is |values[s] − values[s + 1]| ≥ 0.
+  let best = { index: s, qhat: Number.NEGATIVE_INFINITY };
   for (let tau = s + 1; tau < e; tau++) {
     const n = tau - s;
     for (let kappa = tau + 1; kappa <= e; kappa++) {
@@ -160,7 +164,12 @@ function judged(values: readonly number[], indices: readonly number[], i: number
   return { ...segmentTest(values.slice(start, index), values.slice(index, end)), index };
 }
 
-/** Otava's split(): the weak change points of every window, judged on the whole series. */
+/**
+ * Otava's split(): the weak change points of every window, judged on the whole series. A window
+ * starts at or after every point found before it and finds points only after its start, so the
+ * points come out in order and never twice (Otava's own check for a repeated point serves its
+ * incremental mode, which this is not).
+ */
 function weakChangePoints(values: readonly number[], window: number, firstPassP: number) {
   const step = Math.floor(window / 2);
   const indices: number[] = [];
@@ -168,9 +177,8 @@ function weakChangePoints(values: readonly number[], window: number, firstPassP:
   while (start < values.length) {
     const found = divisive(values.slice(start, start + window), firstPassP).map((i) => i + start);
     start = Math.max(found.at(-1) ?? 0, start + step);
-    for (const i of found) if (!indices.includes(i)) indices.push(i);
+    indices.push(...found);
   }
-  indices.sort((a, b) => a - b);
   return indices.map((_, i) => judged(values, indices, i));
 }
 
@@ -179,9 +187,14 @@ function weakChangePoints(values: readonly number[], window: number, firstPassP:
  * p is not below maxP, and the two points from its place on are judged again (Otava's quirk:
  * not the one to its left). Otava's -M (minimum magnitude) at its default, 0, adds one rule:
  * once every p passes, a point whose segments have equal means still goes; only a NaN p (both
- * segments constant and equal) can have them, since equal means give t = 0 and p = 1.
+ * segments constant and equal) can have them, since equal means give t = 0 and p = 1. Exported
+ * for its tests: the weak points that rule needs come from windows only in contrived series.
  */
-function merge(values: readonly number[], weak: readonly ChangePoint[], maxP: number) {
+export function mergeWeak(
+  values: readonly number[],
+  weak: readonly ChangePoint[],
+  maxP: number,
+): ChangePoint[] {
   const kept = [...weak];
   while (kept.length > 0) {
     let weakest = 0;
@@ -225,5 +238,5 @@ export function changePoints(
   if (!Number.isInteger(window) || window < 2) {
     throw new RangeError(`changePoints: window must be an integer of at least 2, not ${window}`);
   }
-  return merge(values, weakChangePoints(values, window, firstPassP(maxP)), maxP);
+  return mergeWeak(values, weakChangePoints(values, window, firstPassP(maxP)), maxP);
 }

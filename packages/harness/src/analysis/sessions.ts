@@ -121,9 +121,9 @@ export function newestChanged(
   const tested: { key: string; change: Omit<NewestChange, "changed"> }[] = [];
   for (const { key, points } of series) {
     if (tested.some((t) => t.key === key)) throw new Error(`newestChanged: series ${key} twice`);
+    if (points.length < MIN_EARLIER_SESSIONS + 1) continue;
     const ordered = inTimeOrder(points);
-    const newest = ordered.pop();
-    if (newest === undefined || ordered.length < MIN_EARLIER_SESSIONS) continue;
+    const newest = ordered.pop() as SessionPoint;
     const { s, scale, prediction } = predictionOf(
       ordered.map((p) => p.estimate),
       1 - alpha,
@@ -165,8 +165,7 @@ export interface Slope {
  */
 export function slopeAgainst(points: readonly { x: number; y: number }[]): Slope | undefined {
   const n = points.length;
-  const first = points[0];
-  if (first === undefined || n < 3 || points.every((p) => p.x === first.x)) return undefined;
+  if (n < 3 || new Set(points.map((p) => p.x)).size === 1) return undefined;
   const mx = points.reduce((a, p) => a + p.x, 0) / n;
   const my = points.reduce((a, p) => a + p.y, 0) / n;
   let sxx = 0;
