@@ -133,7 +133,10 @@ describe("allocateRounds", () => {
     );
     // exactly no spread beyond the processes' is the same case
     const equal = [0, 0, 0].map((estimate) => ({ estimate, se: 0, processes: 5 }));
-    expect(allocateRounds(equal, { session: 60, process: 8 }, 4).rounds).toBe(4);
+    const none = allocateRounds(equal, { session: 60, process: 8 }, 4);
+    expect(none.rounds).toBe(4);
+    expect(none.components?.sessionVariance).toBe(0);
+    expect(none.components?.optimum).toBe(Number.POSITIVE_INFINITY);
   });
 
   test("costs: a round must cost something, a session nothing or more", () => {
