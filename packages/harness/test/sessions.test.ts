@@ -148,6 +148,12 @@ describe("newestChanged", () => {
         { key: "a", points: b },
       ]),
     ).toThrow("series a twice");
+    // even where the first is too short to test
+    const twice = [
+      { key: "d", points: d.slice(0, 2) },
+      { key: "d", points: d },
+    ];
+    expect(() => newestChanged(twice)).toThrow("series d twice");
   });
 });
 

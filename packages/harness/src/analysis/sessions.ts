@@ -119,8 +119,10 @@ export function newestChanged(
   alpha = ALPHA,
 ): Map<string, NewestChange> {
   const tested: { key: string; change: Omit<NewestChange, "changed"> }[] = [];
+  const seen = new Set<string>();
   for (const { key, points } of series) {
-    if (tested.some((t) => t.key === key)) throw new Error(`newestChanged: series ${key} twice`);
+    if (seen.has(key)) throw new Error(`newestChanged: series ${key} twice`);
+    seen.add(key);
     if (points.length < MIN_EARLIER_SESSIONS + 1) continue;
     const ordered = inTimeOrder(points);
     const newest = ordered.pop() as SessionPoint;
