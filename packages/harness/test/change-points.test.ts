@@ -167,6 +167,24 @@ describe("changePoints, against Otava 0.8.0's answers", () => {
     expect(changePoints([5, 5, 5, 5, 5], { maxP: 0.9 })).toEqual([]);
   });
 
+  test("at maxP 1 every split passes the first pass, down to single points, and p = 1 goes", () => {
+    // Otava: split() finds weak points at every index (each two-point split has p = 1 ≤ 1),
+    // the merge drops those whose p is not below 1.
+    expectOtava(changePoints([0, 3, 1, 4, 2], { maxP: 1 }), [
+      [2, 0.8308315887702464, 1.5, 1.0],
+      [4, 0.8308315887702464, 2.5, 2.0],
+    ]);
+    expectOtava(changePoints([0.5, 2.0, 1.2, 0.1, 3.3, 2.2], { maxP: 1 }), [
+      [2, 0.9653809734914172, 1.25, 1.2],
+      [4, 0.15846769830130164, 0.65, 3.3],
+    ]);
+    expectOtava(changePoints([0, 3, 1, 4, 2], { maxP: 0.9 }), [
+      [2, 0.8308315887702464, 1.5, 1.0],
+      [3, 0.3498017122810427, 1.0, 3.0],
+    ]);
+    expectOtava(changePoints([1, 2, 4, 8], { maxP: 1 }), [[2, 0.15292825159926016, 1.5, 4.0]]);
+  });
+
   test("a window must be a whole number of at least 2, as Otava asserts", () => {
     expect(() => changePoints([1, 2, 3], { window: 1 })).toThrow("at least 2");
     expect(() => changePoints([1, 2, 3], { window: 2.5 })).toThrow("not 2.5");

@@ -174,7 +174,7 @@ export function slopeAgainst(points: readonly { x: number; y: number }[]): Slope
   let sxy = 0;
   for (const p of points) {
     sxx += (p.x - mx) ** 2;
-    sxy += (p.x - mx) * (p.y - my);
+    sxy += (p.x - mx) * p.y; // Σ(x − x̄)(y − ȳ), since Σ(x − x̄) = 0
   }
   const slope = sxy / sxx;
   const rss = points.reduce((a, p) => a + (p.y - my - slope * (p.x - mx)) ** 2, 0);
