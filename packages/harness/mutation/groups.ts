@@ -29,6 +29,19 @@ export const GROUPS: readonly MutationGroup[] = [
     ],
   },
   {
+    name: "sessions",
+    package: "harness",
+    // A history of sessions: the figures across sessions, the newest session's check, change
+    // points (Otava's method) and Kalibera & Jones's rounds per session. Their simulations are
+    // skipped here (BENCH_MUTATION=1); the exact values against scipy, Otava and libkalibera count.
+    mutate: [
+      "src/analysis/sessions.ts",
+      "src/analysis/change-points.ts",
+      "src/analysis/allocation.ts",
+    ],
+    tests: ["test/sessions.test.ts", "test/change-points.test.ts", "test/allocation.test.ts"],
+  },
+  {
     name: "judge",
     package: "harness",
     mutate: ["src/load/judge.ts", "src/load/parse.ts"],

@@ -113,8 +113,8 @@ function pairSums(values: readonly number[]) {
 function candidateIn(sums: ReturnType<typeof pairSums>, s: number, e: number) {
   // Replaced by the first (τ, κ): Q̂ there is |values[s] − values[s + 1]| ≥ 0.
   let best = { index: s, qhat: Number.NEGATIVE_INFINITY };
-  for (let tau = s + 1; tau < e; tau++) {
-    const n = tau - s;
+  for (let n = 1; s + n < e; n++) {
+    const tau = s + n;
     for (let kappa = tau + 1; kappa <= e; kappa++) {
       const m = kappa - tau;
       const a = (2 / (kappa - s)) * sums.between(s, tau, kappa);
@@ -165,20 +165,24 @@ function judged(values: readonly number[], indices: readonly number[], i: number
 }
 
 /**
- * Otava's split(): the weak change points of every window, judged on the whole series. A window
- * starts at or after every point found before it and finds points only after its start, so the
- * points come out in order and never twice (Otava's own check for a repeated point serves its
- * incremental mode, which this is not).
+ * Otava's split() window by window: each window's change points, in the whole series' indices.
+ * A window starts at or after every point found before it and finds points only after its
+ * start, so the points come out in order and never twice (Otava's own check for a repeated
+ * point serves its incremental mode, which this is not).
  */
-function weakChangePoints(values: readonly number[], window: number, firstPassP: number) {
+function* windowPoints(values: readonly number[], window: number, firstPassP: number) {
   const step = Math.floor(window / 2);
-  const indices: number[] = [];
   let start = 0;
   while (start < values.length) {
     const found = divisive(values.slice(start, start + window), firstPassP).map((i) => i + start);
     start = Math.max(found.at(-1) ?? 0, start + step);
-    indices.push(...found);
+    yield* found;
   }
+}
+
+/** Otava's split(): the weak change points of every window, judged on the whole series. */
+function weakChangePoints(values: readonly number[], window: number, firstPassP: number) {
+  const indices = [...windowPoints(values, window, firstPassP)];
   return indices.map((_, i) => judged(values, indices, i));
 }
 
@@ -203,7 +207,7 @@ export function mergeWeak(
     }
     if ((kept[weakest] as ChangePoint).p < maxP) {
       weakest = kept.findIndex((c) => c.before === c.after);
-      if (weakest < 0) return kept;
+      if (weakest === -1) return kept;
     }
     kept.splice(weakest, 1);
     const indices = kept.map((c) => c.index);

@@ -119,8 +119,10 @@ export function newestChanged(
   alpha = ALPHA,
 ): Map<string, NewestChange> {
   const tested: { key: string; change: Omit<NewestChange, "changed"> }[] = [];
+  const seen = new Set<string>();
   for (const { key, points } of series) {
-    if (tested.some((t) => t.key === key)) throw new Error(`newestChanged: series ${key} twice`);
+    if (seen.has(key)) throw new Error(`newestChanged: series ${key} twice`);
+    seen.add(key);
     if (points.length < MIN_EARLIER_SESSIONS + 1) continue;
     const ordered = inTimeOrder(points);
     const newest = ordered.pop() as SessionPoint;
@@ -172,7 +174,7 @@ export function slopeAgainst(points: readonly { x: number; y: number }[]): Slope
   let sxy = 0;
   for (const p of points) {
     sxx += (p.x - mx) ** 2;
-    sxy += (p.x - mx) * (p.y - my);
+    sxy += (p.x - mx) * p.y; // Σ(x − x̄)(y − ȳ), since Σ(x − x̄) = 0
   }
   const slope = sxy / sxx;
   const rss = points.reduce((a, p) => a + (p.y - my - slope * (p.x - mx)) ** 2, 0);
