@@ -146,6 +146,31 @@ export const GROUPS: readonly MutationGroup[] = [
     tests: ["test/steal.test.ts", "test/retake.test.ts", "test/steal-table.test.ts"],
   },
   {
+    name: "history",
+    package: "harness",
+    // What a run records in the history and what the history says: the settings and testbed,
+    // a session's estimates, the check against earlier sessions, the view every page renders,
+    // a campaign's plan, and the pages. The stores (sqlite-history.ts, postgres-history.ts) are
+    // I/O that sqlite-history.test.ts and history.e2e.test.ts run for real.
+    mutate: [
+      "src/analysis/settings.ts",
+      "src/analysis/session-estimates.ts",
+      "src/history/recording.ts",
+      "src/history/view.ts",
+      "src/run/campaign.ts",
+      "src/report/history-report.ts",
+    ],
+    tests: [
+      "test/settings.test.ts",
+      "test/session-estimates.test.ts",
+      "test/recording.test.ts",
+      "test/view.test.ts",
+      "test/campaign.test.ts",
+      "test/history-report.test.ts",
+      "test/history-command.test.ts",
+    ],
+  },
+  {
     name: "launch",
     package: "harness",
     // The decisions only: runtimes.ts (npm, installs) and launch.ts (spawning, stopping) are

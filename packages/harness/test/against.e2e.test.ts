@@ -8,56 +8,12 @@
 // beyond anything noise does to a ratio of CPU per request.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "../src/index.ts";
 import type { Results } from "../src/results/schema.ts";
+import { cloneHere, git, plantCost } from "./support/clone.ts";
 import { TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 * 2 ** 20,
-  });
-
-/** A clone of this checkout as it is now: committed, then its uncommitted and untracked files. */
-function cloneHere(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "bench-against-")), "repo");
-  git(REPO_ROOT, "clone", "--quiet", "--no-local", REPO_ROOT, dir);
-  const diff = git(REPO_ROOT, "diff", "HEAD", "--binary");
-  if (diff.trim() !== "") {
-    const patch = join(dir, "..", "changes.patch");
-    writeFileSync(patch, diff);
-    git(dir, "apply", "--whitespace=nowarn", patch);
-  }
-  const untracked = git(REPO_ROOT, "ls-files", "--others", "--exclude-standard", "-z")
-    .split("\0")
-    .filter(Boolean);
-  for (const file of untracked) {
-    execFileSync("install", ["-D", join(REPO_ROOT, file), join(dir, file)]);
-  }
-  git(dir, "add", "-A");
-  git(dir, "commit", "--quiet", "--allow-empty", "-m", "this checkout as it is");
-  return dir;
-}
-
-/** bun-bare does 200,000 more loop iterations per request: about 20× its own cost. */
-function plantCost(dir: string): void {
-  const file = join(dir, "apps", "bun-bare", "src", "app.ts");
-  const source = readFileSync(file, "utf8");
-  const planted = source.replace(
-    "export const extraIterations = extraWork(process.env[EXTRA_WORK_ENV]);",
-    "export const extraIterations = extraWork(process.env[EXTRA_WORK_ENV]) ?? 200_000;",
-  );
-  if (planted === source)
-    throw new Error("bun-bare's app.ts changed: the planted cost has no anchor");
-  writeFileSync(file, planted);
-  git(dir, "commit", "--quiet", "-am", "bun-bare: 200,000 iterations per request");
-}
 
 function run(dir: string, args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
