@@ -57,10 +57,12 @@ describe("figures and titles", () => {
       changePoints: [{ run: "s2", p: 0.00123, before: 1000, after: 1300 }],
       changed: ["s2"],
       slope: { slope: 1.5, low: 1.1, high: 1.9, n: 8 },
+      heldOut: { inside: 7, of: 8 },
     };
     expect(eventLines(busy)).toEqual([
       "step at s2: 1,000 → 1,300 (p = 0.0012, Otava's E-Divisive)",
       "CHANGED when new: s2",
+      "held out in turn, 7 of 8 sessions fall inside the others' 95% prediction interval",
       "moves with the reference's own cost: slope 1.50 (95% CI 1.10 to 1.90) over 8 sessions (ln ratio per ln µs)",
     ]);
   });

@@ -62,6 +62,11 @@ export function eventLines(s: SeriesView): string[] {
     );
   }
   if (s.changed.length > 0) out.push(`CHANGED when new: ${s.changed.join(", ")}`);
+  if (s.heldOut) {
+    out.push(
+      `held out in turn, ${s.heldOut.inside} of ${s.heldOut.of} sessions fall inside the others' 95% prediction interval`,
+    );
+  }
   if (s.slope) {
     out.push(
       `moves with the reference's own cost: slope ${fmt(s.slope.slope, 2)} (95% CI ${fmt(s.slope.low, 2)} to ${fmt(s.slope.high, 2)}) over ${s.slope.n} sessions (ln ratio per ln µs)`,
@@ -137,6 +142,7 @@ export function historyJson(series: readonly SeriesView[]): unknown {
       changed: s.changed,
       changePoints: s.changePoints,
       slope: s.slope ?? null,
+      heldOut: s.heldOut ?? null,
       spanHours: s.spanHours,
     })),
   };
