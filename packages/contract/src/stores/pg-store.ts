@@ -4,10 +4,10 @@
 // of one request go out together (the client pipelines them over its pool), as the field's
 // fastest PostgreSQL entries do. Each runtime's client comes from postgres.ts.
 
-import { type Fortune, randomWorldId, type World } from "./db.ts";
-import type { DbProbe } from "./db-probes.ts";
+import type { DbProbe } from "../check/db-probes.ts";
+import { type Fortune, randomWorldId, type World } from "../spec/db.ts";
 import { connectPostgres, type Sql } from "./postgres.ts";
-import type { WorldStore } from "./world-store.ts";
+import type { WorldStore } from "./sqlite-store.ts";
 
 class PgStore implements WorldStore {
   private readonly sql: Sql;

@@ -2,11 +2,11 @@
 // PostgreSQL URL (BENCH_PG), opened, handed to the checks (db-checks.ts) and closed. Plumbing
 // only: the conformance tests run it on SQLite, the PostgreSQL tests on a real server.
 
+import { pgProbe } from "../stores/pg-store.ts";
+import { connectPostgres } from "../stores/postgres.ts";
+import { openSqlite } from "../stores/sqlite.ts";
 import { checkDatabase } from "./db-checks.ts";
 import { sqliteProbe } from "./db-probes.ts";
-import { pgProbe } from "./pg-store.ts";
-import { connectPostgres } from "./postgres.ts";
-import { openSqlite } from "./sqlite.ts";
 import type { Fetcher, Violation } from "./verify.ts";
 
 /** The database checks against `database` (a file path, or a postgres:// URL). */

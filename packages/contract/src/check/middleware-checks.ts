@@ -4,8 +4,8 @@
 // limit check spends the limit: the first RATE_LIMIT.max requests must be answered).
 
 import { gunzipSync } from "node:zlib";
-import { apiPayloadProblems, describeError, preview } from "./answers.ts";
-import { buildItems } from "./data.ts";
+import { buildItems } from "../spec/data.ts";
+import { ERRORS, errorBody, ROUTES } from "../spec/endpoints.ts";
 import {
   bearer,
   CORS,
@@ -14,10 +14,10 @@ import {
   RATE_LIMIT,
   stackPayload,
   TOKENS,
-} from "./middleware.ts";
+} from "../spec/middleware.ts";
+import type { AppSpec } from "../spec/registry.ts";
+import { apiPayloadProblems, describeError, preview } from "./payloads.ts";
 import { parseStrict, type StrictAnswer } from "./pipeline.ts";
-import type { AppSpec } from "./registry.ts";
-import { ERRORS, errorBody, ROUTES } from "./spec.ts";
 import type { Violation } from "./verify.ts";
 import { rawExchange, rawText } from "./wire.ts";
 

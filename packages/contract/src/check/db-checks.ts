@@ -4,7 +4,6 @@
 // cache, a precomputed table or the seed fails; it adds a fortune the app has never seen; it
 // reads back what /updates says it wrote.
 
-import { preview } from "./answers.ts";
 import {
   DB_ROUTES,
   fortunesHtml,
@@ -12,8 +11,9 @@ import {
   SCENARIO_QUERIES,
   WORLD_ROWS,
   type World,
-} from "./db.ts";
+} from "../spec/db.ts";
 import { type DbProbe, rewriteWorlds } from "./db-probes.ts";
+import { preview } from "./payloads.ts";
 import { type Fetcher, mediaTypeOf, type Violation } from "./verify.ts";
 
 /** `?queries=` values and the row count each must give (TechEmpower's clamping, plus hostile). */

@@ -5,8 +5,8 @@
 // contract loads no driver.
 
 import { createRequire } from "node:module";
-import type { Runtime } from "./registry.ts";
-import { detectRuntime } from "./runtime.ts";
+import type { Runtime } from "../spec/registry.ts";
+import { detectRuntime } from "../spec/runtime.ts";
 
 /** The variable holding the URL of an app's PostgreSQL database (`--db postgres`). */
 export const PG_ENV = "BENCH_PG";

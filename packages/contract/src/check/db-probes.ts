@@ -3,8 +3,8 @@
 // interface; SQLite answers here, through the verifier's runtime's driver, PostgreSQL in
 // pg-store.ts, through its client.
 
-import { type Fortune, WORLD_ROWS } from "./db.ts";
-import type { SqlDatabase } from "./sqlite.ts";
+import { type Fortune, WORLD_ROWS } from "../spec/db.ts";
+import type { SqlDatabase } from "../stores/sqlite.ts";
 
 export interface DbProbe {
   /** Runs a statement without parameters. */

@@ -3,14 +3,14 @@
 
 import { connect } from "node:net";
 import { basename } from "node:path";
-import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./answers.ts";
+import { ERRORS, MAX_BODY_BYTES, ROUTES } from "../spec/endpoints.ts";
+import { type AppSpec, getApp } from "../spec/registry.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
-import { checkDatabaseAt } from "./db-open.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
+import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./payloads.ts";
 import { checkPipelined } from "./pipeline.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
-import { type AppSpec, getApp } from "./registry.ts";
-import { ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
+import { checkDatabaseAt } from "./verify-db.ts";
 import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
 
 export { apiPayloadProblems, userUpdateProblems };

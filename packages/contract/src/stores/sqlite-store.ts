@@ -10,7 +10,7 @@
 // framework's fastest path. The database is opened at the first request, not at import.
 
 import { writeFileSync } from "node:fs";
-import { DB_ENV, type Fortune, randomWorldId, seedSql, type World } from "./db.ts";
+import { DB_ENV, type Fortune, randomWorldId, seedSql, type World } from "../spec/db.ts";
 import { pgStore } from "./pg-store.ts";
 import { PG_ENV } from "./postgres.ts";
 import { openSqlite, type SqlDatabase, type SqlStatement } from "./sqlite.ts";
