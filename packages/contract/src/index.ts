@@ -28,6 +28,7 @@ export {
   type WireExpectation,
   wireProblems,
 } from "./check/middleware-checks.ts";
+export { apiPayloadProblems, userUpdateProblems } from "./check/payloads.ts";
 export { checkPipelined, parseStrict, type StrictAnswer } from "./check/pipeline.ts";
 export {
   commandLineOf,
@@ -39,18 +40,15 @@ export {
   servesAddress,
 } from "./check/proc.ts";
 export {
-  apiPayloadProblems,
   checkCases,
   checkServingExecutable,
   checkStreamingLimit,
-  type Fetcher,
   onRegistryPort,
   type ProcessProbe,
-  userUpdateProblems,
   type VerifyOptions,
-  type Violation,
   verify,
 } from "./check/verify.ts";
+export { type Fetcher, mediaTypeOf, type Violation } from "./check/violation.ts";
 export {
   checkHeadMatchesGet,
   checkHostHeaders,

@@ -14,7 +14,7 @@ import {
 } from "../spec/db.ts";
 import { type DbProbe, rewriteWorlds } from "./db-probes.ts";
 import { preview } from "./payloads.ts";
-import { type Fetcher, mediaTypeOf, type Violation } from "./verify.ts";
+import { type Fetcher, mediaTypeOf, type Violation } from "./violation.ts";
 
 /** `?queries=` values and the row count each must give (TechEmpower's clamping, plus hostile). */
 export const QUERIES_CASES: readonly (readonly [string | undefined, number])[] = [

@@ -18,7 +18,7 @@ import {
 import type { AppSpec } from "../spec/registry.ts";
 import { apiPayloadProblems, describeError, preview } from "./payloads.ts";
 import { parseStrict, type StrictAnswer } from "./pipeline.ts";
-import type { Violation } from "./verify.ts";
+import type { Violation } from "./violation.ts";
 import { rawExchange, rawText } from "./wire.ts";
 
 type Headers = Readonly<Record<string, string>>;

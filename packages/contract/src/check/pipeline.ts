@@ -7,7 +7,7 @@
 import { GREETING, ROUTES } from "../spec/endpoints.ts";
 import { ECHO_BODY } from "../spec/fixtures.ts";
 import { describeError } from "./payloads.ts";
-import type { Violation } from "./verify.ts";
+import type { Violation } from "./violation.ts";
 import { addHeader, rawText } from "./wire.ts";
 
 export interface StrictAnswer {

@@ -11,22 +11,8 @@ import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "
 import { checkPipelined } from "./pipeline.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
 import { checkDatabaseAt } from "./verify-db.ts";
+import { type Fetcher, mediaTypeOf, type Violation } from "./violation.ts";
 import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
-
-export { apiPayloadProblems, userUpdateProblems };
-
-export interface Violation {
-  readonly check: string;
-  readonly detail: string;
-}
-
-/** Anything that turns a Request into a Response: `fetch`, or an app's in-process handler. */
-export type Fetcher = (request: Request) => Response | Promise<Response>;
-
-/** The media type of an answer, in lower case, without parameters; "" with none. */
-export function mediaTypeOf(response: Response): string {
-  return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
 
 function compare(
   expect: CaseExpectation,

@@ -7,7 +7,7 @@ import { connect } from "node:net";
 import { ROUTES, userPath } from "../spec/endpoints.ts";
 import type { AppSpec } from "../spec/registry.ts";
 import { apiPayloadProblems, describeError } from "./payloads.ts";
-import type { Violation } from "./verify.ts";
+import type { Violation } from "./violation.ts";
 
 /**
  * A header into `headers`: a repeated one is joined with ", " (RFC 9110, 5.3: a list header may

@@ -1,0 +1,16 @@
+// What every check reports, and what it sends requests through. A leaf of check/: the checks
+// import it, and verify.ts imports the checks, so no check needs verify.ts (the cycle verify.ts →
+// db-open.ts → db-checks.ts → verify.ts ran only because ES modules hoist function declarations).
+
+export interface Violation {
+  readonly check: string;
+  readonly detail: string;
+}
+
+/** Anything that turns a Request into a Response: `fetch`, or an app's in-process handler. */
+export type Fetcher = (request: Request) => Response | Promise<Response>;
+
+/** The media type of an answer, in lower case, without parameters; "" with none. */
+export function mediaTypeOf(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
