@@ -29,6 +29,7 @@ export {
   wireProblems,
 } from "./check/middleware-checks.ts";
 export { apiPayloadProblems, userUpdateProblems } from "./check/payloads.ts";
+export { pgProbe } from "./check/pg-probe.ts";
 export { checkPipelined, parseStrict, type StrictAnswer } from "./check/pipeline.ts";
 export {
   commandLineOf,
@@ -98,6 +99,8 @@ export {
   type Fortune,
   fortunesHtml,
   fortunesToServe,
+  PG_ENV,
+  PG_POOL,
   parseQueries,
   QUERIES_MAX,
   randomWorldId,
@@ -163,17 +166,14 @@ export {
   type Scenario,
   type ScenarioName,
 } from "./spec/scenarios.ts";
-export { pgProbe, pgStore, pgStoreOver } from "./stores/pg-store.ts";
-export { clientName, connectPostgres, PG_ENV, PG_POOL, type Sql } from "./stores/postgres.ts";
+export { pgStore, pgStoreOver } from "./stores/pg-store.ts";
+export { clientName, connectPostgres, type Sql } from "./stores/postgres.ts";
+export { storeFor, worldStore } from "./stores/selector.ts";
 export { driverName, openSqlite, type SqlDatabase, type SqlStatement } from "./stores/sqlite.ts";
 export {
   createWorldDb,
-  type Maybe,
   openWorldDb,
   type SyncWorldStore,
-  storeFor,
   storeOver,
-  type WorldStore,
-  withValue,
-  worldStore,
 } from "./stores/sqlite-store.ts";
+export { type Maybe, type WorldStore, withValue } from "./stores/world-store.ts";

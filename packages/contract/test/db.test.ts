@@ -1,4 +1,4 @@
-// The database contract: its rules (db.ts), the store every app serves from (world-store.ts) and
+// The database contract: its rules (db.ts), the stores every app serves from (stores/) and
 // the verifier (db-checks.ts), which must pass a conforming app and fail stand-ins that each
 // break one rule: a cache, a fixed row, no clamping, updates that are not written or not new, a
 // fortunes page from a cache, unescaped, without the added fortune or not declared as HTML.

@@ -3,11 +3,11 @@
 // was db-open.ts, a name that hid that it runs the checks): the conformance tests run it on
 // SQLite, the PostgreSQL tests on a real server.
 
-import { pgProbe } from "../stores/pg-store.ts";
 import { connectPostgres } from "../stores/postgres.ts";
 import { openSqlite } from "../stores/sqlite.ts";
 import { checkDatabase } from "./db-checks.ts";
 import { sqliteProbe } from "./db-probes.ts";
+import { pgProbe } from "./pg-probe.ts";
 import type { Fetcher, Violation } from "./violation.ts";
 
 /** The database checks against `database` (a file path, or a postgres:// URL). */

@@ -22,9 +22,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
-import { DB_ENV } from "../spec/db.ts";
+import { DB_ENV, PG_ENV } from "../spec/db.ts";
 import { isDeno } from "../spec/runtime.ts";
-import { PG_ENV } from "../stores/postgres.ts";
 
 export const WORKERS_ENV = "BENCH_WORKERS";
 
