@@ -1,66 +1,8 @@
-export {
-  CASES,
-  type CaseExpectation,
-  type CaseRequest,
-  type ContractCase,
-  jsonOfSize,
-} from "./check/cases.ts";
-export { checkDatabase, QUERIES_CASES, worldProblems } from "./check/db-checks.ts";
-export {
-  type DbProbe,
-  drawRewrite,
-  type Rewrite,
-  rewriteWorlds,
-  sqliteProbe,
-} from "./check/db-probes.ts";
-export {
-  abandonBodies,
-  EXTRA_ATTACKS,
-  type HostileOptions,
-  type HostileReport,
-  hostile,
-  survived,
-} from "./check/hostile.ts";
-export {
-  ask,
-  checkMiddleware,
-  currentEtag,
-  type WireExpectation,
-  wireProblems,
-} from "./check/middleware-checks.ts";
-export { apiPayloadProblems, userUpdateProblems } from "./check/payloads.ts";
-export { pgProbe } from "./check/pg-probe.ts";
-export { checkPipelined, parseStrict, type StrictAnswer } from "./check/pipeline.ts";
-export {
-  commandLineOf,
-  connectionsHeld,
-  descendantsOf,
-  executableOf,
-  parentOf,
-  pidsListeningOn,
-  servesAddress,
-} from "./check/proc.ts";
-export {
-  checkCases,
-  checkServingExecutable,
-  checkStreamingLimit,
-  onRegistryPort,
-  type ProcessProbe,
-  type VerifyOptions,
-  verify,
-} from "./check/verify.ts";
-export { type Fetcher, mediaTypeOf, type Violation } from "./check/violation.ts";
-export {
-  checkHeadMatchesGet,
-  checkHostHeaders,
-  HEAD_PATHS,
-  HOST_VARIANTS,
-  headProblems,
-  parseAnswer,
-  type RawAnswer,
-  rawExchange,
-  rawText,
-} from "./check/wire.ts";
+// "@bench/contract": what the apps import to serve the contract, and nothing that checks it.
+// The spec (registry, routes, answers, data, scenarios, middleware and database values), the
+// helpers the apps without a framework facility serve with (body, validate) and the stores.
+// The verifier is "@bench/contract/check"; the workers, "@bench/contract/workers".
+
 export {
   type BodyRefusal,
   isClientGone,

@@ -8,15 +8,21 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  ADDED_FORTUNE,
   checkDatabase,
+  drawRewrite,
+  type Fetcher,
+  QUERIES_CASES,
+  sqliteProbe,
+  type Violation,
+  worldProblems,
+} from "../src/check.ts";
+import {
+  ADDED_FORTUNE,
   createWorldDb,
   DB_ENV,
   DB_ROUTES,
-  drawRewrite,
   driverName,
   escapeHtml,
-  type Fetcher,
   FORTUNES,
   FORTUNES_CONTENT_TYPE,
   type Fortune,
@@ -26,7 +32,6 @@ import {
   openWorldDb,
   PG_ENV,
   parseQueries,
-  QUERIES_CASES,
   QUERIES_MAX,
   randomWorldId,
   SCENARIO_QUERIES,
@@ -35,15 +40,12 @@ import {
   type SyncWorldStore,
   seededNumber,
   seedSql,
-  sqliteProbe,
   storeFor,
   storeOver,
-  type Violation,
   WORLD_ROWS,
   type World,
   type WorldStore,
   withValue,
-  worldProblems,
   worldStore,
 } from "../src/index.ts";
 
