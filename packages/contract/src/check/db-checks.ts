@@ -1,5 +1,5 @@
 // Does an app serve the database routes from the database, at request time? The verifier holds
-// its own connection to the app's database (db-probes.ts, SQLite or PostgreSQL): it rewrites
+// its own connection to the app's database (db-probes.ts, pg-probe.ts: either engine): it rewrites
 // every World row with numbers the app cannot guess before each check, so an answer from a
 // cache, a precomputed table or the seed fails; it adds a fortune the app has never seen; it
 // reads back what /updates says it wrote.
