@@ -40,7 +40,7 @@ describe("HTML report", () => {
     expect(html).toContain("): bun-hono ≈ tie (97% of bare, could detect ≥ 6.1%)</p>");
     expect(html).toContain("<td>bun-hono</td><td>≈97%</td><td>100%</td><td>≈194%</td>");
     expect(html).toContain(
-      "<li>bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)<ul><li>CPU steal 14% during the trial</li></ul></li>",
+      "<li>bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server&#39;s best)<ul><li>CPU steal 14% during the trial</li></ul></li>",
     );
   });
 });
@@ -332,7 +332,7 @@ describe("HTML: CPU time per request, one app at a time", () => {
       "<table><thead><tr><th>app</th><th>CPU µs per request (95% CI)</th><th>× cheapest (95% CI)</th></tr></thead>" +
       "<tbody><tr><td>bun-bare</td><td>11.00 (8.52–13.48)</td><td>×1.000 (the cheapest)</td></tr>";
     expect(html).toContain(
-      "</section>\n<section><h2>CPU time per request</h2><p>The server's CPU time per request, each app measured alone:",
+      "</section>\n<section><h2>CPU time per request</h2><p>The server&#39;s CPU time per request, each app measured alone:",
     );
     expect(html).toContain(
       `(fewer requests share each wake-up).</p><h3>api</h3>${head}` +
