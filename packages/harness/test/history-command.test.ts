@@ -204,7 +204,7 @@ describe("import, show, check", () => {
     writeFileSync(readme, "no section\n");
     const refused = io();
     expect(await runHistoryCli(args, refused.io)).toBe(2);
-    expect(refused.err[0]).toContain(
+    expect(refused.err.join(" ")).toContain(
       "has no <!-- history:start --> ... <!-- history:end --> section",
     );
   });

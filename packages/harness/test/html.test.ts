@@ -320,7 +320,7 @@ describe("HTML: lists, joins and the chart specs' kinds", () => {
       '<canvas id="memory"></canvas></div></section>\n<pre id="render-check" hidden></pre>',
     );
     expect(html).toContain(
-      "<td>./benchmark.sh -n 3</td></tr><tr><th>CPU steal</th><td>CPU steal on the server's core: median 0.0%, worst 0.0% over 17 samples · none at ≥ 15% (--max-steal)</td></tr></tbody></table>\n<p>Only valid samples count.",
+      "<td>./benchmark.sh -n 3</td></tr><tr><th>CPU steal</th><td>CPU steal on the server&#39;s core: median 0.0%, worst 0.0% over 17 samples · none at ≥ 15% (--max-steal)</td></tr></tbody></table>\n<p>Only valid samples count.",
     );
   });
 });
