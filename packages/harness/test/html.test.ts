@@ -78,7 +78,7 @@ describe("HTML: tables, sections, escaping", () => {
     );
     // "< 3% excellent" in the guide is text, not a tag
     expect(html).toContain(
-      "with its verdict: &lt; 3% excellent, 3–5% acceptable, 5–10% noisy, &gt; 10% unreliable.</p>\n<p>Latency:",
+      "with its quality: &lt; 3% excellent, 3–5% acceptable, 5–10% noisy, &gt; 10% unreliable.</p>\n<p>Latency:",
     );
     expect(html).toContain(
       '<section><h2>api</h2><p class="desc">GET /api/test — a small JSON object built per request</p><table class="results"><thead><tr><th>rank</th><th>app</th>',
