@@ -115,6 +115,7 @@ export { driverName, openSqlite, type SqlDatabase, type SqlStatement } from "./s
 export {
   createWorldDb,
   openWorldDb,
+  SQLITE_SETTINGS,
   type SyncWorldStore,
   storeOver,
 } from "./stores/sqlite-store.ts";

@@ -20,6 +20,7 @@ import { pidsListeningOn } from "@bench/contract/check";
 import {
   isRunning,
   localHost,
+  median,
   REPO_ROOT,
   runLoad,
   startApp,
@@ -294,12 +295,6 @@ interface Measured {
   readonly rss: number[];
   errors: number;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 
 /** Per round, this variant's req/s over its baseline's, measured in the same round. */
 function pairedShares(m: Measured, base: Measured): number[] {

@@ -1,3 +1,4 @@
+export { median } from "./analysis/stats.ts";
 export {
   isRunning,
   LaunchError,

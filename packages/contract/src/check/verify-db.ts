@@ -5,6 +5,7 @@
 
 import { connectPostgres } from "../stores/postgres.ts";
 import { openSqlite } from "../stores/sqlite.ts";
+import { CONNECTION_SQL } from "../stores/sqlite-store.ts";
 import { checkDatabase } from "./db-checks.ts";
 import { sqliteProbe } from "./db-probes.ts";
 import { pgProbe } from "./pg-probe.ts";
@@ -26,7 +27,7 @@ export async function checkDatabaseAt(
   }
   const db = openSqlite(database);
   try {
-    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec(CONNECTION_SQL);
     return await checkDatabase(fetcher, origin, sqliteProbe(db));
   } finally {
     db.close();

@@ -24,9 +24,17 @@ export interface SyncWorldStore extends WorldStore {
 /**
  * Settings every connection gets: a busy connection waits (the workers of one app share the
  * file) instead of failing, and a WAL commit is not flushed to disk on every transaction
- * (durable across a crash of the app, not of the machine: a benchmark's database).
+ * (durable across a crash of the app, not of the machine: a benchmark's database). The
+ * manifest records them as they are here (SQLITE_SETTINGS).
  */
-const CONNECTION_SQL = "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
+export const SQLITE_SETTINGS = {
+  journal_mode: "WAL",
+  synchronous: "NORMAL",
+  busy_timeout: "5000",
+} as const;
+
+/** A connection's PRAGMAs (journal_mode is the file's, set once when it is made). */
+export const CONNECTION_SQL = `PRAGMA busy_timeout = ${SQLITE_SETTINGS.busy_timeout}; PRAGMA synchronous = ${SQLITE_SETTINGS.synchronous};`;
 
 /**
  * Creates the database file at `path`, seeded from the contract, in WAL mode (readers never wait
@@ -36,7 +44,7 @@ export function createWorldDb(path: string): void {
   writeFileSync(path, "", { flag: "wx" });
   const db = openSqlite(path);
   try {
-    db.exec("PRAGMA journal_mode = WAL;");
+    db.exec(`PRAGMA journal_mode = ${SQLITE_SETTINGS.journal_mode};`);
     db.exec(seedSql());
   } finally {
     db.close();

@@ -24,6 +24,14 @@ export const CALIBRATION_SHARES: readonly number[] = [0, 0.02, 0.05, 0.1];
  */
 export const SIDE_CALIBRATION_SHARES: readonly number[] = [0, 0.01, 0.02, 0.05];
 
+/** "2%, 5% and 10%": the shares beside A/A as prose names them. */
+const sharesText = (shares: readonly number[]): string => {
+  const named = shares.filter((s) => s > 0).map((s) => `${Math.round(s * 100)}%`);
+  return named.length < 2 ? named.join("") : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+};
+export const CALIBRATION_SHARES_TEXT = sharesText(CALIBRATION_SHARES);
+export const SIDE_CALIBRATION_SHARES_TEXT = sharesText(SIDE_CALIBRATION_SHARES);
+
 /** "bun-bare+5%": a calibration row. */
 export const calibrationName = (base: string, share: number) =>
   `${base}+${Math.round(share * 100)}%`;

@@ -7,7 +7,14 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clientName, createWorldDb, DB_ENV, driverName, type Scenario } from "@bench/contract";
+import {
+  clientName,
+  createWorldDb,
+  DB_ENV,
+  driverName,
+  type Scenario,
+  SQLITE_SETTINGS,
+} from "@bench/contract";
 import type { DatabaseRecord } from "../results/schema.ts";
 import type { DbEngine } from "../run/options.ts";
 import type { Pinning } from "../run/plan.ts";
@@ -102,6 +109,6 @@ export function databaseRecord(postgres?: PostgresRecord): DatabaseRecord {
   return {
     engine: "sqlite",
     clients: clients(driverName),
-    settings: { journal_mode: "WAL", synchronous: "NORMAL", busy_timeout: "5000" },
+    settings: { ...SQLITE_SETTINGS },
   };
 }

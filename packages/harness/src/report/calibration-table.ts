@@ -3,14 +3,18 @@
 // the default length (subsamples of this one's rounds) would have called it different.
 
 import type { Analysis } from "../analysis/analysis.ts";
-import type { CalibrationView } from "../analysis/calibration.ts";
+import {
+  CALIBRATION_SHARES_TEXT,
+  type CalibrationView,
+  SIDE_CALIBRATION_SHARES_TEXT,
+} from "../analysis/calibration.ts";
 import { change, fmt, pct } from "./format.ts";
 import { mddText } from "./summary.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const CALIBRATION_INTRO =
   "bun-bare against itself (+0%: A/A, where no difference exists) and against itself with a " +
-  "fixed extra CPU cost per request of 2%, 5% and 10% of its own (BENCH_EXTRA_WORK: loop " +
+  `fixed extra CPU cost per request of ${CALIBRATION_SHARES_TEXT} of its own (BENCH_EXTRA_WORK: loop ` +
   "iterations sized before the rounds from its CPU time per request; every row, the base " +
   "included, runs through the same wrapper). Extra: what the iterations really cost, as a " +
   "share of the base row's CPU time per request over this run's own samples. Expected: the " +
@@ -21,7 +25,7 @@ export const CALIBRATION_INTRO =
   "the detection rate.";
 export const SIDE_CALIBRATION_INTRO =
   "Side by side (--side-by-side): bun-bare against itself (+0%: A/A, where no difference " +
-  "exists) and against itself with a fixed extra CPU cost per request of 1%, 2% and 5% of its " +
+  `exists) and against itself with a fixed extra CPU cost per request of ${SIDE_CALIBRATION_SHARES_TEXT} of its ` +
   "own (BENCH_EXTRA_WORK, sized before the rounds; every row, the base included, runs through " +
   "the same wrapper), each pair served at once on one core. Extra: what the iterations really " +
   "cost, as a share of the base row's CPU time per request in this run's own samples. " +

@@ -8,7 +8,8 @@
 // begin with a dash (refused later with their own reason) and paths relative to the user.
 
 import { resolve } from "node:path";
-import { APPS, DEFAULT_SCENARIO, SCENARIOS } from "@bench/contract";
+import { APPS, DEFAULT_SCENARIO, PG_POOL, SCENARIOS } from "@bench/contract";
+import { CALIBRATION_SHARES_TEXT, SIDE_CALIBRATION_SHARES_TEXT } from "../analysis/calibration.ts";
 import { DEFAULT_COMPARE } from "../analysis/comparison.ts";
 import { DEFAULT_AGAINST_THRESHOLD } from "../analysis/ratios.ts";
 import { MEASURED } from "../analysis/settings.ts";
@@ -117,7 +118,7 @@ export const FLAGS: readonly Flag[] = [
   },
   {
     names: ["--calibrate"],
-    help: `the statistics' known answer: bun-bare against itself (A/A) and against itself with 2%, 5% and 10% more CPU per request (side by side: 1%, 2% and 5%; BENCH_EXTRA_WORK, sized first); reports the verdicts and how often subsamples of a default run's length call each different. Takes no apps; ${2 * DEFAULTS.rounds} rounds unless -n says otherwise`,
+    help: `the statistics' known answer: bun-bare against itself (A/A) and against itself with ${CALIBRATION_SHARES_TEXT} more CPU per request (side by side: ${SIDE_CALIBRATION_SHARES_TEXT}; BENCH_EXTRA_WORK, sized first); reports the verdicts and how often subsamples of a default run's length call each different. Takes no apps; ${2 * DEFAULTS.rounds} rounds unless -n says otherwise`,
   },
   {
     names: ["-t", "--tool"],
@@ -194,7 +195,7 @@ export const FLAGS: readonly Flag[] = [
   {
     names: ["--db"],
     value: "ENGINE",
-    help: `the database scenarios' engine: sqlite (default: each app process its own seeded file, the runtime's own driver) or postgres: a throwaway server from this machine's PostgreSQL (initdb into a temporary folder, 127.0.0.1, pinned to the server's CPU), a seeded copy per app start (its workers share it), Bun.sql on Bun and postgres.js on Node and Deno, 8 connections per process; stopped and removed however the run ends. Needs a database scenario (-s db,queries,fortunes,updates); one --workers count; not with --side-by-side, --against or --server-host`,
+    help: `the database scenarios' engine: sqlite (default: each app process its own seeded file, the runtime's own driver) or postgres: a throwaway server from this machine's PostgreSQL (initdb into a temporary folder, 127.0.0.1, pinned to the server's CPU), a seeded copy per app start (its workers share it), Bun.sql on Bun and postgres.js on Node and Deno, ${PG_POOL} connections per process; stopped and removed however the run ends. Needs a database scenario (-s db,queries,fortunes,updates); one --workers count; not with --side-by-side, --against or --server-host`,
   },
   {
     names: ["--history"],
