@@ -107,6 +107,20 @@ describe("HTML: tables, sections, escaping", () => {
     expect(html).toEndWith("</script>\n</body></html>\n");
   });
 
+  test("a database scenario's engine is in the header, as in the Markdown", () => {
+    const database = {
+      engine: "postgresql" as const,
+      version: "16.4",
+      clients: { bun: "Bun.sql", node: "postgres.js" },
+      settings: {},
+    };
+    const page = htmlReport(analyze({ ...SYNTHETIC, manifest: { ...SYNTHETIC.manifest, database } }));
+    expect(page).toContain(
+      "<tr><th>Database</th><td>PostgreSQL 16.4, a database per app process (Bun.sql, postgres.js)</td></tr>",
+    );
+    expect(html).not.toContain("<th>Database</th>");
+  });
+
   test("an interrupted run says so; notes, matrix and tax only where there is something", () => {
     const interrupted = htmlReport(analyze({ ...SYNTHETIC, status: "interrupted" }));
     expect(interrupted).toContain(

@@ -244,6 +244,32 @@ describe("Markdown: the header, the levels and every section", () => {
     expect(markdownReport(analyze(SYNTHETIC))).not.toContain("Interrupted");
   });
 
+  test("a database scenario's engine is a row of the header (both engines), absent without one", () => {
+    const withDb = (database: Results["manifest"]["database"]): Results => ({
+      ...SYNTHETIC,
+      manifest: { ...SYNTHETIC.manifest, database },
+    });
+    const row = (r: Results) => new Map(headerLines(r).map(([k, v]) => [k, v])).get("Database");
+    const sqlite = withDb({
+      engine: "sqlite",
+      clients: { bun: "bun:sqlite", node: "node:sqlite", deno: "node:sqlite" },
+      settings: {},
+    });
+    expect(row(sqlite)).toBe("SQLite, a file per app process (bun:sqlite, node:sqlite)");
+    const postgres = withDb({
+      engine: "postgresql",
+      version: "16.4",
+      cpus: "0",
+      clients: { bun: "Bun.sql", node: "postgres.js", deno: "postgres.js" },
+      settings: {},
+    });
+    expect(row(postgres)).toBe(
+      "PostgreSQL 16.4 on CPU 0, a database per app process (Bun.sql, postgres.js)",
+    );
+    expect(row(SYNTHETIC)).toBeUndefined();
+    expect(markdownReport(analyze(postgres))).toContain("| Database | PostgreSQL 16.4 on CPU 0,");
+  });
+
   test("with the apps on another host (--server-host) the header names both machines", () => {
     const m = SYNTHETIC.manifest;
     const serverHost = {

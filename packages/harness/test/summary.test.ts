@@ -834,3 +834,24 @@ describe("the text helpers the reports share", () => {
     );
   });
 });
+
+describe("the database engine", () => {
+  const trials = [1, 2, 3].map((round) => syntheticTrial("bun-bare", "db", round, 64, 1000, 4));
+  const run = (database?: Results["manifest"]["database"]): Results => {
+    const r = syntheticRun(["bun-bare"], ["db"], trials);
+    return database ? { ...r, manifest: { ...r.manifest, database } } : r;
+  };
+  const secondLine = (r: Results) => formatSummary(analyze(r)).split("\n")[1];
+
+  test("the terminal summary names it on its second line, whichever it was", () => {
+    const clients = { bun: "bun:sqlite", node: "node:sqlite" };
+    expect(secondLine(run({ engine: "sqlite", clients, settings: {} }))).toBe(
+      "database: SQLite, a file per app process (bun:sqlite, node:sqlite)",
+    );
+    const pg = { engine: "postgresql" as const, version: "17.2", cpus: "0", clients, settings: {} };
+    expect(secondLine(run(pg))).toBe(
+      "database: PostgreSQL 17.2 on CPU 0, a database per app process (bun:sqlite, node:sqlite)",
+    );
+    expect(secondLine(run())).toStartWith("Test CPU, 2 cores");
+  });
+});

@@ -14,6 +14,7 @@ import { type Section, sections } from "./sections.ts";
 import { stealLine } from "./steal-table.ts";
 import {
   ciText,
+  databaseText,
   designText,
   halfWidthText,
   machinesText,
@@ -139,6 +140,8 @@ export function headerLines(results: Results): string[][] {
     .map(([name, version]) => `${name} ${version}`)
     .join(", ");
   const s = m.settings;
+  const engine = databaseText(results);
+  const database = engine === undefined ? [] : [["Database", engine]];
   return [
     ["Date", `${results.startedAt.replace("T", " ").slice(0, 16)} UTC (${results.status})`],
     [m.serverHost ? "Machines" : "Machine", machinesText(results, true)],
@@ -148,6 +151,7 @@ export function headerLines(results: Results): string[][] {
     ],
     ["Server processes", workersText(s)],
     ["Pinning", pinningText(results)],
+    ...database,
     ["Runtimes (as the apps reported)", runtimes.join(", ") || "—"],
     ["Packages (bun.lock)", packages],
     ["Commit", `${m.git.commit.slice(0, 12)}${m.git.dirty ? " (uncommitted changes)" : ""}`],

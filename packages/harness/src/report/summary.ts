@@ -117,6 +117,19 @@ export function pinningText(results: Results): string {
     : `not pinned${p.note ? ` (${p.note})` : ""}`;
 }
 
+/**
+ * The database scenarios' engine, where it ran and each client, or undefined for a run without
+ * them: a SQLite run and a PostgreSQL run measure different things under the same names.
+ */
+export function databaseText(results: Results): string | undefined {
+  const db = results.manifest.database;
+  if (!db) return undefined;
+  const clients = [...new Set(Object.values(db.clients))].join(", ");
+  if (db.engine === "sqlite") return `SQLite, a file per app process (${clients})`;
+  const where = db.cpus === undefined ? "" : ` on CPU ${db.cpus}`;
+  return `PostgreSQL ${db.version ?? "(version unrecorded)"}${where}, a database per app process (${clients})`;
+}
+
 /** The machine, or across two hosts both of them and the network between them. */
 export function machinesText(results: Results, long = false): string {
   const m = results.manifest;
@@ -249,9 +262,11 @@ export function formatSummary(analysis: Analysis): string {
   const out: string[] = [];
   const pin = pinningText(results);
   const workers = (m.settings.workers ?? 1) > 1 ? `${workersText(m.settings)} · ` : "";
+  const database = databaseText(results);
   out.push(
     `${m.tool.name} ${m.tool.version} · ${connectionsText(m.settings)} connections · ` +
       `${designText(m.settings)} · ${workers}${pin}`,
+    ...(database ? [`database: ${database}`] : []),
     `${machinesText(results)} · commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`,
   );
   if (results.status === "interrupted")
