@@ -114,7 +114,9 @@ describe("HTML: tables, sections, escaping", () => {
       clients: { bun: "Bun.sql", node: "postgres.js" },
       settings: {},
     };
-    const page = htmlReport(analyze({ ...SYNTHETIC, manifest: { ...SYNTHETIC.manifest, database } }));
+    const page = htmlReport(
+      analyze({ ...SYNTHETIC, manifest: { ...SYNTHETIC.manifest, database } }),
+    );
     expect(page).toContain(
       "<tr><th>Database</th><td>PostgreSQL 16.4, a database per app process (Bun.sql, postgres.js)</td></tr>",
     );

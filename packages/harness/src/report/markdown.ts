@@ -147,7 +147,7 @@ export function headerLines(results: Results): string[][] {
     [m.serverHost ? "Machines" : "Machine", machinesText(results, true)],
     [
       "Load",
-      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${designText(s)}, apps interleaved`,
+      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${designText(results)}, apps interleaved`,
     ],
     ["Server processes", workersText(s)],
     ["Pinning", pinningText(results)],
