@@ -63,7 +63,8 @@ export interface Values {
 }
 
 export type Command =
-  | { readonly kind: "help" }
+  /** --help: a screen of the common flags; --help all: every flag. */
+  | { readonly kind: "help"; readonly all: boolean }
   /** report/cli.ts's command line: report, compare or readme, and their flags. */
   | { readonly kind: "report"; readonly argv: readonly string[] }
   | { readonly kind: "run"; readonly values: Values }
@@ -84,7 +85,7 @@ export function commandOf(
 ): Command {
   if (argv[0] === "history") return { kind: "history", argv: argv.slice(1) };
   const read = readArgs(argv, cwd);
-  if (read.given.has("help")) return { kind: "help" };
+  if (read.given.has("help")) return { kind: "help", all: read.positionals.includes("all") };
   const report = reportCommand(read);
   if (report) return { kind: "report", argv: report };
   return { kind: "run", values: runValues(read, env) };

@@ -116,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const command = commandOf(argv, process.env, process.env.BENCH_CWD ?? process.cwd());
     if (command.kind === "help") {
-      console.log(helpText());
+      console.log(helpText(command.all));
       return 0;
     }
     if (command.kind === "report") return runCli([...command.argv]);
