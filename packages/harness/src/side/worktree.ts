@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { type AppRun, registryName } from "../runtimes/runtime-versions.ts";
+import { installLimitMs } from "../runtimes/runtimes.ts";
 import { runWatched, WatchedTimeout } from "../runtimes/watched.ts";
 
 /** Why --against cannot be had (exit 2, nothing measured). */
@@ -31,8 +32,6 @@ export interface Checkout {
   readonly root: string;
 }
 
-/** How long the worktree's `bun install` may take. */
-export const INSTALL_TIMEOUT_MS = 300_000;
 const MARKER = ".bench-installed";
 /** Checkouts kept in .cache/against, the current one included: the ones used last. */
 export const KEPT_CHECKOUTS = 3;
@@ -79,7 +78,7 @@ async function install(dir: string, ref: string, log: (line: string) => void): P
   try {
     result = await runWatched(process.execPath, ["install", "--frozen-lockfile"], {
       cwd: dir,
-      timeoutMs: INSTALL_TIMEOUT_MS,
+      timeoutMs: installLimitMs(),
       progressEveryMs: 15_000,
       progress: (sec) => log(`bench: --against ${ref}: still installing (${sec} s)...`),
     });
