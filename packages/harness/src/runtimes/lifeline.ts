@@ -50,9 +50,28 @@ rm -rf -- "$dir"`;
 interface Watcher {
   readonly child: ChildProcess;
   readonly file: string;
+  readonly dir: string;
 }
 
 let watcher: Watcher | undefined;
+
+/** The tethers not yet released: at a normal exit with none, the watcher has nothing to do. */
+const live = new Set<string>();
+
+/**
+ * A harness that ends with nothing tethered stops its watcher itself, so that nothing of the
+ * run is left even for the moment the watcher would take to notice (a test listing the
+ * processes right after a run once saw it).
+ */
+function dismiss(): void {
+  if (!watcher || live.size > 0) return;
+  try {
+    watcher.child.kill("SIGKILL");
+  } catch {
+    // gone already
+  }
+  rmSync(watcher.dir, { recursive: true, force: true });
+}
 
 function alive(pid: number): boolean {
   try {
@@ -98,7 +117,8 @@ function started(): Watcher {
   // The harness exits when its work is done, not when its watcher does.
   child.unref();
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  watcher = { child, file };
+  if (!watcher) process.once("exit", dismiss);
+  watcher = { child, file, dir };
   return watcher;
 }
 
@@ -107,12 +127,15 @@ export type Release = () => void;
 
 function tie(kind: "p" | "d", target: string): Release {
   const { file } = started();
-  appendFileSync(file, `+ ${kind} ${target}\n`);
+  const line = `${kind} ${target}`;
+  appendFileSync(file, `+ ${line}\n`);
+  live.add(line);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    appendFileSync(file, `- ${kind} ${target}\n`);
+    live.delete(line);
+    appendFileSync(file, `- ${line}\n`);
   };
 }
 
