@@ -707,13 +707,13 @@ describe("Markdown: side by side", () => {
     );
     // the change is the ratio's, 1.200 (1.174–1.226), less 1
     expect(slower).toMatch(
-      /A slower app makes the run exit 1\.\n\n\| app \| scenario \| CPU per request, this checkout vs the commit \(95% CI\) \| p \(1-sided\) \| detectable \| verdict \|\n\| :-- \| :-- \| --: \| --: \| --: \| :-- \|\n\| bun-bare \| api \| \+20\.0% \(\+17\.4% to \+22\.6%\) \| < 0\.001 \| ≥ \d\.\d% \| SLOWER \|\n\n/,
+      /A slower app makes the run exit 1 \(with --fail-inconclusive, an inconclusive one too\)\.\n\n\| app \| scenario \| CPU per request, this checkout vs the commit \(95% CI\) \| p \(1-sided\) \| detectable \| verdict \|\n\| :-- \| :-- \| --: \| --: \| --: \| :-- \|\n\| bun-bare \| api \| \+20\.0% \(\+17\.4% to \+22\.6%\) \| < 0\.001 \| ≥ \d\.\d% \| SLOWER \|\n\n/,
     );
     expect(slower).toEndWith(
       "\n\nSLOWER than HEAD~1 (1a2b3c4d5e6f) by 2.0% or more: bun-bare (api)\n",
     );
     expect(markdownReport(analyze(against(1)))).toEndWith(
-      "| no change beyond the threshold |\n\nno app slower than HEAD~1 (1a2b3c4d5e6f) by 2.0% or more\n",
+      "| no change beyond the threshold |\n\nno app slower than HEAD~1 (1a2b3c4d5e6f) by 2.0% or more: each faster or within ±2.0%\n",
     );
   });
 

@@ -164,6 +164,14 @@ describe("--side-by-side and its companions", () => {
       );
     }
     expect(() => side("--threshold", "3")).toThrow("--threshold goes with --compare or --against");
+    // a strict gate: with --against only
+    expect(side("--against", "main", "--fail-inconclusive").side).toEqual({
+      against: "main",
+      failInconclusive: true,
+    });
+    expect(() => side("--fail-inconclusive")).toThrow(
+      "--fail-inconclusive goes with --against (its gate)",
+    );
     expect(() => side("--against", "-x")).toThrow(
       "--against takes a git commit, branch or tag, got '-x'",
     );

@@ -50,6 +50,7 @@ export interface Values {
   readonly reference?: string;
   readonly against?: string;
   readonly threshold?: string;
+  readonly "fail-inconclusive": boolean;
   readonly "export-bmf"?: string;
   readonly db?: string;
   readonly history?: string;
@@ -157,6 +158,8 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
   const quick = has("quick") ? QUICK : undefined;
   const mode = side ? SIDE : undefined;
   if (side) sideLimits(read);
+  if (has("fail-inconclusive") && !has("against"))
+    throw new UsageError("--fail-inconclusive goes with --against (its gate)");
   if (calibrate) calibrateLimits(read, named);
   else if (env.BENCH_EXTRA_WORK)
     throw new EnvironmentError(
@@ -201,6 +204,7 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
     ...text("reference"),
     ...text("against"),
     ...text("threshold"),
+    "fail-inconclusive": has("fail-inconclusive"),
     ...(read.given.has("export") ? { "export-bmf": read.given.get("export")?.[1] } : {}),
     ...text("db"),
     ...text("history"),

@@ -224,7 +224,11 @@ export const FLAGS: readonly Flag[] = [
     names: ["--against"],
     value: "GIT_REF",
     brief: `this checkout's apps against that commit's, side by side: slower, faster, no change or inconclusive`,
-    help: `the named apps at another commit (a git worktree of it in .cache/against, its locked dependencies installed there) side by side with this checkout's: slower / faster / no change beyond --threshold (default ${DEFAULT_AGAINST_THRESHOLD * 100}, a change in CPU per request) / inconclusive per app and scenario; exit 1 if an app is slower. Implies --side-by-side; not with --apps-root`,
+    help: `the named apps at another commit (a git worktree of it in .cache/against, its locked dependencies installed there) side by side with this checkout's: slower / faster / no change beyond --threshold (default ${DEFAULT_AGAINST_THRESHOLD * 100}, a change in CPU per request) / inconclusive per app and scenario, and the outcome in one last line (SLOWER, INCONCLUSIVE or none slower); exit 1 if an app is slower (--fail-inconclusive: or if inconclusive). Where the commit's bun.lock is this checkout's, this checkout's installed dependencies are hard-linked into it (seconds, no extra space); else installed there; the run states the checkout's disk use. Implies --side-by-side; not with --apps-root`,
+  },
+  {
+    names: ["--fail-inconclusive"],
+    help: `with --against: exit 1 when the gate is inconclusive too, not only when an app is slower: no app shown slower by --threshold, but one not shown within it either (too few pairs, too much noise). For a gate that must see each change settled`,
   },
   {
     names: ["--db"],
