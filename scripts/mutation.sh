@@ -4,7 +4,9 @@
 # <=, a constant, a condition) and runs the unit tests of the module's group against each mutant
 # (bun test, through Stryker's command runner); a mutant no test notices is a gap in the tests or
 # a change nothing can observe (docs/mutation-survivors.md says which).
-# Usage: mutation.sh [--survivors] [group ...]
+# Usage: mutation.sh [--all] [--record] [--survivors] [group ...]: only the groups whose code or
+# tests changed since their scores were recorded (packages/harness/mutation/recorded.json) run;
+# --all runs every one, --record writes the new scores there.
 # MUTATION_CONCURRENCY=N: N test processes at once (default 2), fewer on a machine busy already.
 # Exit status: 0 every module at least at the bar (90%), 1 one below it or Stryker failed,
 # 2 usage or environment error. Not part of every `npm test`: CI runs it.

@@ -39,8 +39,8 @@ PG_VARIABLES+=,PGCONNECT_TIMEOUT,PGMAX_LIFETIME,PGMAX_PIPELINE,PGBACKOFF,PGKEEP_
 PG_VARIABLES+=,PGDEBUG,PGFETCH_TYPES,PGPUBLICATIONS,PGTARGET_SESSION_ATTRS
 deno_flags() {
   local port
-  port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/registry.ts")
-  [[ -n "$port" ]] || die "packages/contract/src/registry.ts names no port for $app"
+  port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/spec/registry.ts")
+  [[ -n "$port" ]] || die "packages/contract/src/spec/registry.ts names no port for $app"
   local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,BENCH_PG,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
   # Express, and elysia-rate-limit on deno-elysia, load `debug`, which lists every variable
   # (Object.keys(process.env)) at import for its DEBUG_* settings: no list of names can allow

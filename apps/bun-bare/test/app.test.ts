@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
-import { checkCases, checkMiddleware, getApp } from "@bench/contract";
+import { getApp } from "@bench/contract";
+import { checkCases, checkMiddleware } from "@bench/contract/check";
 import { serveOptions } from "../src/app.ts";
 
 // Bun's route table only exists inside Bun.serve: serve it on a free port in this process.

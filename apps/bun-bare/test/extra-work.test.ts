@@ -42,7 +42,8 @@ test("bun-bare refuses to start with a bad BENCH_EXTRA_WORK", () => {
 test("with extra work, bun-bare still answers every contract case", async () => {
   const code = `
     const { serveOptions, extraIterations } = await import(${JSON.stringify(APP)});
-    const { checkCases, getApp } = await import("@bench/contract");
+    const { getApp } = await import("@bench/contract");
+    const { checkCases } = await import("@bench/contract/check");
     const server = Bun.serve({ ...serveOptions, port: 0, hostname: "127.0.0.1" });
     const origin = "http://127.0.0.1:" + server.port;
     const violations = await checkCases((r) => fetch(r), getApp("bun-bare"), origin, false);

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { checkCases, getApp } from "@bench/contract";
+import { getApp } from "@bench/contract";
+import { checkCases } from "@bench/contract/check";
 import { app } from "../src/app.ts";
 
 test("bun-elysia answers every contract case in-process", async () => {

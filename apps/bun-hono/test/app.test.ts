@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { checkCases, getApp } from "@bench/contract";
+import { getApp } from "@bench/contract";
+import { checkCases } from "@bench/contract/check";
 import { honoApp } from "../src/app.ts";
 
 const app = honoApp();

@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
-import { checkCases, checkMiddleware, detectRuntime, getApp } from "@bench/contract";
+import { detectRuntime, getApp } from "@bench/contract";
+import { checkCases, checkMiddleware } from "@bench/contract/check";
 import { handler } from "../src/app.ts";
 
 // In-process the code runs on the test's runtime (Bun); that a running deno-bare is served by Deno

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { checkCases, detectRuntime, getApp } from "@bench/contract";
+import { detectRuntime, getApp } from "@bench/contract";
+import { checkCases } from "@bench/contract/check";
 import { app } from "../src/app.ts";
 
 // In-process the code runs on the test's runtime (Bun); that a running deno-elysia is served by Deno

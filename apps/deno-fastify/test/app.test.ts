@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { checkCases, detectRuntime, getApp } from "@bench/contract";
+import { detectRuntime, getApp } from "@bench/contract";
+import { checkCases } from "@bench/contract/check";
 import { app } from "../src/app.ts";
 
 // Served on a free port under the test's runtime (Bun); the end-to-end test runs deno-fastify on

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { AddressInfo } from "node:net";
-import { checkCases, checkMiddleware, detectRuntime, getApp } from "@bench/contract";
+import { detectRuntime, getApp } from "@bench/contract";
+import { checkCases, checkMiddleware } from "@bench/contract/check";
 import { createApp } from "../src/app.ts";
 
 // A node:http handler has no in-process Request interface: serve it on a free port. This runs

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { checkCases, detectRuntime, getApp } from "@bench/contract";
+import { detectRuntime, getApp } from "@bench/contract";
+import { checkCases } from "@bench/contract/check";
 import { app } from "../src/app.ts";
 
 // An Express app has no in-process Request interface: serve it on a free port, under the test's

@@ -2,12 +2,12 @@
 // A tiny CLI over the contract, so shell scripts never retype a port, a path or an app list.
 // Exit codes: 0 ok, 1 the app violates the contract (verify, hostile), 2 usage error.
 
-import { CASES } from "./cases.ts";
-import { hostile, survived } from "./hostile.ts";
-import { APPS, findApp } from "./registry.ts";
-import { DEFAULT_SCENARIO, SCENARIOS } from "./scenarios.ts";
-import { verify } from "./verify.ts";
-import { workerCount } from "./workers.ts";
+import { CASES } from "./check/cases.ts";
+import { hostile, survived } from "./check/hostile.ts";
+import { verify } from "./check/verify.ts";
+import { workerCount } from "./serve/workers.ts";
+import { APPS, findApp } from "./spec/registry.ts";
+import { DEFAULT_SCENARIO, SCENARIOS } from "./spec/scenarios.ts";
 
 const USAGE = `usage: bench-contract <command> [args]
 

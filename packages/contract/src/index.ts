@@ -1,11 +1,16 @@
-export { type BodyRefusal, isClientGone, readBodyText, readJsonBody, TOO_LARGE } from "./body.ts";
+// "@bench/contract": what the apps import to serve the contract, and nothing that checks it.
+// The spec (registry, routes, answers, data, scenarios, middleware and database values), the
+// helpers the apps without a framework facility serve with (body, validate) and the stores.
+// The verifier is "@bench/contract/check"; the workers, "@bench/contract/workers".
+
 export {
-  CASES,
-  type CaseExpectation,
-  type CaseRequest,
-  type ContractCase,
-  jsonOfSize,
-} from "./cases.ts";
+  type BodyRefusal,
+  isClientGone,
+  readBodyText,
+  readJsonBody,
+  TOO_LARGE,
+} from "./serve/body.ts";
+export { validateUserUpdate } from "./serve/validate.ts";
 export {
   buildItems,
   ITEMS_DEFAULT,
@@ -25,7 +30,7 @@ export {
   type UserUpdate,
   updatedUser,
   userById,
-} from "./data.ts";
+} from "./spec/data.ts";
 export {
   ADDED_FORTUNE,
   DB_ENV,
@@ -36,6 +41,8 @@ export {
   type Fortune,
   fortunesHtml,
   fortunesToServe,
+  PG_ENV,
+  PG_POOL,
   parseQueries,
   QUERIES_MAX,
   randomWorldId,
@@ -44,80 +51,7 @@ export {
   seedSql,
   WORLD_ROWS,
   type World,
-} from "./db.ts";
-export { checkDatabase, QUERIES_CASES, worldProblems } from "./db-checks.ts";
-export {
-  type DbProbe,
-  drawRewrite,
-  type Rewrite,
-  rewriteWorlds,
-  sqliteProbe,
-} from "./db-probes.ts";
-export { ECHO_BODY, ECHO_FIXTURE } from "./fixtures.ts";
-export {
-  abandonBodies,
-  EXTRA_ATTACKS,
-  type HostileOptions,
-  type HostileReport,
-  hostile,
-  survived,
-} from "./hostile.ts";
-export {
-  bearer,
-  CORS,
-  JWT_SECRET,
-  JWT_USER,
-  MIDDLEWARE_ITEMS,
-  MIDDLEWARE_ROUTES,
-  mePayload,
-  RATE_LIMIT,
-  STACK_ITEMS,
-  type StackPayload,
-  signJwt,
-  stackPayload,
-  TOKENS,
-} from "./middleware.ts";
-export {
-  ask,
-  checkMiddleware,
-  currentEtag,
-  MIDDLEWARE_PATHS,
-  STACK_HEADERS,
-  type WireExpectation,
-  wireProblems,
-} from "./middleware-checks.ts";
-export { pgProbe, pgStore, pgStoreOver } from "./pg-store.ts";
-export { checkPipelined, parseStrict, type StrictAnswer } from "./pipeline.ts";
-export { clientName, connectPostgres, PG_ENV, PG_POOL, type Sql } from "./postgres.ts";
-export {
-  commandLineOf,
-  connectionsHeld,
-  descendantsOf,
-  executableOf,
-  parentOf,
-  pidsListeningOn,
-  servesAddress,
-} from "./proc.ts";
-export {
-  APPS,
-  type AppName,
-  type AppSpec,
-  baselineOf,
-  type Framework,
-  findApp,
-  getApp,
-  type Runtime,
-} from "./registry.ts";
-export { detectRuntime, isDeno, type RuntimeIdentity } from "./runtime.ts";
-export {
-  allowedOtherAnswers,
-  DEFAULT_SCENARIO,
-  expectedStatus,
-  findScenario,
-  SCENARIOS,
-  type Scenario,
-  type ScenarioName,
-} from "./scenarios.ts";
+} from "./spec/db.ts";
 export {
   API_MESSAGE,
   type ApiPayload,
@@ -135,41 +69,53 @@ export {
   ROUTES,
   unknownFieldError,
   userPath,
-} from "./spec.ts";
-export { driverName, openSqlite, type SqlDatabase, type SqlStatement } from "./sqlite.ts";
-export { validateUserUpdate } from "./validate.ts";
+} from "./spec/endpoints.ts";
+export { ECHO_BODY, ECHO_FIXTURE } from "./spec/fixtures.ts";
 export {
-  apiPayloadProblems,
-  checkCases,
-  checkServingExecutable,
-  checkStreamingLimit,
-  type Fetcher,
-  onRegistryPort,
-  type ProcessProbe,
-  userUpdateProblems,
-  type VerifyOptions,
-  type Violation,
-  verify,
-} from "./verify.ts";
+  bearer,
+  CORS,
+  JWT_SECRET,
+  JWT_USER,
+  MIDDLEWARE_ITEMS,
+  MIDDLEWARE_PATHS,
+  MIDDLEWARE_ROUTES,
+  mePayload,
+  RATE_LIMIT,
+  STACK_HEADERS,
+  STACK_ITEMS,
+  type StackPayload,
+  signJwt,
+  stackPayload,
+  TOKENS,
+} from "./spec/middleware.ts";
 export {
-  checkHeadMatchesGet,
-  checkHostHeaders,
-  HEAD_PATHS,
-  HOST_VARIANTS,
-  headProblems,
-  parseAnswer,
-  type RawAnswer,
-  rawExchange,
-  rawText,
-} from "./wire.ts";
+  APPS,
+  type AppName,
+  type AppSpec,
+  baselineOf,
+  type Framework,
+  findApp,
+  getApp,
+  type Runtime,
+} from "./spec/registry.ts";
+export { detectRuntime, isDeno, type RuntimeIdentity } from "./spec/runtime.ts";
+export {
+  allowedOtherAnswers,
+  DEFAULT_SCENARIO,
+  expectedStatus,
+  findScenario,
+  SCENARIOS,
+  type Scenario,
+  type ScenarioName,
+} from "./spec/scenarios.ts";
+export { pgStore, pgStoreOver } from "./stores/pg-store.ts";
+export { clientName, connectPostgres, type Sql } from "./stores/postgres.ts";
+export { storeFor, worldStore } from "./stores/selector.ts";
+export { driverName, openSqlite, type SqlDatabase, type SqlStatement } from "./stores/sqlite.ts";
 export {
   createWorldDb,
-  type Maybe,
   openWorldDb,
   type SyncWorldStore,
-  storeFor,
   storeOver,
-  type WorldStore,
-  withValue,
-  worldStore,
-} from "./world-store.ts";
+} from "./stores/sqlite-store.ts";
+export { type Maybe, type WorldStore, withValue } from "./stores/world-store.ts";

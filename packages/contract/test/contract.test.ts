@@ -3,12 +3,16 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  APPS,
   apiPayloadProblems,
-  baselineOf,
   CASES,
   checkDatabase,
   checkMiddleware,
+  jsonOfSize,
+  sqliteProbe,
+} from "../src/check.ts";
+import {
+  APPS,
+  baselineOf,
   detectRuntime,
   ECHO_BODY,
   ERRORS,
@@ -17,14 +21,12 @@ import {
   isClientGone,
   isJsonContentType,
   jsonDocumentError,
-  jsonOfSize,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
   openWorldDb,
   readBodyText,
   SCENARIOS,
   type Scenario,
-  sqliteProbe,
   TOO_LARGE,
 } from "../src/index.ts";
 

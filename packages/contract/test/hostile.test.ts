@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { ERRORS, errorBody, hostile, ROUTES, survived } from "../src/index.ts";
+import { hostile, survived } from "../src/check.ts";
+import { ERRORS, errorBody, ROUTES } from "../src/index.ts";
 import { referenceServe } from "./support/reference-server.ts";
 
 let server: ReturnType<typeof Bun.serve> | undefined;

@@ -9,17 +9,12 @@ import { basename } from "node:path";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 import {
   abandonBodies,
-  apiPayload,
   CASES,
   checkCases,
   checkServingExecutable,
   checkStreamingLimit,
-  ERRORS,
   EXTRA_ATTACKS,
-  errorBody,
   type Fetcher,
-  GREETING,
-  getApp,
   hostile,
   onRegistryPort,
   pidsListeningOn,
@@ -27,7 +22,8 @@ import {
   survived,
   type Violation,
   verify,
-} from "../src/index.ts";
+} from "../src/check.ts";
+import { apiPayload, ERRORS, errorBody, GREETING, getApp } from "../src/index.ts";
 import { type Handler, type Overrides, referenceServe } from "./support/reference-server.ts";
 
 const bare = serveOptions.routes as unknown as Overrides;

@@ -2,12 +2,12 @@
 // each server here is the reference server (bun-bare's routes) with one middleware rule broken.
 import { afterEach, describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
+import { checkMiddleware, type Violation, verify } from "../src/check.ts";
 import {
   apiPayload,
   bearer,
   buildItems,
   CORS,
-  checkMiddleware,
   ERRORS,
   errorBody,
   MIDDLEWARE_ROUTES,
@@ -15,8 +15,6 @@ import {
   ROUTES,
   stackPayload,
   TOKENS,
-  type Violation,
-  verify,
 } from "../src/index.ts";
 import { type Overrides, referenceServe } from "./support/reference-server.ts";
 

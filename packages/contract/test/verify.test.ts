@@ -3,19 +3,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 import {
-  apiPayload,
   checkPipelined,
   checkServingExecutable,
-  ERRORS,
-  errorBody,
-  GREETING,
-  getApp,
   headProblems,
   parseAnswer,
   parseStrict,
   pidsListeningOn,
   verify,
-} from "../src/index.ts";
+} from "../src/check.ts";
+import { apiPayload, ERRORS, errorBody, GREETING, getApp } from "../src/index.ts";
 import { type Overrides, referenceServe } from "./support/reference-server.ts";
 
 /** The reference server on a free port; `breakIt` replaces routes. */

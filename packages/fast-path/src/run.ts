@@ -15,7 +15,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { findApp, findScenario, getApp, pidsListeningOn, ROUTES, userPath } from "@bench/contract";
+import { findApp, findScenario, getApp, ROUTES, userPath } from "@bench/contract";
+import { pidsListeningOn } from "@bench/contract/check";
 import {
   isRunning,
   localHost,

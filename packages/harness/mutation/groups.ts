@@ -243,7 +243,15 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "contract",
     package: "contract",
-    mutate: ["src/verify.ts", "src/hostile.ts", "src/cases.ts", "src/validate.ts", "src/body.ts"],
+    // violation.ts holds mediaTypeOf, which verify.ts's cases judge every answer with.
+    mutate: [
+      "src/check/verify.ts",
+      "src/check/violation.ts",
+      "src/check/hostile.ts",
+      "src/check/cases.ts",
+      "src/serve/validate.ts",
+      "src/serve/body.ts",
+    ],
     // verify.test.ts and hostile.test.ts wait out timeouts and spawn the CLI; lenient.test.ts
     // breaks every rule of verify(), checkCases() and hostile() with fast stand-ins instead.
     tests: ["test/body-validate.test.ts", "test/lenient.test.ts", "test/contract.test.ts"],
@@ -252,11 +260,13 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "database",
     package: "contract",
     mutate: [
-      "src/db.ts",
-      "src/db-checks.ts",
-      "src/db-probes.ts",
-      "src/world-store.ts",
-      "src/sqlite.ts",
+      "src/spec/db.ts",
+      "src/check/db-checks.ts",
+      "src/check/db-probes.ts",
+      "src/stores/world-store.ts",
+      "src/stores/sqlite-store.ts",
+      "src/stores/selector.ts",
+      "src/stores/sqlite.ts",
     ],
     // In-process stand-ins on SQLite files, each breaking one rule of the database contract.
     tests: ["test/db.test.ts"],

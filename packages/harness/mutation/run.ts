@@ -1,7 +1,9 @@
-// scripts/mutation.sh: runs StrykerJS once per group (groups.ts), then scores every module against
-// the bar. Usage: mutation.sh [--survivors] [group ...]. --survivors rewrites
-// the sections of docs/mutation-survivors.md for the modules this run scored, carrying the reasons
-// already written there.
+// scripts/mutation.sh: runs StrykerJS once per group (groups.ts) whose code or tests changed since
+// its scores were recorded (recorded.ts), then scores every module against the bar, the unchanged
+// groups with their recorded scores. Usage: mutation.sh [--all] [--record] [--survivors] [group ...]:
+// --all runs every group (a group named runs anyway); --record writes the scores of the groups
+// that ran into recorded.json; --survivors rewrites the sections of docs/mutation-survivors.md
+// for the modules this run scored, carrying the reasons already written there.
 // Exit status: 0 every module at or above the bar, 1 one below it or a Stryker run failed,
 // 2 usage or environment error.
 
@@ -10,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { GROUPS, type MutationGroup } from "./groups.ts";
+import { fingerprint, readRecorded, toRun, withScores, writeRecorded } from "./recorded.ts";
 import { belowBar, type ModuleScore, type StrykerReport, scoresOf, scoreTable } from "./score.ts";
 import {
   reasonsFrom,
@@ -27,13 +30,15 @@ const TIMEOUT_MS = 5000;
 const ROOT = resolve(import.meta.dir, "../../..");
 const OUT = join(ROOT, "test-artifacts/mutation");
 const PAGE = join(ROOT, "docs/mutation-survivors.md");
+/** The scores each group last had, with the fingerprint they were scored at (recorded.ts). */
+const RECORDED = join(ROOT, "packages/harness/mutation/recorded.json");
 const NODE = join(ROOT, "packages/harness/node_modules/.bin/node");
 const STRYKER = join(ROOT, "node_modules/@stryker-mutator/core/bin/stryker.js");
 
 function usage(message: string): never {
   console.error(`mutation.sh: ${message}`);
   console.error(
-    `usage: mutation.sh [--survivors] [group ...]; groups: ${GROUPS.map((g) => g.name).join(", ")}`,
+    `usage: mutation.sh [--all] [--record] [--survivors] [group ...]; groups: ${GROUPS.map((g) => g.name).join(", ")}`,
   );
   process.exit(2);
 }
@@ -113,39 +118,91 @@ function writePage(scored: readonly ModuleScore[], survivors: readonly Survivor[
   return unreviewed(survivors, reasons);
 }
 
-async function main(argv: string[]): Promise<number> {
-  const survivorsPage = argv.includes("--survivors");
-  const names = argv.filter((a) => a !== "--survivors");
+/** What the fingerprints include besides the files: the tools and the rules of the run. */
+function tools(): string {
+  const stryker = join(ROOT, "node_modules/@stryker-mutator/core/package.json");
+  const version = (JSON.parse(readFileSync(stryker, "utf8")) as { version: string }).version;
+  return JSON.stringify({ stryker: version, bun: process.versions.bun, BAR, TIMEOUT_MS });
+}
+
+interface Flags {
+  readonly survivors: boolean;
+  readonly all: boolean;
+  readonly record: boolean;
+  readonly names: string[];
+}
+
+function flagsOf(argv: readonly string[]): Flags {
+  const known = ["--survivors", "--all", "--record"];
+  const names = argv.filter((a) => !known.includes(a));
   for (const a of names) {
     if (a.startsWith("-")) usage(`unknown option ${a}`);
     if (!GROUPS.some((g) => g.name === a)) usage(`no group named ${a}`);
   }
-  if (!existsSync(NODE) || !existsSync(STRYKER))
-    usage(`${NODE} or Stryker is missing (bun install)`);
-  const groups = names.length === 0 ? GROUPS : GROUPS.filter((g) => names.includes(g.name));
-  mkdirSync(OUT, { recursive: true });
-  let failed = false;
+  return {
+    survivors: argv.includes("--survivors"),
+    // a group named is run whether it changed or not
+    all: argv.includes("--all") || names.length > 0,
+    record: argv.includes("--record"),
+    names,
+  };
+}
+
+/** Runs each group in turn; whether every Stryker run succeeded. */
+async function runAll(groups: readonly MutationGroup[]): Promise<boolean> {
+  let ok = true;
   for (const group of groups) {
     const started = Date.now();
     console.log(`mutation: ${group.name}: ${group.mutate.join(" ")}`);
     const status = await runGroup(group);
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(`mutation: ${group.name}: Stryker exited ${status} after ${minutes} min`);
-    if (status !== 0) failed = true;
+    if (status !== 0) ok = false;
   }
-  const read = groups.filter((g) => existsSync(join(OUT, `${g.name}.json`))).map(readReport);
-  const scores = read.flatMap((r) => r.scores);
+  return ok;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const flags = flagsOf(argv);
+  if (!existsSync(NODE) || !existsSync(STRYKER))
+    usage(`${NODE} or Stryker is missing (bun install)`);
+  const wanted =
+    flags.names.length === 0 ? GROUPS : GROUPS.filter((g) => flags.names.includes(g.name));
+  const recorded = readRecorded(RECORDED);
+  const stamp = tools();
+  const prints = new Map(wanted.map((g) => [g.name, fingerprint(g, ROOT, stamp)]));
+  const { run, reused } = toRun(wanted, recorded, (g) => prints.get(g.name) as string, flags.all);
+  for (const g of reused) {
+    console.log(
+      `mutation: ${g.name}: nothing it depends on changed since it was scored (${recorded[g.name]?.scoredAt}): its recorded scores stand`,
+    );
+  }
+  mkdirSync(OUT, { recursive: true });
+  const ran = await runAll(run);
+  const done = run.filter((g) => existsSync(join(OUT, `${g.name}.json`)));
+  const read = done.map(readReport);
+  const fresh = read.flatMap((r) => r.scores);
+  const scores = [...fresh, ...reused.flatMap((g) => recorded[g.name]?.scores ?? [])];
   console.log(scoreTable(scores, BAR));
   const below = belowBar(scores, BAR);
   if (below.length > 0) console.log(`mutation: ${below.length} module(s) below ${BAR}%`);
-  if (survivorsPage) {
+  if (flags.survivors) {
     const open = writePage(
-      scores,
+      fresh,
       read.flatMap((r) => r.survivors),
     );
     console.log(`mutation: ${PAGE}: ${open} survivor(s) not yet reviewed`);
   }
-  return failed || below.length > 0 || read.length < groups.length ? 1 : 0;
+  if (flags.record && ran) {
+    const at = new Date().toISOString();
+    const entries = done.map((g, i) => [
+      g.name,
+      { fingerprint: prints.get(g.name) as string, scoredAt: at, scores: read[i]?.scores ?? [] },
+    ]);
+    writeRecorded(RECORDED, withScores(recorded, Object.fromEntries(entries)));
+    console.log(`mutation: ${RECORDED}: ${done.length} group(s) recorded`);
+  }
+  return !ran || below.length > 0 || done.length < run.length ? 1 : 0;
 }
 
 process.exit(await main(process.argv.slice(2)));

@@ -8,31 +8,13 @@
 // beyond anything noise does to a ratio of CPU per request.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Results } from "../src/results/schema.ts";
-import { cloneHere, git, plantCost } from "./support/clone.ts";
-import { TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
+import { benchmarkIn, cloneHere, git, plantCost } from "./support/clone.ts";
+import { taggedProcesses } from "./support/run-benchmark.ts";
 
-function run(dir: string, args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("bash", [join(dir, "benchmark.sh"), ...args], {
-      cwd: dir,
-      env: { ...process.env, BENCH_BUN: process.execPath, BENCH_TEST_TAG: TEST_TAG },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (dir: string, args: string[]) => benchmarkIn(dir, args);
 
 const SHORT = ["--quick", "--rounds", "2", "--samples", "1", "--tool", "wrk", "bun-bare"];
 

@@ -12,7 +12,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APPS, findScenario, pidsListeningOn, SCENARIOS } from "@bench/contract";
+import { APPS, findScenario, SCENARIOS } from "@bench/contract";
+import { pidsListeningOn } from "@bench/contract/check";
 import { isRunning } from "../src/apps/launch.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { REPO_ROOT } from "../src/index.ts";

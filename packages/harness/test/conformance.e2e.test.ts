@@ -4,15 +4,14 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
+import { APPS, getApp } from "@bench/contract";
 import {
-  APPS,
   abandonBodies,
   descendantsOf,
-  getApp,
   hostile,
   pidsListeningOn,
   verify,
-} from "@bench/contract";
+} from "@bench/contract/check";
 import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
 import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
 

@@ -187,6 +187,28 @@ describe("import, show, check", () => {
     ]);
   });
 
+  test("--update-readme: the README's history section from the series with 8+ sessions", async () => {
+    const root = runs([1, 2, 3, 4, 5, 6, 7, 8].map((h) => run(h, 1 + (h % 3) / 100)));
+    const target = join(root, "history.sqlite");
+    await runHistoryCli(["import", root, "--history", target], io().io);
+    const readme = join(root, "README.md");
+    writeFileSync(readme, "# x\n\n<!-- history:start -->\nold\n<!-- history:end -->\n\nrest\n");
+    const c = io();
+    const args = ["--history", target, "--metric", "rps", "-o", root, "--update-readme", readme];
+    expect(await runHistoryCli(args, c.io)).toBe(0);
+    const text = readFileSync(readme, "utf8");
+    expect(text).toMatch(
+      /\| bun-bare · api · req\/s \| [\d,]+ \([\d,]+–[\d,]+\) \| ±[\d.]+% \| 8 over 7\.0 h \| Test CPU, 2 cores, 8 GiB, kvm \|/,
+    );
+    expect(text.endsWith("<!-- history:end -->\n\nrest\n")).toBe(true);
+    writeFileSync(readme, "no section\n");
+    const refused = io();
+    expect(await runHistoryCli(args, refused.io)).toBe(2);
+    expect(refused.err.join(" ")).toContain(
+      "has no <!-- history:start --> ... <!-- history:end --> section",
+    );
+  });
+
   test("no history yet: nothing to show, exit 0; a file that is not one: one line, exit 2, untouched", async () => {
     const root = mkdtempSync(join(tmpdir(), "bench-history-cmd-"));
     const missing = io();

@@ -8,38 +8,16 @@
 // noise; the planted cost is far beyond any noise.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tCritical } from "../src/analysis/stats.ts";
 import { findPostgres, type PostgresServer, startPostgres } from "../src/apps/postgres-server.ts";
-import { cloneHere, git, plantCost } from "./support/clone.ts";
-import { TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
+import { benchmarkIn, cloneHere, git, plantCost } from "./support/clone.ts";
+import { taggedProcesses } from "./support/run-benchmark.ts";
 
-function run(dir: string, args: string[], history: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("bash", [join(dir, "benchmark.sh"), ...args], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        BENCH_BUN: process.execPath,
-        BENCH_TEST_TAG: TEST_TAG,
-        BENCH_HISTORY: history,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (dir: string, args: string[], history: string) =>
+  benchmarkIn(dir, args, { BENCH_HISTORY: history });
 
 /** One short session of bun-bare: three processes of one 1 s sample after 1 s of warm-up. */
 const SESSION = [

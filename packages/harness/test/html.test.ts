@@ -40,7 +40,7 @@ describe("HTML report", () => {
     expect(html).toContain("): bun-hono ≈ tie (97% of bare, could detect ≥ 6.1%)</p>");
     expect(html).toContain("<td>bun-hono</td><td>≈97%</td><td>100%</td><td>≈194%</td>");
     expect(html).toContain(
-      "<li>bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server's best)<ul><li>CPU steal 14% during the trial</li></ul></li>",
+      "<li>bun-hono: UNSATURATED 1/3: neither the server nor the load generator was saturated (not the server&#39;s best)<ul><li>CPU steal 14% during the trial</li></ul></li>",
     );
   });
 });
@@ -78,7 +78,7 @@ describe("HTML: tables, sections, escaping", () => {
     );
     // "< 3% excellent" in the guide is text, not a tag
     expect(html).toContain(
-      "with its verdict: &lt; 3% excellent, 3–5% acceptable, 5–10% noisy, &gt; 10% unreliable.</p>\n<p>Latency:",
+      "with its quality: &lt; 3% excellent, 3–5% acceptable, 5–10% noisy, &gt; 10% unreliable.</p>\n<p>Latency:",
     );
     expect(html).toContain(
       '<section><h2>api</h2><p class="desc">GET /api/test — a small JSON object built per request</p><table class="results"><thead><tr><th>rank</th><th>app</th>',
@@ -336,7 +336,7 @@ describe("HTML: lists, joins and the chart specs' kinds", () => {
       '<canvas id="memory"></canvas></div></section>\n<pre id="render-check" hidden></pre>',
     );
     expect(html).toContain(
-      "<td>./benchmark.sh -n 3</td></tr><tr><th>CPU steal</th><td>CPU steal on the server's core: median 0.0%, worst 0.0% over 17 samples · none at ≥ 15% (--max-steal)</td></tr></tbody></table>\n<p>Only valid samples count.",
+      "<td>./benchmark.sh -n 3</td></tr><tr><th>CPU steal</th><td>CPU steal on the server&#39;s core: median 0.0%, worst 0.0% over 17 samples · none at ≥ 15% (--max-steal)</td></tr></tbody></table>\n<p>Only valid samples count.",
     );
   });
 });
@@ -348,7 +348,7 @@ describe("HTML: CPU time per request, one app at a time", () => {
       "<table><thead><tr><th>app</th><th>CPU µs per request (95% CI)</th><th>× cheapest (95% CI)</th></tr></thead>" +
       "<tbody><tr><td>bun-bare</td><td>11.00 (8.52–13.48)</td><td>×1.000 (the cheapest)</td></tr>";
     expect(html).toContain(
-      "</section>\n<section><h2>CPU time per request</h2><p>The server's CPU time per request, each app measured alone:",
+      "</section>\n<section><h2>CPU time per request</h2><p>The server&#39;s CPU time per request, each app measured alone:",
     );
     expect(html).toContain(
       `(fewer requests share each wake-up).</p><h3>api</h3>${head}` +

@@ -1,6 +1,20 @@
 // The mutation run's own arithmetic: each module's score, the bar, and the survivors page whose
 // hand-written reasons must follow a survivor when the code around it moves.
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { MutationGroup } from "../mutation/groups.ts";
+import {
+  closure,
+  fingerprint,
+  readRecorded,
+  resolveImport,
+  specifiers,
+  toRun,
+  withScores,
+  writeRecorded,
+} from "../mutation/recorded.ts";
 import {
   belowBar,
   type Mutant,
@@ -360,5 +374,111 @@ describe("the survivors page", () => {
     ]);
     expect(a?.match(/^\| \d+:\d+ \|/gm)).toHaveLength(2);
     expect(b?.startsWith("p/src/b.ts (1)\n")).toBe(true);
+  });
+});
+
+describe("only what changed is run again (recorded.ts)", () => {
+  /** A repository with packages/harness/{src,test} and packages/contract, as the files say. */
+  function repo(files: Record<string, string>): string {
+    const root = mkdtempSync(join(tmpdir(), "bench-mutation-"));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, path, ".."), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  }
+  const FILES = {
+    "packages/contract/package.json": JSON.stringify({
+      exports: { ".": "./src/index.ts", "./check": "./src/check.ts" },
+    }),
+    "packages/contract/src/index.ts": 'export { a } from "./a.ts";\n',
+    "packages/contract/src/a.ts": "export const a = 1;\n",
+    "packages/contract/src/check.ts": "export const c = 1;\n",
+    "packages/harness/src/m.ts":
+      'import { x } from "./x.ts";\nimport { a } from "@bench/contract";\nimport { readFileSync } from "node:fs";\n',
+    "packages/harness/src/x.ts":
+      'import type { m } from "./m.ts";\nexport const x = await import("./y.ts");\n',
+    "packages/harness/src/y.ts": "export const y = 1;\n",
+    "packages/harness/src/other.ts": "export const other = 1;\n",
+    "packages/harness/test/m.test.ts": 'import { m } from "../src/m.ts";\n',
+  };
+  const group: MutationGroup = {
+    name: "g",
+    package: "harness",
+    mutate: ["src/m.ts"],
+    tests: ["test/m.test.ts"],
+  };
+
+  test("specifiers: static, type-only, dynamic and re-exports", () => {
+    expect(specifiers(FILES["packages/harness/src/x.ts"])).toEqual(["./m.ts", "./y.ts"]);
+    expect(specifiers(FILES["packages/contract/src/index.ts"])).toEqual(["./a.ts"]);
+  });
+
+  test("imports resolve to repository files: relative ones, and @bench/... through its exports", () => {
+    const root = repo(FILES);
+    const m = join(root, "packages/harness/src/m.ts");
+    expect(resolveImport(m, "./x.ts", root)).toBe(join(root, "packages/harness/src/x.ts"));
+    expect(resolveImport(m, "@bench/contract", root)).toBe(
+      join(root, "packages/contract/src/index.ts"),
+    );
+    expect(resolveImport(m, "@bench/contract/check", root)).toBe(
+      join(root, "packages/contract/src/check.ts"),
+    );
+    expect(resolveImport(m, "node:fs", root)).toBeUndefined();
+    expect(resolveImport(m, "@bench/nothing", root)).toBeUndefined();
+    expect(resolveImport(m, "./missing.ts", root)).toBeUndefined();
+  });
+
+  test("the closure: everything imported, transitively, through a cycle, nothing else", () => {
+    const root = repo(FILES);
+    const files = closure([join(root, "packages/harness/test/m.test.ts")], root);
+    expect(files.map((f) => f.slice(root.length + 1))).toEqual([
+      "packages/contract/src/a.ts",
+      "packages/contract/src/index.ts",
+      "packages/harness/src/m.ts",
+      "packages/harness/src/x.ts",
+      "packages/harness/src/y.ts",
+      "packages/harness/test/m.test.ts",
+    ]);
+  });
+
+  test("a fingerprint changes with anything in the closure, the group or the tools; not otherwise", () => {
+    const root = repo(FILES);
+    const base = fingerprint(group, root, "tools 1");
+    expect(fingerprint(group, root, "tools 1")).toBe(base);
+    writeFileSync(join(root, "packages/harness/src/other.ts"), "export const other = 2;\n");
+    writeFileSync(join(root, "packages/contract/src/check.ts"), "export const c = 2;\n");
+    expect(fingerprint(group, root, "tools 1")).toBe(base);
+    expect(fingerprint(group, root, "tools 2")).not.toBe(base);
+    expect(
+      fingerprint({ ...group, tests: [...group.tests, "test/m.test.ts"] }, root, "tools 1"),
+    ).not.toBe(base);
+    writeFileSync(join(root, "packages/contract/src/a.ts"), "export const a = 2;\n");
+    const changed = fingerprint(group, root, "tools 1");
+    expect(changed).not.toBe(base);
+    writeFileSync(join(root, "packages/harness/src/y.ts"), "export const y = 2;\n");
+    expect(fingerprint(group, root, "tools 1")).not.toBe(changed);
+  });
+
+  test("which groups run: the changed ones, or all; the recorded file keeps the others", () => {
+    const other = { ...group, name: "h" };
+    const groups = [group, other];
+    const recorded = {
+      g: { fingerprint: "fg", scoredAt: "then", scores: [] },
+      h: { fingerprint: "old", scoredAt: "then", scores: [] },
+    };
+    const now = (g: MutationGroup) => (g.name === "g" ? "fg" : "fh");
+    expect(toRun(groups, recorded, now, false)).toEqual({ run: [other], reused: [group] });
+    expect(toRun(groups, recorded, now, true)).toEqual({ run: groups, reused: [] });
+    expect(toRun(groups, {}, now, false).run).toEqual(groups);
+    const merged = withScores(recorded, { h: { fingerprint: "fh", scoredAt: "now", scores: [] } });
+    expect(merged).toEqual({
+      g: recorded.g,
+      h: { fingerprint: "fh", scoredAt: "now", scores: [] },
+    });
+    const file = join(mkdtempSync(join(tmpdir(), "bench-recorded-")), "recorded.json");
+    expect(readRecorded(file)).toEqual({});
+    writeRecorded(file, merged);
+    expect(readRecorded(file)).toEqual(merged);
   });
 });

@@ -9,23 +9,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   APPS,
-  checkDatabase,
   connectPostgres,
   DB_ROUTES,
-  descendantsOf,
-  type Fetcher,
   FORTUNES_CONTENT_TYPE,
   fortunesHtml,
   PG_ENV,
   parseQueries,
-  pgProbe,
   pgStoreOver,
   SCENARIO_QUERIES,
   type Sql,
-  verify,
   type World,
   type WorldStore,
 } from "@bench/contract";
+import { checkDatabase, descendantsOf, type Fetcher, pgProbe, verify } from "@bench/contract/check";
 import { isRunning, startApp } from "../src/apps/launch.ts";
 import {
   findPostgres,

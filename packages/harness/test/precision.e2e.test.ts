@@ -7,7 +7,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { APPS, pidsListeningOn } from "@bench/contract";
+import { APPS } from "@bench/contract";
+import { pidsListeningOn } from "@bench/contract/check";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { runBenchmark, TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
 

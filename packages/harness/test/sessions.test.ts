@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   acrossSessions,
+  heldOut,
   MIN_EARLIER_SESSIONS,
   newestChanged,
   type SessionPoint,
@@ -244,5 +245,27 @@ describe("known answers on simulated histories (session SD 7%, within-session SE
     expect(family.shifted).toBeGreaterThan(power(ncp(shift), 7, 0.01) - 3 * se);
     expect(family.shifted).toBeLessThan(expected);
     expect(family.others).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe("heldOut: each session against the others' prediction", () => {
+  const at = (i: number) => new Date(Date.UTC(2026, 10, 28, i)).toISOString();
+  const points = (xs: number[]) =>
+    xs.map((estimate, i) => ({ run: `s${i}`, startedAt: at(i), estimate, se: 0.01 }));
+
+  test("a steady series: every session inside; one far away: outside", () => {
+    expect(heldOut(points([0, 0.01, -0.01, 0.02, -0.02, 0.005]))).toEqual({ inside: 6, of: 6 });
+    expect(heldOut(points([0, 0.01, -0.01, 0.02, -0.02, 0.5]))).toEqual({ inside: 5, of: 6 });
+  });
+
+  test("the interval is the others' (computed apart): inside at its edge, outside beyond it", () => {
+    // others 0, 0.1, 0.2: mean 0.1, sd 0.1, t(2) = 4.302653, half = 4.302653 × 0.1 × √(4/3)
+    const half = 4.302652729749464 * 0.1 * Math.sqrt(4 / 3);
+    expect(heldOut(points([0, 0.1, 0.2, 0.1 + half - 1e-9]))?.inside).toBe(4);
+    expect(heldOut(points([0, 0.1, 0.2, 0.1 + half + 1e-6]))?.inside).toBe(3);
+  });
+
+  test("too few sessions: nothing to say", () => {
+    expect(heldOut(points([0, 0.1, 0.2]))).toBeUndefined();
   });
 });

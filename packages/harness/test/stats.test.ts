@@ -11,11 +11,12 @@ import {
   noncentralTCdf,
   normalCdf,
   power,
+  QUALITY_SCALE_TEXT,
+  qualityOf,
   spread,
   tCdf,
   tCritical,
   tTwoSidedP,
-  verdict,
   welch,
 } from "../src/analysis/stats.ts";
 
@@ -127,7 +128,7 @@ describe("Welch's test at its edges", () => {
   });
 });
 
-describe("spread, verdict, interval, median", () => {
+describe("spread, quality, interval, median", () => {
   test("spread of nothing, of zeros, of two values", () => {
     const none = spread([]);
     expect([none.n, none.mean, none.stddev, none.cov]).toEqual([
@@ -145,12 +146,15 @@ describe("spread, verdict, interval, median", () => {
   });
 
   test("the verdict's edges: 3%, 5% and 10% are still the better word", () => {
-    expect(verdict(0.0299)).toBe("excellent");
-    expect(verdict(0.03)).toBe("acceptable");
-    expect(verdict(0.0499)).toBe("acceptable");
-    expect(verdict(0.05)).toBe("noisy");
-    expect(verdict(0.1)).toBe("noisy");
-    expect(verdict(0.1001)).toBe("unreliable");
+    expect(qualityOf(0.0299)).toBe("excellent");
+    expect(qualityOf(0.03)).toBe("acceptable");
+    expect(qualityOf(0.0499)).toBe("acceptable");
+    expect(qualityOf(0.05)).toBe("noisy");
+    expect(qualityOf(0.1)).toBe("noisy");
+    expect(qualityOf(0.1001)).toBe("unreliable");
+    expect(QUALITY_SCALE_TEXT).toBe(
+      "< 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable",
+    );
   });
 
   test("the 95% interval of two values uses t with one degree of freedom", () => {

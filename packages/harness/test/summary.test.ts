@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
-import { spread, verdict } from "../src/analysis/stats.ts";
+import { qualityOf, spread } from "../src/analysis/stats.ts";
 import { SIDE_INTRO } from "../src/report/side-by-side.ts";
 import {
   baselineName,
@@ -38,12 +38,12 @@ describe("stats", () => {
     expect(spread([]).n).toBe(0);
   });
 
-  test("the verdict scale", () => {
-    expect(verdict(0.029)).toBe("excellent");
-    expect(verdict(0.03)).toBe("acceptable");
-    expect(verdict(0.049)).toBe("acceptable");
-    expect(verdict(0.07)).toBe("noisy");
-    expect(verdict(0.11)).toBe("unreliable");
+  test("the quality scale", () => {
+    expect(qualityOf(0.029)).toBe("excellent");
+    expect(qualityOf(0.03)).toBe("acceptable");
+    expect(qualityOf(0.049)).toBe("acceptable");
+    expect(qualityOf(0.07)).toBe("noisy");
+    expect(qualityOf(0.11)).toBe("unreliable");
   });
 });
 

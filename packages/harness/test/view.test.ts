@@ -123,6 +123,12 @@ describe("historyView", () => {
     expect(ratio?.slope?.n).toBe(8);
     const fewer = historyView(many.slice(0, 7)).find((s) => s.metric === "rps-ratio");
     expect(fewer?.slope).toBeUndefined();
+    expect(fewer?.heldOut).toBeUndefined();
+    // eight steady sessions: each inside the others' prediction
+    expect(historyView(many).find((s) => s.metric === "rps")?.heldOut).toEqual({
+      inside: 8,
+      of: 8,
+    });
     expect(historyView(many).find((s) => s.metric === "rps")?.slope).toBeUndefined();
   });
 });

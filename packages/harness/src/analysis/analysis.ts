@@ -14,7 +14,7 @@ import { type Estimate, estimate, type ProcessSamples, roundComponent } from "./
 import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
 import { analyzeSide, type SideAnalysis } from "./ratios.ts";
-import { type Interval, median, type Quality, type Spread, verdict } from "./stats.ts";
+import { type Interval, median, type Quality, qualityOf, type Spread } from "./stats.ts";
 import {
   counted,
   type Exclusion,
@@ -73,7 +73,7 @@ export interface SummaryRow extends FlagCounts {
   readonly estimate: Estimate;
   /** 95% CI of the mean req/s; only from MIN_CI_PROCESSES processes on. */
   readonly ci?: Interval;
-  readonly verdict?: Quality;
+  readonly quality?: Quality;
   /**
    * Medians over the valid samples of each sample's percentile: a percentile of one bad
    * sample must not dominate (a mean of p99s 17.99, 437.65 and 9.93 ms read 155 ms).
@@ -231,7 +231,7 @@ function rowFor(results: Results, app: string, group: Group, exclusion: Exclusio
     rps: { n: est.processes, mean: est.mean, stddev: est.sd, cov: est.cov },
     estimate: est,
     ...(est.ci ? { ci: est.ci } : {}),
-    ...(est.processes > 1 ? { verdict: verdict(est.cov) } : {}),
+    ...(est.processes > 1 ? { quality: qualityOf(est.cov) } : {}),
     latencyMs: of(median),
     latencyRangeMs: of(range),
     peakRssMiB: valid.length > 0 ? Math.max(...valid.map((t) => t.server.peakRssMiB)) : Number.NaN,

@@ -81,6 +81,30 @@ export function acrossSessions(
   };
 }
 
+/** How many of a series' sessions fall inside the prediction interval of the others. */
+export interface HeldOut {
+  readonly inside: number;
+  readonly of: number;
+}
+
+/**
+ * Leave-one-out: each session held out in turn, against the 95% prediction interval of the
+ * others: the real check of the prediction interval's promise (about 95% inside). undefined
+ * below MIN_EARLIER_SESSIONS + 1 sessions, where the others give no prediction.
+ */
+export function heldOut(points: readonly SessionPoint[], level = 0.95): HeldOut | undefined {
+  if (points.length < MIN_EARLIER_SESSIONS + 1) return undefined;
+  const estimates = points.map((p) => p.estimate);
+  const inside = estimates.filter((x, i) => {
+    const { prediction } = predictionOf(
+      estimates.filter((_, j) => j !== i),
+      level,
+    );
+    return x >= prediction.low && x <= prediction.high;
+  }).length;
+  return { inside, of: points.length };
+}
+
 /** A newest session needs this many earlier ones: a prediction interval on 2 df is ±4.3 SDs. */
 export const MIN_EARLIER_SESSIONS = 3;
 

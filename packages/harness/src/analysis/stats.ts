@@ -21,11 +21,21 @@ export function spread(values: readonly number[]): Spread {
 /** How steady a set of samples is, by its coefficient of variation: not a verdict on a comparison (verdicts.ts). */
 export type Quality = "excellent" | "acceptable" | "noisy" | "unreliable";
 
-/** The scale ergo's report uses: < 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable. */
-export function verdict(cov: number): Quality {
-  if (cov < 0.03) return "excellent";
-  if (cov < 0.05) return "acceptable";
-  if (cov <= 0.1) return "noisy";
+/** The scale ergo's report uses, as upper bounds of CoV: excellent below 3%, and so on. */
+export const QUALITY_BOUNDS = { excellent: 0.03, acceptable: 0.05, noisy: 0.1 } as const;
+
+/** "< 3% excellent, 3–5% acceptable, 5–10% noisy, > 10% unreliable": the scale as prose says it. */
+export const QUALITY_SCALE_TEXT = (() => {
+  const { excellent, acceptable, noisy } = QUALITY_BOUNDS;
+  const pc = (x: number) => Math.round(x * 100);
+  return `< ${pc(excellent)}% excellent, ${pc(excellent)}–${pc(acceptable)}% acceptable, ${pc(acceptable)}–${pc(noisy)}% noisy, > ${pc(noisy)}% unreliable`;
+})();
+
+/** A spread's quality by its coefficient of variation, on QUALITY_BOUNDS (10% itself is noisy). */
+export function qualityOf(cov: number): Quality {
+  if (cov < QUALITY_BOUNDS.excellent) return "excellent";
+  if (cov < QUALITY_BOUNDS.acceptable) return "acceptable";
+  if (cov <= QUALITY_BOUNDS.noisy) return "noisy";
   return "unreliable";
 }
 

@@ -5,15 +5,8 @@
 
 import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  type AppSpec,
-  commandLineOf,
-  descendantsOf,
-  GREETING,
-  parentOf,
-  pidsListeningOn,
-  ROUTES,
-} from "@bench/contract";
+import { type AppSpec, GREETING, ROUTES } from "@bench/contract";
+import { commandLineOf, descendantsOf, parentOf, pidsListeningOn } from "@bench/contract/check";
 
 /** The /proc look-ups made here: the real ones by default, a made-up table in the unit tests. */
 export interface ProcessTable {

@@ -3,7 +3,7 @@
 // is CHANGED), or fed earlier runs (history import DIR...). Exit: 0 ok, 1 --check found a
 // change, 2 usage or a history that cannot be used.
 
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
@@ -13,13 +13,18 @@ import {
   historyHtml,
   historyJson,
   historyMarkdown,
+  historyReadme,
   historyText,
+  withHistorySection,
 } from "../report/history-report.ts";
 import type { Results } from "../results/schema.ts";
 import { openHistory } from "./open.ts";
 import { sessionOf } from "./recording.ts";
 import { defaultHistory, HistoryError, type HistoryStore } from "./store.ts";
-import { changedNow, type HistoryFilter, historyView } from "./view.ts";
+import { changedNow, type HistoryFilter, historyView, type SeriesView } from "./view.ts";
+
+/** The README's headline figures need this many sessions (issue 46: 8, over four hours). */
+export const README_SESSIONS = 8;
 
 export interface HistoryIo {
   out(line: string): void;
@@ -44,6 +49,8 @@ history.md and history.html (-o DIR, default results/history/) and prints the sa
   --json              print only the history as JSON on stdout (natural scale, full precision)
   --check             exit 1 if the newest session of any series is CHANGED, naming them
   --export bmf FILE   each series' across-session estimate in Bencher Metric Format
+  --update-readme FILE  replace FILE's history section (between <!-- history:start --> and
+                      <!-- history:end -->) with the series shown that have 8+ sessions
   --history FILE|URL  the history to read (default: results/history.sqlite, or BENCH_HISTORY)
   -o, --output DIR    where history.md and history.html go (default: results/history)
   import DIR ...      add the runs in these folders (a run folder, or a folder of them, as
@@ -60,6 +67,7 @@ interface Parsed {
   readonly json: boolean;
   readonly check: boolean;
   readonly bmf?: string;
+  readonly readme?: string;
   readonly target: string;
   readonly outDir: string;
 }
@@ -72,6 +80,7 @@ const VALUED = new Set([
   "--history",
   "-o",
   "--output",
+  "--update-readme",
 ]);
 const SWITCHES = new Set(["--json", "--check", "-h", "--help"]);
 
@@ -121,6 +130,9 @@ export function parseHistoryArgs(argv: readonly string[], cwd = process.cwd()): 
     json: switches.has("--json"),
     check: switches.has("--check"),
     ...(bmf ? { bmf } : {}),
+    ...(given.has("update-readme")
+      ? { readme: resolve(cwd, given.get("update-readme") as string) }
+      : {}),
     target,
     outDir: resolve(cwd, given.get("output") ?? join(REPO_ROOT, "results", "history")),
   };
@@ -168,6 +180,20 @@ async function importRuns(store: HistoryStore, dirs: readonly string[], io: Hist
   io.out(`history: ${added} session(s) added to ${store.where}`);
 }
 
+/** --update-readme FILE: its history section from the series shown; a file without one refused. */
+function updateReadme(file: string, series: readonly SeriesView[], io: HistoryIo): void {
+  let text: string;
+  try {
+    text = withHistorySection(readFileSync(file, "utf8"), historyReadme(series, README_SESSIONS));
+  } catch (error) {
+    throw new InputError(
+      `--update-readme ${file}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  writeFileSync(file, text);
+  io.err(`history: ${file}: history section updated`);
+}
+
 async function show(store: HistoryStore | undefined, p: Parsed, io: HistoryIo): Promise<number> {
   const series = historyView(store ? await store.sessions() : [], p.filter);
   if (p.json) {
@@ -181,6 +207,7 @@ async function show(store: HistoryStore | undefined, p: Parsed, io: HistoryIo): 
     io.err(`history: ${join(p.outDir, "history.md")}, ${join(p.outDir, "history.html")}`);
   }
   if (p.bmf) writeFileSync(p.bmf, `${JSON.stringify(historyBmf(series), null, 2)}\n`);
+  if (p.readme) updateReadme(p.readme, series, io);
   if (!p.check) return 0;
   const changed = changedNow(series);
   for (const s of changed) {

@@ -3,7 +3,7 @@
 // BEGIN IMMEDIATE, so two runs that finish at once both record, one after the other.
 
 import { Database, type Statement } from "bun:sqlite";
-import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, linkSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   type EstimateRow,
@@ -25,6 +25,8 @@ function check(path: string): void {
   let db: Database | undefined;
   try {
     db = new Database(path, { readonly: true });
+    // A writer may hold the file this moment (another run recording): wait for it.
+    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
     const read = db;
     const rows = using(read, "SELECT key, value FROM history_meta", (q) => q.all()) as {
       key: string;
@@ -86,23 +88,44 @@ export function checkSqliteWritable(path: string): void {
  * (made when there is none).
  */
 export function openSqliteHistory(path: string, write: boolean): HistoryStore | undefined {
-  const exists = existsSync(path);
-  if (!exists && !write) return undefined;
-  if (exists) check(path);
-  else creatable(path);
-  const db = write ? new Database(path, { create: true }) : new Database(path, { readonly: true });
-  if (write) {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  if (!existsSync(path)) {
+    if (!write) return undefined;
+    create(path);
+  }
+  check(path);
+  const db = write ? new Database(path) : new Database(path, { readonly: true });
+  db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  return sqliteStore(path, db);
+}
+
+/**
+ * A new history at `path`, made whole beside it and linked into place, so no other run ever
+ * opens it half-made; when another run made it first, theirs stands and this one is dropped.
+ */
+function create(path: string): void {
+  creatable(path);
+  const scratch = `${path}.${process.pid}.${Date.now()}.new`;
+  const db = new Database(scratch, { create: true });
+  try {
     db.exec("PRAGMA journal_mode = WAL");
     const setup = db.transaction(() => {
       for (const sql of SCHEMA_SQL) db.exec(sql);
-      using(db, "INSERT OR IGNORE INTO history_meta (key, value) VALUES (?, ?)", (insert) => {
+      using(db, "INSERT INTO history_meta (key, value) VALUES (?, ?)", (insert) => {
         for (const [key, value] of META_ROWS) insert.run(key, value);
       });
     });
     setup.immediate();
+  } finally {
+    db.close();
   }
-  return sqliteStore(path, db);
+  try {
+    linkSync(scratch, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    for (const leftover of [scratch, `${scratch}-wal`, `${scratch}-shm`])
+      rmSync(leftover, { force: true });
+  }
 }
 
 /**

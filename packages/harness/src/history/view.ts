@@ -7,13 +7,16 @@
 
 import { changePoints, HISTORY_MAX_P } from "../analysis/change-points.ts";
 import { METRIC_UNITS, type Metric, type SeriesEstimate } from "../analysis/session-estimates.ts";
-import { acrossSessions, newestChanged, slopeAgainst } from "../analysis/sessions.ts";
+import { acrossSessions, heldOut, newestChanged, slopeAgainst } from "../analysis/sessions.ts";
 import { testbedLabel } from "../analysis/settings.ts";
 import { tCritical } from "../analysis/stats.ts";
 import { seriesKey } from "./recording.ts";
 import type { SessionRecord } from "./store.ts";
 
-/** A ratio series needs this many sessions before its slope against the machine is shown. */
+/**
+ * A series needs this many sessions before its slope against the machine (ratios) and its
+ * leave-one-out check are shown.
+ */
 export const SLOPE_MIN_SESSIONS = 8;
 
 export interface SessionView {
@@ -71,6 +74,11 @@ export interface SeriesView {
     readonly high: number;
     readonly n: number;
   };
+  /**
+   * From SLOPE_MIN_SESSIONS sessions on: how many fall inside the 95% prediction interval of
+   * the others (leave-one-out), the prediction interval's promise checked on this series.
+   */
+  readonly heldOut?: { readonly inside: number; readonly of: number };
   /** Hours from the first session's start to the last's. */
   readonly spanHours: number;
 }
@@ -170,6 +178,7 @@ function seriesView(g: Gathered, changed: ReadonlySet<string> | undefined): Seri
       ? slopeAgainst(withX.map((p) => ({ x: p.estimate.x as number, y: p.estimate.estimate })))
       : undefined;
   const times = g.points.map((p) => Date.parse(p.session.startedAt));
+  const held = points.length >= SLOPE_MIN_SESSIONS ? heldOut(points) : undefined;
   return {
     testbed: g.first.testbed.id,
     testbedLabel: testbedLabel(g.first.testbed),
@@ -208,6 +217,7 @@ function seriesView(g: Gathered, changed: ReadonlySet<string> | undefined): Seri
     ...(slope
       ? { slope: { slope: slope.slope, low: slope.low, high: slope.high, n: slope.n } }
       : {}),
+    ...(held ? { heldOut: held } : {}),
     spanHours: (Math.max(...times) - Math.min(...times)) / 3_600_000,
   };
 }

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { connectionsHeld } from "@bench/contract";
+import { connectionsHeld } from "@bench/contract/check";
 import { REPO_ROOT, type RunningApp, startApp } from "../apps/launch.ts";
 import { gitInfo } from "../run/manifest.ts";
 import { infoHere, linkMbps, sampleHere, sshAddress, targetHere } from "./host.ts";

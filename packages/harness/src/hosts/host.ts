@@ -9,7 +9,8 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { type AppSpec, connectionsHeld, descendantsOf, executableOf } from "@bench/contract";
+import type { AppSpec } from "@bench/contract";
+import { connectionsHeld, descendantsOf, executableOf } from "@bench/contract/check";
 import { type RunningApp, type StartOptions, startApp } from "../apps/launch.ts";
 import { serverProcesses } from "../apps/readiness.ts";
 import {

@@ -1,7 +1,8 @@
 // The request a scenario sends, made concrete for one app: the etag scenario's If-None-Match is
 // the app's own current ETag (each framework computes its own), read once the app is verified.
 
-import { currentEtag, type Scenario } from "@bench/contract";
+import type { Scenario } from "@bench/contract";
+import { currentEtag } from "@bench/contract/check";
 
 /** The scenario as the load generators send it to the app on host:port, or why it cannot be. */
 export async function scenarioAsSent(

@@ -5,7 +5,8 @@
 // <pre id="render-check">, so a headless browser test can check the numbers really drawn.
 // What the charts draw is computed in html-charts.ts.
 
-import { findScenario } from "@bench/contract";
+// The contract's escaping (the fortunes page's): one definition of HTML-safe text in the repository.
+import { escapeHtml, findScenario } from "@bench/contract";
 import type { Analysis, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
 import { scenarioOfKey } from "../analysis/groups.ts";
 import { pct } from "./format.ts";
@@ -23,13 +24,6 @@ import {
 import { sections as extraSections, type Section } from "./sections.ts";
 import { stealLine } from "./steal-table.ts";
 import { mddText, taxText } from "./summary.ts";
-
-const escapeHtml = (text: string) =>
-  text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
 
 /** JSON safe inside <script>: no "</script>" can close the element early. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");

@@ -6,6 +6,7 @@
 import { findScenario } from "@bench/contract";
 import type { Analysis, Flag, GroupAnalysis, SummaryRow } from "../analysis/analysis.ts";
 import { connectionsText, scenarioOfKey, workersText } from "../analysis/groups.ts";
+import { QUALITY_SCALE_TEXT } from "../analysis/stats.ts";
 import type { Results } from "../results/schema.ts";
 import { fmt, pct } from "./format.ts";
 import { runHistoryLines } from "./history-report.ts";
@@ -76,7 +77,7 @@ export function scenarioRow(r: SummaryRow): string[] {
     throughputCell(r),
     ciText(r.ci, r.rps.n),
     halfWidthText(r),
-    r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
+    r.quality ? `${fmt(r.rps.cov * 100, 1)}% ${r.quality}` : "—",
     fmt(r.latencyMs.p50, 2),
     p99Text(r),
     fmt(r.peakRssMiB, 1),
@@ -182,8 +183,7 @@ export const READING_GUIDE = [
   "Only valid samples count. A sample is one short load run; each process (a fresh start of " +
     "the app) takes several after its warm-up, and the processes of different apps are " +
     "interleaved round by round. ±: the 95% CI's half-width as a share of the mean. CoV is the " +
-    "spread of the process means, with its verdict: < 3% excellent, 3–5% acceptable, " +
-    "5–10% noisy, > 10% unreliable.",
+    `spread of the process means, with its quality: ${QUALITY_SCALE_TEXT}.`,
   "Latency: the median over valid samples of each sample's percentile; p99 also shows its lowest–highest over samples.",
   SIGNIFICANCE_NOTE,
   "Load-generator bound: the load generator was saturated and the server was not, so the req/s is a lower bound. " +

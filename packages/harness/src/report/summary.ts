@@ -169,7 +169,7 @@ function summaryRow(r: SummaryRow): string[] {
     meanText(r),
     ciText(r.ci, r.rps.n),
     halfWidthText(r),
-    r.verdict ? `${fmt(r.rps.cov * 100, 1)}% ${r.verdict}` : "—",
+    r.quality ? `${fmt(r.rps.cov * 100, 1)}% ${r.quality}` : "—",
     p99Text(r),
     fmt(r.peakRssMiB, 1),
     fmt(r.serverCpuPercent),

@@ -2,11 +2,12 @@
 // committed on top), and a commit in it that makes bun-bare far costlier per request: what the
 // --against and history tests measure against.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/index.ts";
+import { type Finished, TEST_HISTORY, TEST_TAG } from "./run-benchmark.ts";
 
 export const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args], {
@@ -49,4 +50,34 @@ export function plantCost(dir: string): void {
     throw new Error("bun-bare's app.ts changed: the planted cost has no anchor");
   writeFileSync(file, planted);
   git(dir, "commit", "--quiet", "-am", "bun-bare: 200,000 iterations per request");
+}
+
+/** `benchmark.sh ARGS` of the clone at `dir`, tagged as this suite's, into the suite's history. */
+export function benchmarkIn(
+  dir: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<Finished> {
+  return new Promise((resolve) => {
+    const child = spawn("bash", [join(dir, "benchmark.sh"), ...args], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        BENCH_BUN: process.execPath,
+        BENCH_TEST_TAG: TEST_TAG,
+        BENCH_HISTORY: TEST_HISTORY,
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }

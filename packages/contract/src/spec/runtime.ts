@@ -1,4 +1,4 @@
-/// <reference path="./deno.d.ts" />
+/// <reference path="../deno.d.ts" />
 import type { Runtime } from "./registry.ts";
 
 export interface RuntimeIdentity {

@@ -22,9 +22,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import cluster from "node:cluster";
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
-import { DB_ENV } from "./db.ts";
-import { PG_ENV } from "./postgres.ts";
-import { isDeno } from "./runtime.ts";
+import { DB_ENV, PG_ENV } from "../spec/db.ts";
+import { isDeno } from "../spec/runtime.ts";
 
 export const WORKERS_ENV = "BENCH_WORKERS";
 

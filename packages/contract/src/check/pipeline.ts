@@ -4,10 +4,10 @@
 // server that loses a request, answers out of order, or frames a body loosely passes fetch()
 // and most load generators, and fails here.
 
-import { describeError } from "./answers.ts";
-import { ECHO_BODY } from "./fixtures.ts";
-import { GREETING, ROUTES } from "./spec.ts";
-import type { Violation } from "./verify.ts";
+import { GREETING, ROUTES } from "../spec/endpoints.ts";
+import { ECHO_BODY } from "../spec/fixtures.ts";
+import { describeError } from "./payloads.ts";
+import type { Violation } from "./violation.ts";
 import { addHeader, rawText } from "./wire.ts";
 
 export interface StrictAnswer {

@@ -1,11 +1,10 @@
 // The four database routes over PostgreSQL (`--db postgres`), with the same rules as the SQLite
-// store (world-store.ts): every World row read by its own query, an update reads each row, gives
+// store (sqlite-store.ts): every World row read by its own query, an update reads each row, gives
 // it a new random number and writes the rows back at once (here in one statement). The queries
 // of one request go out together (the client pipelines them over its pool), as the field's
 // fastest PostgreSQL entries do. Each runtime's client comes from postgres.ts.
 
-import { type Fortune, randomWorldId, type World } from "./db.ts";
-import type { DbProbe } from "./db-probes.ts";
+import { type Fortune, randomWorldId, type World } from "../spec/db.ts";
 import { connectPostgres, type Sql } from "./postgres.ts";
 import type { WorldStore } from "./world-store.ts";
 
@@ -61,22 +60,4 @@ export function pgStoreOver(sql: Sql): WorldStore {
 /** A store over the database at `url`, with the runtime's client and the contract's pool size. */
 export function pgStore(url: string): WorldStore {
   return pgStoreOver(connectPostgres(url));
-}
-
-/** The verifier's access to a PostgreSQL database (db-probes.ts's interface). */
-export function pgProbe(sql: Sql): DbProbe {
-  return {
-    exec: async (text) => {
-      await sql.unsafe(text);
-    },
-    numberOf: async (id) =>
-      (await sql<{ n: number }>`SELECT randomnumber AS n FROM world WHERE id = ${id}`)[0]?.n,
-    addFortune: async ({ id, message }) => {
-      await sql`INSERT INTO fortune (id, message) VALUES (${id}, ${message})`;
-    },
-    removeFortune: async (id) => {
-      await sql`DELETE FROM fortune WHERE id = ${id}`;
-    },
-    fortunes: async () => [...(await sql<Fortune>`SELECT id, message FROM fortune`)],
-  };
 }

@@ -1,9 +1,9 @@
 // What the dynamic answers must contain: GET /api/test's runtime identity and POST
 // /api/users/:id's echo of the update. Used by verify() and by the raw-wire checks (wire.ts).
 
-import type { UserUpdate } from "./data.ts";
-import type { AppSpec } from "./registry.ts";
-import { API_MESSAGE } from "./spec.ts";
+import type { UserUpdate } from "../spec/data.ts";
+import { API_MESSAGE } from "../spec/endpoints.ts";
+import type { AppSpec } from "../spec/registry.ts";
 
 const API_KEYS = ["message", "runtime", "version", "framework", "timestamp"];
 const USER_KEYS = ["id", "name", "surname", "lastUpdate"];

@@ -1,10 +1,10 @@
 // The verifier's own access to an app's database, on either engine: it rewrites World, reads a
 // row back, adds and removes a fortune. The checks (db-checks.ts) are written once against this
 // interface; SQLite answers here, through the verifier's runtime's driver, PostgreSQL in
-// pg-store.ts, through its client.
+// pg-probe.ts, through its client.
 
-import { type Fortune, WORLD_ROWS } from "./db.ts";
-import type { SqlDatabase } from "./sqlite.ts";
+import { type Fortune, WORLD_ROWS } from "../spec/db.ts";
+import type { SqlDatabase } from "../stores/sqlite.ts";
 
 export interface DbProbe {
   /** Runs a statement without parameters. */

@@ -1,10 +1,9 @@
 // Does an app serve the database routes from the database, at request time? The verifier holds
-// its own connection to the app's database (db-probes.ts, SQLite or PostgreSQL): it rewrites
+// its own connection to the app's database (db-probes.ts, pg-probe.ts: either engine): it rewrites
 // every World row with numbers the app cannot guess before each check, so an answer from a
 // cache, a precomputed table or the seed fails; it adds a fortune the app has never seen; it
 // reads back what /updates says it wrote.
 
-import { preview } from "./answers.ts";
 import {
   DB_ROUTES,
   fortunesHtml,
@@ -12,9 +11,10 @@ import {
   SCENARIO_QUERIES,
   WORLD_ROWS,
   type World,
-} from "./db.ts";
+} from "../spec/db.ts";
 import { type DbProbe, rewriteWorlds } from "./db-probes.ts";
-import { type Fetcher, mediaTypeOf, type Violation } from "./verify.ts";
+import { preview } from "./payloads.ts";
+import { type Fetcher, mediaTypeOf, type Violation } from "./violation.ts";
 
 /** `?queries=` values and the row count each must give (TechEmpower's clamping, plus hostile). */
 export const QUERIES_CASES: readonly (readonly [string | undefined, number])[] = [

@@ -2,8 +2,14 @@
 // `?queries=` is read, and the exact fortunes page. The apps, the verifier and the harness's
 // seeding all take them from here, so every app serves the same bytes from the same rows.
 
-/** The variable naming the database file an app serves from (world-store.ts). */
+/** The variable naming the database file an app serves from (stores/selector.ts). */
 export const DB_ENV = "BENCH_DB";
+
+/** The variable holding the URL of an app's PostgreSQL database (`--db postgres`). */
+export const PG_ENV = "BENCH_PG";
+
+/** Connections in each app process's pool: the same for every runtime and client. */
+export const PG_POOL = 8;
 
 /** Rows of World: ids 1..WORLD_ROWS, each with a randomNumber in 1..WORLD_ROWS. */
 export const WORLD_ROWS = 10_000;

@@ -5,8 +5,8 @@
 
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Runtime } from "./registry.ts";
-import { detectRuntime } from "./runtime.ts";
+import type { Runtime } from "../spec/registry.ts";
+import { detectRuntime } from "../spec/runtime.ts";
 
 export interface SqlStatement {
   get(...params: number[]): unknown;

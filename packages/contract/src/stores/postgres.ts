@@ -5,14 +5,9 @@
 // contract loads no driver.
 
 import { createRequire } from "node:module";
-import type { Runtime } from "./registry.ts";
-import { detectRuntime } from "./runtime.ts";
-
-/** The variable holding the URL of an app's PostgreSQL database (`--db postgres`). */
-export const PG_ENV = "BENCH_PG";
-
-/** Connections in each app process's pool: the same for every runtime and client. */
-export const PG_POOL = 8;
+import { PG_POOL } from "../spec/db.ts";
+import type { Runtime } from "../spec/registry.ts";
+import { detectRuntime } from "../spec/runtime.ts";
 
 export interface Sql {
   /** A parameterised query (values travel as parameters, never spliced into the text). */

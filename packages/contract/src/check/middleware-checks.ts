@@ -4,21 +4,21 @@
 // limit check spends the limit: the first RATE_LIMIT.max requests must be answered).
 
 import { gunzipSync } from "node:zlib";
-import { apiPayloadProblems, describeError, preview } from "./answers.ts";
-import { buildItems } from "./data.ts";
+import { buildItems } from "../spec/data.ts";
+import { ERRORS, errorBody, ROUTES } from "../spec/endpoints.ts";
 import {
-  bearer,
   CORS,
   MIDDLEWARE_ITEMS,
+  MIDDLEWARE_PATHS,
   MIDDLEWARE_ROUTES,
   RATE_LIMIT,
+  STACK_HEADERS,
   stackPayload,
-  TOKENS,
-} from "./middleware.ts";
+} from "../spec/middleware.ts";
+import type { AppSpec } from "../spec/registry.ts";
+import { apiPayloadProblems, describeError, preview } from "./payloads.ts";
 import { parseStrict, type StrictAnswer } from "./pipeline.ts";
-import type { AppSpec } from "./registry.ts";
-import { ERRORS, errorBody, ROUTES } from "./spec.ts";
-import type { Violation } from "./verify.ts";
+import type { Violation } from "./violation.ts";
 import { rawExchange, rawText } from "./wire.ts";
 
 type Headers = Readonly<Record<string, string>>;
@@ -41,20 +41,7 @@ export interface WireExpectation {
 
 const ETAG = /^(W\/)?"[^"]*"$/;
 const VARY_ACCEPT_ENCODING = /(^|,)\s*accept-encoding\s*(,|$)/i;
-const PATHS = {
-  gzip: `${MIDDLEWARE_ROUTES.gzipItems}?count=${MIDDLEWARE_ITEMS}`,
-  etag: `${MIDDLEWARE_ROUTES.etagItems}?count=${MIDDLEWARE_ITEMS}`,
-} as const;
 const ITEMS_JSON = JSON.stringify(buildItems(MIDDLEWARE_ITEMS));
-const STACK_HEADERS: Headers = {
-  origin: CORS.allowedOrigin,
-  authorization: bearer(TOKENS.valid),
-  "accept-encoding": "gzip",
-};
-
-export const MIDDLEWARE_PATHS = PATHS;
-/** The stack scenario's request headers (and the etag scenario's, less If-None-Match). */
-export { STACK_HEADERS };
 
 function bodyText(answer: Answer, gzip: boolean): string {
   const bytes = Buffer.from(answer.body, "latin1");
@@ -201,14 +188,14 @@ function corsSteps(app: AppSpec): Step[] {
 
 const GZIP_STEPS: readonly Step[] = [
   {
-    check: `gzip: GET ${PATHS.gzip} accepting gzip is the items, gzip-compressed`,
-    path: PATHS.gzip,
+    check: `gzip: GET ${MIDDLEWARE_PATHS.gzip} accepting gzip is the items, gzip-compressed`,
+    path: MIDDLEWARE_PATHS.gzip,
     headers: { "accept-encoding": "gzip" },
     expect: { status: 200, gzip: true, json: ITEMS_JSON, headers: { vary: VARY_ACCEPT_ENCODING } },
   },
   {
-    check: `gzip: GET ${PATHS.gzip} without Accept-Encoding is the items, uncompressed`,
-    path: PATHS.gzip,
+    check: `gzip: GET ${MIDDLEWARE_PATHS.gzip} without Accept-Encoding is the items, uncompressed`,
+    path: MIDDLEWARE_PATHS.gzip,
     expect: { status: 200, gzip: false, json: ITEMS_JSON },
   },
 ];
@@ -248,7 +235,7 @@ function plainSteps(app: AppSpec): Step[] {
 async function etagFollowsBody(send: Asker, etag: string): Promise<Violation[]> {
   const count = MIDDLEWARE_ITEMS - 1;
   const path = `${MIDDLEWARE_ROUTES.etagItems}?count=${count}`;
-  const check = `etag: GET ${path} has another ETag, and ${PATHS.etag}'s does not match it`;
+  const check = `etag: GET ${path} has another ETag, and ${MIDDLEWARE_PATHS.etag}'s does not match it`;
   const full: WireExpectation = {
     status: 200,
     gzip: false,
@@ -411,7 +398,7 @@ export async function checkMiddleware(
     ...(await runAll(send, plainSteps(app))),
     ...(await runAll(send, corsSteps(app))),
     ...(await runAll(send, GZIP_STEPS)),
-    ...(await conditional(send, "etag", PATHS.etag, {}, itemsAnswer)),
+    ...(await conditional(send, "etag", MIDDLEWARE_PATHS.etag, {}, itemsAnswer)),
     ...(await stackViolations(send)),
     ...(await rateLimitViolations(host, port, app, timeoutMs, processes)),
   ];

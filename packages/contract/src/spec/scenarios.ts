@@ -4,10 +4,17 @@
 
 import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
 import { DB_ROUTES, SCENARIO_QUERIES } from "./db.ts";
+import { ROUTES, userPath } from "./endpoints.ts";
 import { ECHO_BODY } from "./fixtures.ts";
-import { bearer, CORS, MIDDLEWARE_ROUTES, RATE_LIMIT, TOKENS } from "./middleware.ts";
-import { MIDDLEWARE_PATHS, STACK_HEADERS } from "./middleware-checks.ts";
-import { ROUTES, userPath } from "./spec.ts";
+import {
+  bearer,
+  CORS,
+  MIDDLEWARE_PATHS,
+  MIDDLEWARE_ROUTES,
+  RATE_LIMIT,
+  STACK_HEADERS,
+  TOKENS,
+} from "./middleware.ts";
 
 export interface Scenario {
   readonly name: string;

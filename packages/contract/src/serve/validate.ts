@@ -1,8 +1,8 @@
 // The user-update rules written out by hand, for the bare apps (the frameworks use their own
 // schema validators for the same rules, as their users would).
 
-import { NAME_MAX, type USER_UPDATE_RULES, type UserUpdate } from "./data.ts";
-import { ERRORS, invalidFieldError } from "./spec.ts";
+import { NAME_MAX, type USER_UPDATE_RULES, type UserUpdate } from "../spec/data.ts";
+import { ERRORS, invalidFieldError } from "../spec/endpoints.ts";
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

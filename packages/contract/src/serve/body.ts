@@ -1,7 +1,7 @@
 // Reading a request body without ever holding more than the contract allows. Used by the apps
 // whose framework has no body-limit facility of its own (the bare apps and Elysia).
 
-import { ERRORS, isJsonContentType, MAX_BODY_BYTES } from "./spec.ts";
+import { ERRORS, isJsonContentType, MAX_BODY_BYTES } from "../spec/endpoints.ts";
 
 export const TOO_LARGE: unique symbol = Symbol("body too large");
 

@@ -77,6 +77,19 @@ export const RATE_LIMIT = { max: 10, windowSec: 60 } as const;
 /** Items in the gzip and etag answers: the `large` scenario's ~22 KB. */
 export const MIDDLEWARE_ITEMS = ITEMS_DEFAULT;
 
+/** The gzip and etag scenarios' paths: MIDDLEWARE_ITEMS items, compressed or tagged. */
+export const MIDDLEWARE_PATHS = {
+  gzip: `${MIDDLEWARE_ROUTES.gzipItems}?count=${MIDDLEWARE_ITEMS}`,
+  etag: `${MIDDLEWARE_ROUTES.etagItems}?count=${MIDDLEWARE_ITEMS}`,
+} as const;
+
+/** The stack scenario's request headers (and the etag scenario's, less If-None-Match). */
+export const STACK_HEADERS: Readonly<Record<string, string>> = {
+  origin: CORS.allowedOrigin,
+  authorization: bearer(TOKENS.valid),
+  "accept-encoding": "gzip",
+};
+
 /** Items in the stack answer: enough (~2 KB) to pass every compressor's 1 KB threshold. */
 export const STACK_ITEMS = 10;
 

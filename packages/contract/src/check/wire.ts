@@ -4,10 +4,10 @@
 // the same fields, and no Content-Length that differs from GET's).
 
 import { connect } from "node:net";
-import { apiPayloadProblems, describeError } from "./answers.ts";
-import type { AppSpec } from "./registry.ts";
-import { ROUTES, userPath } from "./spec.ts";
-import type { Violation } from "./verify.ts";
+import { ROUTES, userPath } from "../spec/endpoints.ts";
+import type { AppSpec } from "../spec/registry.ts";
+import { apiPayloadProblems, describeError } from "./payloads.ts";
+import type { Violation } from "./violation.ts";
 
 /**
  * A header into `headers`: a repeated one is joined with ", " (RFC 9110, 5.3: a list header may

@@ -10,9 +10,7 @@ import {
   selectUserFields,
   USER_UPDATE_FIXTURE,
   userById,
-} from "./data.ts";
-import { ECHO_BODY } from "./fixtures.ts";
-import { bearer, MIDDLEWARE_ROUTES, mePayload, signJwt, TOKENS } from "./middleware.ts";
+} from "../spec/data.ts";
 import {
   ERRORS,
   GREETING,
@@ -22,7 +20,9 @@ import {
   ROUTES,
   unknownFieldError,
   userPath,
-} from "./spec.ts";
+} from "../spec/endpoints.ts";
+import { ECHO_BODY } from "../spec/fixtures.ts";
+import { bearer, MIDDLEWARE_ROUTES, mePayload, signJwt, TOKENS } from "../spec/middleware.ts";
 
 export interface CaseRequest {
   readonly method: string;

@@ -1,41 +1,17 @@
-// What the four database routes do, written once over the runtime's SQLite (sqlite.ts) and
-// shared by every app, as TechEmpower's rules ask: every World row read by its own query, with
-// a prepared statement; an update reads each row, gives it a new random number and writes the
-// rows back in one transaction. The framework code around it is each app's own.
+// The SQLite store: what the four database routes do, written once over the runtime's SQLite
+// (sqlite.ts) and shared by every app, as TechEmpower's rules ask: every World row read by its
+// own query, with a prepared statement; an update reads each row, gives it a new random number
+// and writes the rows back in one transaction. The framework code around it is each app's own.
 //
 // The harness hands every app process its own seeded copy of the database (BENCH_DB, a file in
-// WAL mode); without one, as in `bun run start` or the in-process tests, the app seeds a private
-// in-memory database. With `--db postgres` it hands over a PostgreSQL database instead
-// (BENCH_PG, pg-store.ts), whose answers are promises; SQLite's stay synchronous, each
-// framework's fastest path. The database is opened at the first request, not at import.
+// WAL mode, made by createWorldDb); without one, as in `bun run start` or the in-process tests,
+// the app seeds a private in-memory database. The database is opened at the first request (by
+// selector.ts), not at import.
 
 import { writeFileSync } from "node:fs";
-import { DB_ENV, type Fortune, randomWorldId, seedSql, type World } from "./db.ts";
-import { pgStore } from "./pg-store.ts";
-import { PG_ENV } from "./postgres.ts";
+import { type Fortune, randomWorldId, seedSql, type World } from "../spec/db.ts";
 import { openSqlite, type SqlDatabase, type SqlStatement } from "./sqlite.ts";
-
-/** A value now (SQLite) or later (PostgreSQL). */
-export type Maybe<T> = T | Promise<T>;
-
-/**
- * `f` of `value`: at once when it is there, when it resolves when it is a promise. (Not named
- * `then`: a module exporting `then` is a thenable, and `await import()` of it calls it.)
- */
-export function withValue<T, R>(value: Maybe<T>, f: (value: T) => R): Maybe<R> {
-  return value instanceof Promise ? value.then(f) : f(value);
-}
-
-export interface WorldStore {
-  /** One random row. */
-  world(): Maybe<World>;
-  /** `count` random rows, each its own query. */
-  worlds(count: number): Maybe<World[]>;
-  /** `count` random rows, each given a new random number and written back. */
-  updated(count: number): Maybe<World[]>;
-  /** Every row of Fortune. */
-  fortunes(): Maybe<Fortune[]>;
-}
+import type { WorldStore } from "./world-store.ts";
 
 /** The SQLite store: every answer at once. */
 export interface SyncWorldStore extends WorldStore {
@@ -128,21 +104,4 @@ class Store implements SyncWorldStore {
 /** A store over `db`: its statements prepared once. */
 export function storeOver(db: SqlDatabase): SyncWorldStore {
   return new Store(db);
-}
-
-let shared: WorldStore | undefined;
-
-/**
- * The store `env` names: PostgreSQL when BENCH_PG names a database, else the SQLite file
- * BENCH_DB names (or a database seeded in memory without it).
- */
-export function storeFor(env: Readonly<Record<string, string | undefined>>): WorldStore {
-  const postgres = env[PG_ENV];
-  return postgres ? pgStore(postgres) : storeOver(openWorldDb(env[DB_ENV]));
-}
-
-/** The process's store (storeFor its environment), opened on first use. */
-export function worldStore(): WorldStore {
-  shared ??= storeFor(process.env);
-  return shared;
 }

@@ -3,30 +3,16 @@
 
 import { connect } from "node:net";
 import { basename } from "node:path";
-import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./answers.ts";
+import { ERRORS, MAX_BODY_BYTES, ROUTES } from "../spec/endpoints.ts";
+import { type AppSpec, getApp } from "../spec/registry.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
-import { checkDatabaseAt } from "./db-open.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
+import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./payloads.ts";
 import { checkPipelined } from "./pipeline.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
-import { type AppSpec, getApp } from "./registry.ts";
-import { ERRORS, MAX_BODY_BYTES, ROUTES } from "./spec.ts";
+import { checkDatabaseAt } from "./verify-db.ts";
+import { type Fetcher, mediaTypeOf, type Violation } from "./violation.ts";
 import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
-
-export { apiPayloadProblems, userUpdateProblems };
-
-export interface Violation {
-  readonly check: string;
-  readonly detail: string;
-}
-
-/** Anything that turns a Request into a Response: `fetch`, or an app's in-process handler. */
-export type Fetcher = (request: Request) => Response | Promise<Response>;
-
-/** The media type of an answer, in lower case, without parameters; "" with none. */
-export function mediaTypeOf(response: Response): string {
-  return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
 
 function compare(
   expect: CaseExpectation,

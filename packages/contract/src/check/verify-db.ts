@@ -1,13 +1,14 @@
-// The verifier's handle on an app's database, either engine: its SQLite file (BENCH_DB) or its
-// PostgreSQL URL (BENCH_PG), opened, handed to the checks (db-checks.ts) and closed. Plumbing
-// only: the conformance tests run it on SQLite, the PostgreSQL tests on a real server.
+// verify()'s database step, on either engine: the app's SQLite file (BENCH_DB) or its PostgreSQL
+// URL (BENCH_PG) is opened, handed to the checks (db-checks.ts) and closed. Plumbing only (it
+// was db-open.ts, a name that hid that it runs the checks): the conformance tests run it on
+// SQLite, the PostgreSQL tests on a real server.
 
+import { connectPostgres } from "../stores/postgres.ts";
+import { openSqlite } from "../stores/sqlite.ts";
 import { checkDatabase } from "./db-checks.ts";
 import { sqliteProbe } from "./db-probes.ts";
-import { pgProbe } from "./pg-store.ts";
-import { connectPostgres } from "./postgres.ts";
-import { openSqlite } from "./sqlite.ts";
-import type { Fetcher, Violation } from "./verify.ts";
+import { pgProbe } from "./pg-probe.ts";
+import type { Fetcher, Violation } from "./violation.ts";
 
 /** The database checks against `database` (a file path, or a postgres:// URL). */
 export async function checkDatabaseAt(

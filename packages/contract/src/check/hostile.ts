@@ -3,9 +3,9 @@
 // (or close a garbage connection) and still serve normally afterwards.
 
 import { connect } from "node:net";
-import { describeError } from "./answers.ts";
+import { GREETING, ROUTES, userPath } from "../spec/endpoints.ts";
 import { CASES, type ContractCase } from "./cases.ts";
-import { GREETING, ROUTES, userPath } from "./spec.ts";
+import { describeError } from "./payloads.ts";
 
 export interface HostileReport {
   readonly sent: number;
