@@ -1,17 +1,8 @@
 // verify() must catch broken apps, not just pass good ones: each server here breaks one rule.
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
-import {
-  checkPipelined,
-  checkServingExecutable,
-  headProblems,
-  parseAnswer,
-  parseStrict,
-  pidsListeningOn,
-  verify,
-} from "../src/check.ts";
-import { apiPayload, ERRORS, errorBody, GREETING, getApp } from "../src/index.ts";
+import { checkPipelined, headProblems, parseAnswer, parseStrict, verify } from "../src/check.ts";
+import { apiPayload, ERRORS, errorBody, GREETING } from "../src/index.ts";
 import { type Overrides, referenceServe } from "./support/reference-server.ts";
 
 /** The reference server on a free port; `breakIt` replaces routes. */
@@ -253,27 +244,6 @@ describe("headProblems", () => {
       'HEAD Content-Type "text/html", GET "application/json"',
       "HEAD carries a body of 1 bytes",
     ]);
-  });
-});
-
-describe("the runtime identity check of the registry port", () => {
-  // A process that is not Bun holds bun-bare's port while the server under test runs
-  // elsewhere: only the app on the registry port may be judged by that port's executable.
-  test("is skipped for a server on another port", async () => {
-    const port = getApp("bun-bare").port;
-    const holder = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1"], {
-      stdio: "ignore",
-    });
-    try {
-      for (let i = 0; i < 100 && pidsListeningOn(port).length === 0; i++) await Bun.sleep(50);
-      expect(pidsListeningOn(port)).toEqual([holder.pid as number]);
-      expect(await run(conforming())).toEqual([]);
-      // ...and the same check does judge whatever holds the registry port
-      expect(checkServingExecutable(getApp("bun-bare"))[0]?.detail).toContain("must run on bun");
-    } finally {
-      holder.kill("SIGKILL");
-      await new Promise((done) => holder.once("exit", done));
-    }
   });
 });
 

@@ -356,6 +356,48 @@ describe("Ctrl-C", () => {
     expectCleanProcessTable();
   }, 60_000);
 
+  // SIGKILL lets the harness clean up nothing: its lifeline (runtimes/lifeline.ts) must. A 30 s
+  // sample keeps the load generator running long after the kill, so what stops it is the
+  // lifeline, not the end of its window.
+  test("SIGKILL of the harness mid-sample: app, load generator and folders gone, port free", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "bench-kill-"));
+    const port = APPS.find((a) => a.name === "bun-bare")?.port as number;
+    let killedAt = 0;
+    let before = { serving: false, folders: [] as string[] };
+    try {
+      const { done } = start(
+        ["-d", "30", "-w", "0", "-n", "3", "--samples", "1", "-s", "db", "bun-bare"],
+        { TMPDIR: tmp },
+        (stderr, pid) => {
+          if (killedAt === 0 && /: round 1, sample/.test(stderr)) {
+            killedAt = -1;
+            // the load generator is spawned just after the line: give it a moment
+            setTimeout(() => {
+              before = { serving: pidsListeningOn(port).length > 0, folders: readdirSync(tmp) };
+              killedAt = Date.now();
+              process.kill(pid, "SIGKILL");
+            }, 1500);
+          }
+        },
+      );
+      const r = await done;
+      expect(r.code).toBeNull(); // killed
+      expect(killedAt).toBeGreaterThan(0);
+      expect(before.serving).toBe(true);
+      expect(before.folders.filter((n) => n.startsWith("bench-db-"))).toHaveLength(1);
+      const clean = () =>
+        taggedProcesses().length === 0 &&
+        pidsListeningOn(port).length === 0 &&
+        readdirSync(tmp).length === 0;
+      while (!clean() && Date.now() - killedAt < 10_000) await Bun.sleep(100);
+      expect(taggedProcesses()).toEqual([]);
+      expect(pidsListeningOn(port)).toEqual([]);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   test("SIGINT during a database scenario leaves no database folder behind", async () => {
     // A private temporary folder (TMPDIR): what is left in it is this run's alone.
     const tmp = mkdtempSync(join(tmpdir(), "bench-int-db-"));
@@ -579,8 +621,12 @@ describe("command line", () => {
     }
   }, 60_000);
 
-  test("--help documents every flag the table defines, and the table is what is accepted", async () => {
-    const r = await run(["--help"]);
+  test("--help fits a screen; --help all documents every flag the table defines", async () => {
+    const screen = await run(["--help"]);
+    expect(screen.code).toBe(0);
+    expect(screen.stdout.trim()).toBe(helpText().trim());
+    expect(screen.stdout.trim().split("\n").length).toBeLessThanOrEqual(60);
+    const r = await run(["--help", "all"]);
     expect(r.code).toBe(0);
     const names = FLAGS.flatMap((f) => [...f.names, ...(f.aliases ?? [])]);
     expect(names).toContain("-s");
@@ -593,7 +639,7 @@ describe("command line", () => {
     }
     for (const app of APPS) expect(r.stdout).toContain(app.name);
     // The help is the table's own text: nothing printed by benchmark.sh, nothing retyped.
-    expect(r.stdout.trim()).toBe(helpText().trim());
+    expect(r.stdout.trim()).toBe(helpText(true).trim());
   });
 
   test("an explicitly chosen tool that is missing: how to install it, exit 2", async () => {

@@ -622,6 +622,15 @@ describe("runs that were not measured alike", () => {
     expect(r.stdout).toBe("");
   });
 
+  test("the CLI refuses a SQLite run against a PostgreSQL run with exit 2", () => {
+    const engine = (name: "sqlite" | "postgresql") => (m: Manifest) =>
+      Object.assign(m, { database: { engine: name, clients: {}, settings: {} } });
+    const r = cli(run(steady, engine("sqlite")), run(steady, engine("postgresql")));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("\n  database engine: sqlite vs postgresql\n");
+    expect(r.stdout).toBe("");
+  });
+
   test("--allow-mismatch compares anyway and says so on the first line", () => {
     const next = run([{ app: "bun-bare", rps: [660, 700, 740] }], (m) =>
       Object.assign(m.settings, { connections: 200 }),

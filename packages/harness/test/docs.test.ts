@@ -4,10 +4,19 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { APPS } from "@bench/contract";
 import { REPO_ROOT } from "../src/index.ts";
 import { DEFAULT_SLO_P99_MS } from "../src/rates/rates.ts";
 import { PAGE, withFields } from "../src/report/schema-page.ts";
-import { DEFAULT_MAX_TIME_SEC, DEFAULTS, FLAGS } from "../src/run/flags.ts";
+import {
+  aboutMinutes,
+  DEFAULT_MAX_TIME_SEC,
+  DEFAULTS,
+  FLAGS,
+  PROCESS_COST_SEC,
+  QUICK,
+  runSec,
+} from "../src/run/flags.ts";
 
 /** Every Markdown file of the docs: README.md, docs/ (recursively), apps/ and packages/ READMEs. */
 function markdownFiles(): string[] {
@@ -100,6 +109,29 @@ describe("documentation", () => {
     const pages = readdirSync(join(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md"));
     expect(pages.length).toBeGreaterThan(5);
     for (const page of pages) expect(readme).toContain(`(docs/${page})`);
+  });
+
+  test("the quick start says how long the default run takes, as the constants compute it", () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Results"));
+    expect(quickStart).toMatch(
+      new RegExp(`^\\./benchmark\\.sh .*: ${aboutMinutes(runSec(APPS.length))}$`, "m"),
+    );
+    const running = readFileSync(join(REPO_ROOT, "docs", "running.md"), "utf8");
+    expect(running).toMatch(
+      new RegExp(`^\\./benchmark\\.sh .*: ${aboutMinutes(runSec(APPS.length))}$`, "m"),
+    );
+    expect(running).toMatch(
+      new RegExp(
+        `^\\./benchmark\\.sh --quick .*: ${aboutMinutes(runSec(APPS.length, QUICK))}$`,
+        "m",
+      ),
+    );
+    expect(running).toContain(`plus about ${PROCESS_COST_SEC} s of start`);
+    // the figure moves with the defaults: twice the rounds is not the same sentence
+    expect(
+      aboutMinutes(runSec(APPS.length, { ...DEFAULTS, rounds: 2 * DEFAULTS.rounds })),
+    ).not.toBe(aboutMinutes(runSec(APPS.length)));
   });
 
   test("anchors are GitHub's: punctuation dropped, spaces to hyphens, repeats numbered", () => {

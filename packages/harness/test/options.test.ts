@@ -17,7 +17,7 @@ const parse = (...args: string[]) =>
 
 describe("--max-steal", () => {
   test("the default --help states, a percentage up to 100 (off), into the manifest's settings", () => {
-    const help = helpText().replace(/\s+/g, " ");
+    const help = helpText(true).replace(/\s+/g, " ");
     expect(help).toContain(`(default: ${DEFAULT_MAX_STEAL},`);
     expect(parse("bun-bare").maxSteal).toBe(DEFAULT_MAX_STEAL);
     expect(parse("--max-steal", "20", "bun-bare").maxSteal).toBe(20);
@@ -49,7 +49,7 @@ describe("--max-steal", () => {
 
 describe("parseOptions", () => {
   test("the defaults --help states are the ones a run takes", () => {
-    const help = helpText();
+    const help = helpText(true);
     const stated = (flag: string) =>
       Number(new RegExp(`${flag} [A-Z]+ +[^]*?\\(default:\\s+(\\d+)\\)`).exec(help)?.[1]);
     const o = runOptions(["--tool", "autocannon", "-o", out(), "bun-bare"], () => {});
@@ -164,6 +164,14 @@ describe("--side-by-side and its companions", () => {
       );
     }
     expect(() => side("--threshold", "3")).toThrow("--threshold goes with --compare or --against");
+    // a strict gate: with --against only
+    expect(side("--against", "main", "--fail-inconclusive").side).toEqual({
+      against: "main",
+      failInconclusive: true,
+    });
+    expect(() => side("--fail-inconclusive")).toThrow(
+      "--fail-inconclusive goes with --against (its gate)",
+    );
     expect(() => side("--against", "-x")).toThrow(
       "--against takes a git commit, branch or tag, got '-x'",
     );

@@ -121,10 +121,16 @@ describe("--calibrate", () => {
 
 describe("--precision", () => {
   test("adds rounds past the minimum until the time is up, then says it fell short", async () => {
-    // ±0.01% cannot be reached: rounds continue while one more fits in 25 s.
+    // ±0.01% cannot be reached: rounds continue while one more fits in 25 s; nothing else can
+    // stop them, so that they stop at all is the time rule at work. From one round (-n 1): a
+    // second fits on any machine whose round takes under 12 s. When the next round would not
+    // fit is rounds.test.ts's to pin down, on a clock of its own: a bound on this run's wall
+    // time would test the machine's speed (a round longer than every earlier one ends past it).
     const r = await run([
       ...SHORT,
       "--samples",
+      "1",
+      "-n",
       "1",
       "--precision",
       "0.01",
@@ -138,10 +144,10 @@ describe("--precision", () => {
     expect(results.manifest.settings.precision).toEqual({ target: 0.0001, maxTimeSec: 25 });
     const p = results.precision;
     expect(p?.reached).toBe(false);
-    expect(p?.rounds).toBeGreaterThan(3);
+    expect(p?.rounds).toBeGreaterThan(1);
     expect(p?.rounds).toBe(results.manifest.settings.trials);
     expect(new Set(results.trials.map((t) => t.round)).size).toBe(p?.rounds as number);
-    expect(p?.elapsedSec).toBeLessThanOrEqual(25);
+    expect(p?.elapsedSec).toBeGreaterThan(0);
     expect(r.stderr).toMatch(/bench: precision ±0\.0% wanted: widest ±\d/);
     expect(r.stdout).toContain("PRECISION ±0.0% NOT reached in");
   }, 90_000);

@@ -7,6 +7,7 @@ import { analyze } from "../src/analysis/analysis.ts";
 import { calibrationViews } from "../src/analysis/calibration.ts";
 import { mulberry32 } from "../src/analysis/random.ts";
 import {
+  againstFails,
   analyzeSide,
   DISTURBED,
   disturbedSamples,
@@ -499,7 +500,48 @@ describe("--against: slower, faster, no change, inconclusive", () => {
     const a = analyzeSide(
       syntheticSideRun([["bun-bare@1a2b3c4", "bun-bare"]], row(1), { against: against.against }),
     );
-    expect(a?.against).toEqual({ ref: "HEAD~1", commit: "1a2b3c4d5e6f7a8b", threshold: 0.02 });
+    expect(a?.against).toMatchObject({
+      ref: "HEAD~1",
+      commit: "1a2b3c4d5e6f7a8b",
+      threshold: 0.02,
+    });
+  });
+
+  test("the outcome: slower, inconclusive (none slower, one unsettled) or not slower; its exit", () => {
+    const side = (ratio: number, wobble = 1) =>
+      analyzeSide(
+        syntheticSideRun([["bun-bare@1a2b3c4", "bun-bare"]], row(ratio, wobble), against),
+      );
+    const outcome = (ratio: number, wobble = 1) => side(ratio, wobble)?.against?.outcome;
+    expect(outcome(1.05)).toEqual({ verdict: "slower", slower: ["bun-bare (api)"], unsettled: [] });
+    expect(outcome(1.015, 3)).toEqual({
+      verdict: "inconclusive",
+      slower: [],
+      unsettled: ["bun-bare (api)"],
+    });
+    expect(outcome(1.001, 0.1)?.verdict).toBe("not slower");
+    expect(outcome(1 / 1.05)?.verdict).toBe("not slower");
+    // exit 1: slower always; inconclusive only for a strict gate (--fail-inconclusive)
+    expect([false, true].map((strict) => againstFails(side(1.05), strict))).toEqual([true, true]);
+    expect([false, true].map((strict) => againstFails(side(1.015, 3), strict))).toEqual([
+      false,
+      true,
+    ]);
+    expect([false, true].map((strict) => againstFails(side(1.001, 0.1), strict))).toEqual([
+      false,
+      false,
+    ]);
+    expect(againstFails(analyzeSide(RUN), true)).toBe(false); // side by side, no --against
+  });
+
+  test("a row with no gate (one pair: untestable) leaves the outcome inconclusive", () => {
+    const one = row(1.05).filter((t) => t.round === 1);
+    const a = analyzeSide(syntheticSideRun([["bun-bare@1a2b3c4", "bun-bare"]], one, against));
+    expect(a?.against?.outcome).toEqual({
+      verdict: "inconclusive",
+      slower: [],
+      unsettled: ["bun-bare (api)"],
+    });
   });
 });
 

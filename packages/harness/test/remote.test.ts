@@ -82,7 +82,9 @@ test("the agent channel: typed requests out, answers matched by id, stray lines 
   const { child, channel, sent, say } = fakeAgent();
   const link = channel.call("link", {});
   const held = channel.call("held", { port: 3004, pids: [7] });
-  await Bun.sleep(10);
+  // The stand-in's stdin delivers its data on a later turn of the event loop: wait for it, not
+  // for a time a slow machine may not keep.
+  while (sent.length < 2) await new Promise((turn) => setImmediate(turn));
   expect(sent.map((l) => JSON.parse(l))).toEqual([
     { id: 1, op: "link", args: {} },
     { id: 2, op: "held", args: { port: 3004, pids: [7] } },

@@ -115,18 +115,29 @@ describe("runRounds", () => {
   });
 
   test("a round that would not fit in what is left is not started", async () => {
-    // Rounds of at least 50 ms and 170 ms in all: three fit, a fourth would end past it.
-    const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec: 0.17 } }, noisy, 10);
-    const round = s.loop.round;
-    const slow = {
-      ...s.loop,
-      round: async (n: number) => {
-        await Bun.sleep(50);
-        await round(n);
-      },
+    // Rounds of 50 ms on the loop's own clock (no machine's speed in it): after three, 150 ms
+    // have gone; a fourth would end at 200 ms, past 170 and not past 200.
+    const timed = (maxTimeSec: number) => {
+      const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec } }, noisy, 10);
+      let clock = 0;
+      const round = s.loop.round;
+      const loop = {
+        ...s.loop,
+        now: () => clock,
+        round: async (n: number) => {
+          clock += 50;
+          await round(n);
+        },
+      };
+      return { s, loop };
     };
-    await runRounds(slow);
-    expect(s.rounds).toEqual([1, 2, 3]);
+    const short = timed(0.17);
+    await runRounds(short.loop);
+    expect(short.s.rounds).toEqual([1, 2, 3]);
+    expect(short.s.results.precision).toMatchObject({ reached: false, elapsedSec: 0.15 });
+    const exact = timed(0.2);
+    await runRounds(exact.loop);
+    expect(exact.s.rounds).toEqual([1, 2, 3, 4]);
   });
 
   test("an interrupted round is not judged", async () => {

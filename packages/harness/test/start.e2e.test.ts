@@ -1,7 +1,7 @@
 // `bun run start` in an app folder, as a new user runs it: on a fresh clone (nothing
 // installed) it must say in one line what to run and stop, never fall back to whatever
 // runtime the machine has, never show a runtime's stack trace.
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,6 +63,48 @@ async function quickRun(clone: string, env: Record<string, string | undefined>) 
   return { code: await proc.exited, stderr };
 }
 
+/**
+ * `./benchmark.sh ARGS` in `clone` with `env`, stopped with TERM after `limitMs` (bootstrap's
+ * own trap then stops its install): its exit code, output and how long it took.
+ */
+async function runIn(
+  clone: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  limitMs: number,
+) {
+  const began = performance.now();
+  const proc = Bun.spawn(["bash", join(clone, "benchmark.sh"), ...args], {
+    cwd: clone,
+    env,
+    stderr: "pipe",
+    stdout: "pipe",
+  });
+  const stop = setTimeout(() => proc.kill("SIGTERM"), limitMs);
+  const [stdout, stderr] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
+  const code = await proc.exited;
+  clearTimeout(stop);
+  return { code, stdout, stderr, ms: performance.now() - began };
+}
+
+/** A listener that accepts connections and never answers: a dead proxy, a filtered network. */
+function silentListener(): { url: string; stop: () => void } {
+  const held: unknown[] = [];
+  const listener = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: { open: (socket) => void held.push(socket), data() {} },
+  });
+  return { url: `http://127.0.0.1:${listener.port}/`, stop: () => listener.stop(true) };
+}
+
+/** PATH with npm and the system's programs, and no Bun: a machine with only Node.js and npm. */
+const npmOnlyPath = () =>
+  `${dirname(execFileSync("bash", ["-c", "command -v npm"], { encoding: "utf8" }).trim())}:/usr/bin:/bin`;
+
 /** A registry URL on a port nothing listens on: what no network looks like, refused at once. */
 function refusingRegistry(): string {
   const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
@@ -73,6 +115,7 @@ function refusingRegistry(): string {
 
 describe("bun run start on a fresh clone", () => {
   const clone = freshClone();
+  afterAll(() => rmSync(clone, { recursive: true, force: true }));
 
   for (const [app, runtime] of [
     ["node-hono", "node"],
@@ -122,8 +165,87 @@ describe("./benchmark.sh on a fresh clone whose registry never answers", () => {
       expect(taggedProcesses()).toEqual([]);
     } finally {
       registry.stop(true);
+      rmSync(clone, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe("one install limit: BENCH_INSTALL_TIMEOUT holds npm's install of Bun too", () => {
+  test("a registry that never answers, npm's cache empty: stopped at the limit, exit 2", async () => {
+    const registry = silentListener();
+    const clone = freshClone();
+    const cache = mkdtempSync(join(tmpdir(), "bench-npm-cache-"));
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PATH: npmOnlyPath(),
+      NPM_CONFIG_REGISTRY: registry.url,
+      npm_config_cache: cache,
+      BENCH_INSTALL_TIMEOUT: "7",
+      BENCH_TEST_TAG: TEST_TAG,
+    };
+    delete env.BENCH_BUN;
+    try {
+      const r = await runIn(clone, ["--help"], env, 40_000);
+      expect(r.code).toBe(2);
+      expect(r.ms).toBeLessThan(20_000);
+      const want = JSON.parse(
+        readFileSync(join(clone, "package.json"), "utf8"),
+      ).packageManager.slice(4);
+      expect(r.stderr.split("\n").filter((line) => line.startsWith("bootstrap: "))).toEqual([
+        `bootstrap: installing Bun ${want} into .cache/bun (npm install)...`,
+        `bootstrap: installing Bun ${want} (npm install) (up to 7 s)...`,
+        `bootstrap: installing Bun ${want} (npm install): no result within 7 s; is the npm registry reachable? (offline, or a proxy: HTTPS_PROXY, npm_config_registry)`,
+      ]);
+      expect(taggedProcesses()).toEqual([]);
+    } finally {
+      registry.stop();
+      for (const dir of [clone, cache]) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("./benchmark.sh on a fresh clone offline, its caches warm", () => {
+  // A network that never answers (every request through a proxy that holds it), with npm's
+  // and Bun's caches as this machine's own install left them: npm used to wait out its
+  // timeouts on every package, and the \`node\` package's install script its own (4 min 40 s
+  // before it fell back to the cache).
+  const want = JSON.parse(
+    readFileSync(join(REPO_ROOT, "package.json"), "utf8"),
+  ).packageManager.slice(4);
+  const cached =
+    spawnSync("npm", ["view", `bun@${want}`, "version", "--offline"], {
+      encoding: "utf8",
+    }).stdout.trim() === want;
+  if (!cached) console.warn(`skipping the warm-cache install: npm's cache holds no bun@${want}`);
+  test.skipIf(!cached && process.env.CI !== "true")(
+    "installs Bun and the dependencies from the caches within 30 s, no progress lines",
+    async () => {
+      const proxy = silentListener();
+      const clone = freshClone();
+      const env: Record<string, string | undefined> = {
+        ...process.env,
+        PATH: npmOnlyPath(),
+        BENCH_TEST_TAG: TEST_TAG,
+      };
+      for (const name of ["HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"]) {
+        env[name] = proxy.url.slice(0, -1);
+      }
+      delete env.BENCH_BUN;
+      try {
+        const r = await runIn(clone, ["--help"], env, 60_000);
+        expect(r.code).toBe(0);
+        expect(r.ms).toBeLessThan(30_000);
+        expect(r.stdout).toStartWith("Usage: ./benchmark.sh");
+        expect(r.stderr).not.toContain("still installing");
+        expect(existsSync(join(clone, ".cache/bun/node_modules/.bin/bun"))).toBe(true);
+        expect(taggedProcesses()).toEqual([]);
+      } finally {
+        proxy.stop();
+        rmSync(clone, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 });
 
 describe("./benchmark.sh on a fresh machine that has only Node.js and npm, offline", () => {

@@ -99,7 +99,10 @@ describe("start-up figures", () => {
     await running.stop();
     expect(wall).toBeGreaterThanOrEqual(400);
     expect(running.readyMs).toBeGreaterThan(0);
-    expect(running.readyMs).toBeLessThan(wall - 350);
+    // The 400 ms before the exec are in the wall time and not in the figure, on any machine:
+    // the bound is the sleep itself (less 2 ms for the stamp's and the clocks' rounding), not a
+    // share of it that a slow start-up could eat into.
+    expect(wall - (running.readyMs as number)).toBeGreaterThanOrEqual(398);
   }, 30_000);
 });
 

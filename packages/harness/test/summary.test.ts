@@ -598,13 +598,22 @@ describe("a side-by-side run's summary", () => {
 
   test("the design line: samples per pair of processes, pairs per comparison", () => {
     const settings = run.manifest.settings;
-    expect(designText(settings)).toBe(
+    const withSettings = (patch: Partial<typeof settings>, status = run.status) => ({
+      ...run,
+      status,
+      manifest: { ...run.manifest, settings: { ...settings, ...patch } },
+    });
+    expect(designText(run)).toBe(
       "side by side: 5 × 1 s samples per pair of processes, 4 pairs (rounds) per comparison " +
         "(+2 s warm-up each), 50 connections per app",
     );
-    expect(designText({ ...settings, samples: 1, trials: 1 })).toBe(
+    expect(designText(withSettings({ samples: 1, trials: 1 }))).toBe(
       "side by side: 1 × 1 s sample per pair of processes, 1 pair (rounds) per comparison " +
         "(+2 s warm-up each), 50 connections per app",
+    );
+    // cut short: the pairs measured (rounds 1-4 hold samples), of those planned
+    expect(designText(withSettings({ trials: 15 }, "interrupted"))).toContain(
+      ", 4 of 15 planned pairs (rounds) per comparison",
     );
   });
 });
@@ -744,13 +753,32 @@ describe("the text helpers the reports share", () => {
   });
 
   test("designText: singular and plural samples and processes", () => {
-    const settings = syntheticRun(["bun-bare"], ["api"], []).manifest.settings;
-    expect(designText({ ...settings, samples: 1, trials: 1 })).toBe(
+    const design = (settings: Partial<Results["manifest"]["settings"]>) =>
+      designText(syntheticRun(["bun-bare"], ["api"], [], settings));
+    expect(design({ samples: 1, trials: 1 })).toBe(
       "1 × 5 s sample per process, 1 process (rounds) per app (+2 s warm-up each)",
     );
-    expect(designText({ ...settings, samples: 4, trials: 20, durationSec: 2 })).toBe(
+    expect(design({ samples: 4, trials: 20, durationSec: 2 })).toBe(
       "4 × 2 s samples per process, 20 processes (rounds) per app (+2 s warm-up each)",
     );
+  });
+
+  test("a run cut short states the rounds it measured, of those planned (killed or Ctrl-C)", () => {
+    // rounds 1 and 2 hold samples (round 2 of one app only: it still counts)
+    const trials = [
+      syntheticTrial("bun-bare", "api", 1, 64, 1000, 4),
+      syntheticTrial("node-bare", "api", 1, 64, 500, 4),
+      syntheticTrial("bun-bare", "api", 2, 64, 1000, 4),
+    ];
+    const cut = (status: Results["status"]) => ({
+      ...syntheticRun(["bun-bare", "node-bare"], ["api"], trials, { trials: 20 }),
+      status,
+    });
+    const rounds = (text: string) => /\d+(?: of \d+ planned)? process(?:es)?/.exec(text)?.[0];
+    expect(rounds(designText(cut("interrupted")))).toBe("2 of 20 planned processes");
+    expect(rounds(designText(cut("running")))).toBe("2 of 20 planned processes");
+    expect(rounds(designText(cut("complete")))).toBe("20 processes");
+    expect(rounds(formatSummary(analyze(cut("interrupted"))))).toBe("2 of 20 planned processes");
   });
 
   test("p99Text: the range from two valid samples on, none for one", () => {
@@ -832,5 +860,26 @@ describe("the text helpers the reports share", () => {
       "\n  noise (CoV of one sample within a process / between processes): " +
         "node-bare 4.1% / 1.8%, bun-bare 4.1% / 1.8%\n",
     );
+  });
+});
+
+describe("the database engine", () => {
+  const trials = [1, 2, 3].map((round) => syntheticTrial("bun-bare", "db", round, 64, 1000, 4));
+  const run = (database?: Results["manifest"]["database"]): Results => {
+    const r = syntheticRun(["bun-bare"], ["db"], trials);
+    return database ? { ...r, manifest: { ...r.manifest, database } } : r;
+  };
+  const secondLine = (r: Results) => formatSummary(analyze(r)).split("\n")[1];
+
+  test("the terminal summary names it on its second line, whichever it was", () => {
+    const clients = { bun: "bun:sqlite", node: "node:sqlite" };
+    expect(secondLine(run({ engine: "sqlite", clients, settings: {} }))).toBe(
+      "database: SQLite, a file per app process (bun:sqlite, node:sqlite)",
+    );
+    const pg = { engine: "postgresql" as const, version: "17.2", cpus: "0", clients, settings: {} };
+    expect(secondLine(run(pg))).toBe(
+      "database: PostgreSQL 17.2 on CPU 0, a database per app process (bun:sqlite, node:sqlite)",
+    );
+    expect(secondLine(run())).toStartWith("Test CPU, 2 cores");
   });
 });

@@ -64,3 +64,12 @@ export const workersText = (settings: Results["manifest"]["settings"]): string =
     ? "1 process per app"
     : `${counts.join(", ")} worker(s) per app`;
 };
+
+/**
+ * The rounds a run measured: those with a sample, one at a time or side by side. A run cut
+ * short measured fewer than its settings planned (settings.trials), and its header must say so.
+ */
+export function roundsMeasured(results: Pick<Results, "trials" | "pairTrials">): number {
+  const rounds = [...results.trials, ...(results.pairTrials ?? [])].map((t) => t.round);
+  return new Set(rounds).size;
+}

@@ -78,9 +78,44 @@ export interface SideAnalysis {
   readonly groups: ReadonlyMap<string, SideGroup>;
   /** The pairs measured, [reference, app]. */
   readonly pairs: readonly (readonly [string, string])[];
-  /** --against: the commit compared with, and the threshold of the verdicts. */
-  readonly against?: { readonly ref: string; readonly commit: string; readonly threshold: number };
+  /** --against: the commit compared with, the threshold of the verdicts and their outcome. */
+  readonly against?: {
+    readonly ref: string;
+    readonly commit: string;
+    readonly threshold: number;
+    readonly outcome: AgainstOutcome;
+  };
 }
+
+/**
+ * --against's outcome over every row compared with the commit ("app (scenario)" each): slower
+ * when one row is; else inconclusive when one row was shown neither faster nor within the
+ * threshold (or could not be tested: failed, one pair); else not slower.
+ */
+export interface AgainstOutcome {
+  readonly verdict: "slower" | "inconclusive" | "not slower";
+  readonly slower: readonly string[];
+  readonly unsettled: readonly string[];
+}
+
+function againstOutcome(groups: ReadonlyMap<string, SideGroup>): AgainstOutcome {
+  const rows = [...groups.values()].flatMap((g) =>
+    g.rows.filter((r) => r.reference).map((r) => ({ r, name: `${r.app} (${g.scenario})` })),
+  );
+  const slower = rows.filter(({ r }) => r.gate?.verdict === "regression").map((x) => x.name);
+  const settled = ["improvement", "no change beyond the threshold"];
+  const unsettled = rows
+    .filter(({ r }) => !settled.includes(r.gate?.verdict ?? "") && r.gate?.verdict !== "regression")
+    .map((x) => x.name);
+  const verdict =
+    slower.length > 0 ? "slower" : unsettled.length > 0 ? "inconclusive" : "not slower";
+  return { verdict, slower, unsettled };
+}
+
+/** Whether --against's gate fails the run (exit 1): slower, or, strict, inconclusive too. */
+export const againstFails = (side: SideAnalysis | undefined, strict = false): boolean =>
+  side?.against?.outcome.verdict === "slower" ||
+  (strict && side?.against?.outcome.verdict === "inconclusive");
 
 const sideOf = (trial: PairTrial, app: string): PairSide | undefined =>
   trial.sides.find((s) => s.app === app);
@@ -395,11 +430,11 @@ export function analyzeSide(results: Results): SideAnalysis | undefined {
   for (const scenario of results.manifest.settings.scenarios) {
     groups.set(scenario, analyzeScenario(results, scenario, exclusion));
   }
-  const against = side.against
-    ? { ...side.against, threshold: side.threshold ?? DEFAULT_AGAINST_THRESHOLD }
-    : undefined;
-  if (against) withGates(groups, against.threshold);
-  return { groups, pairs: side.pairs, ...(against ? { against } : {}) };
+  if (!side.against) return { groups, pairs: side.pairs };
+  const threshold = side.threshold ?? DEFAULT_AGAINST_THRESHOLD;
+  withGates(groups, threshold);
+  const against = { ...side.against, threshold, outcome: againstOutcome(groups) };
+  return { groups, pairs: side.pairs, against };
 }
 
 /** --against's threshold when --threshold is not given: a 2% change, what the mode settles. */

@@ -18,6 +18,7 @@ import {
 import type { DatabaseRecord } from "../results/schema.ts";
 import type { DbEngine } from "../run/options.ts";
 import type { Pinning } from "../run/plan.ts";
+import { tetherFolder } from "../runtimes/lifeline.ts";
 import { type PostgresRecord, type PostgresServer, startPostgres } from "./postgres-server.ts";
 
 const PREFIX = "bench-db-";
@@ -34,18 +35,19 @@ export interface AppDatabase {
 /** A fresh database, seeded from the contract, in a new folder under `parent`. */
 export function makeAppDatabase(parent = tmpdir()): AppDatabase {
   const dir = mkdtempSync(join(parent, `${PREFIX}${process.pid}-`));
+  const release = tetherFolder(dir);
+  const remove = () => {
+    rmSync(dir, { recursive: true, force: true });
+    release();
+  };
   const path = join(dir, "world.db");
   try {
     createWorldDb(path);
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     throw error;
   }
-  return {
-    path,
-    env: { [DB_ENV]: path },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return { path, env: { [DB_ENV]: path }, remove };
 }
 
 function alive(pid: number): boolean {

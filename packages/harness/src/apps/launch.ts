@@ -10,6 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AppSpec } from "@bench/contract";
 import { descendantsOf } from "@bench/contract/check";
 import { allListening, LISTEN_ENV, WORKERS_ENV } from "@bench/contract/workers";
+import { type Release, tether, tetherFolder } from "../runtimes/lifeline.ts";
 import { type AppRun, buildEnv, registryName } from "../runtimes/runtime-versions.ts";
 import { type AppDatabase, makeAppDatabase } from "./app-db.ts";
 import { execAt, portHolder, waitForReady } from "./readiness.ts";
@@ -97,6 +98,16 @@ function signalOne(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether any process of the group is left (a zombie counts until it is collected). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
@@ -142,14 +153,19 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const workers = options.workers ?? 1;
   const database = await databaseFor(app, options.database);
   const env = { ...options.env, ...database?.env };
-  const { child, command, stampDir, spawned } = spawnApp(app, cwd, { ...options, env }, workers);
+  const { child, command, stamp, spawned } = spawnApp(app, cwd, { ...options, env }, workers);
   const { exited, output, exitedWith } = watch(child);
-  // The file goes when the process does, however it ends (stop, a crash, a failed start).
-  void exited.then(() => database?.remove());
   const pid = child.pid;
+  // Stopped with the harness however it ends, SIGKILL too (runtimes/lifeline.ts).
+  const release: Release = pid === undefined ? () => {} : tether(pid, true);
+  // The file goes when the process does, however it ends (stop, a crash, a failed start).
+  void exited.then(() => {
+    database?.remove();
+    if (pid !== undefined && !groupAlive(pid)) release();
+  });
   if (pid === undefined) {
     await exited;
-    rmSync(stampDir, { recursive: true, force: true });
+    removeStamp(stamp);
     throw new LaunchError(`${app.name}: could not start ${command.join(" ")}: ${output().trim()}`);
   }
 
@@ -165,7 +181,11 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
     exited,
     hasExited: () => exitedWith() !== undefined,
     output,
-    stop: (graceMs = 3000) => stopTree(pid, knownTree, exited, graceMs, database),
+    stop: async (graceMs = 3000) => {
+      const report = await stopTree(pid, knownTree, exited, graceMs, database);
+      if (!groupAlive(pid)) release();
+      return report;
+    },
   };
 
   const timeoutMs = options.readyTimeoutMs ?? 15_000;
@@ -174,7 +194,7 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
   const exitedNow = () => running.hasExited();
   const ready = await waitForReady(app.port, exitedNow, timeoutMs, allUp, undefined, host);
   knownTree = descendantsOf(pid);
-  const exec = startedAt(stampDir, spawned, ready?.at);
+  const exec = startedAt(stamp, spawned, ready?.at);
   if (ready?.correct) readyMs = ready.at - exec;
   if (!ready) {
     const why = running.hasExited()
@@ -255,6 +275,7 @@ function spawnApp(app: AppRun, cwd: string, options: StartOptions, workers: numb
   if (options.cpus !== undefined) command.unshift("taskset", "-c", options.cpus);
   const [file, ...args] = command as [string, ...string[]];
   const stampDir = mkdtempSync(join(tmpdir(), "bench-exec-"));
+  const stamp = { dir: stampDir, release: tetherFolder(stampDir) };
   const spawned = { at: performance.now(), wall: Date.now() };
   const child: ChildProcess = spawn(file, args, {
     cwd,
@@ -269,22 +290,33 @@ function spawnApp(app: AppRun, cwd: string, options: StartOptions, workers: numb
       BENCH_EXEC_STAMP: join(stampDir, "stamp"),
     },
   });
-  return { child, command, stampDir, spawned };
+  return { child, command, stamp, spawned };
 }
 
 /** When the runtime was exec'd (readiness.ts's execAt), from the stamp the start script wrote. */
 function startedAt(
-  stampDir: string,
+  stamp: Stamp,
   spawned: { at: number; wall: number },
   readyAt: number | undefined,
 ): number {
-  let stamp: string | undefined;
+  let written: string | undefined;
   try {
-    stamp = readFileSync(join(stampDir, "stamp"), "utf8");
+    written = readFileSync(join(stamp.dir, "stamp"), "utf8");
   } catch {
     // no stamp: the start script is not start-app.sh
   } finally {
-    rmSync(stampDir, { recursive: true, force: true });
+    removeStamp(stamp);
   }
-  return execAt(stamp, spawned, readyAt);
+  return execAt(written, spawned, readyAt);
+}
+
+/** The folder the start script stamps its exec in, removed with the harness if not before. */
+interface Stamp {
+  readonly dir: string;
+  readonly release: Release;
+}
+
+function removeStamp(stamp: Stamp): void {
+  rmSync(stamp.dir, { recursive: true, force: true });
+  stamp.release();
 }

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerHost, ServerSample } from "../hosts/host.ts";
+import { tether } from "../runtimes/lifeline.ts";
 import {
   type LoadRun,
   loadWindow,
@@ -41,6 +42,8 @@ export function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
     env: { ...process.env, ...cmd.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A long trial must not go on loading a server whose harness was killed outright.
+  const release = child.pid === undefined ? () => {} : tether(child.pid, false);
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (d: Buffer) => {
@@ -57,6 +60,7 @@ export function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
   const output = new Promise<ToolOutput>((done) => {
     const finish = (exit: string) => {
       clearTimeout(killer);
+      release();
       done({ exit, stdout, stderr, hung });
     };
     child.once("close", (code, signal) => finish(signal ?? String(code)));

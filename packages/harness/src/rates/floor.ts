@@ -1,12 +1,14 @@
 // The generator floor of --rates search: floor-server.ts started with the app's own answer to the
 // scenario (same bytes, same content type), pinned where the app runs, on a port of its own.
-// It dies with the harness: it exits when its stdin (a pipe from here) closes.
+// It dies with the harness: it exits when its stdin (a pipe from here) closes; its folder goes
+// with the harness's lifeline.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Scenario } from "@bench/contract";
+import { tetherFolder } from "../runtimes/lifeline.ts";
 
 export interface Floor {
   readonly port: number;
@@ -45,6 +47,7 @@ export async function startFloor(
 ): Promise<Floor> {
   const answer = await answerOf(appUrl, scenario, bodyFile);
   const dir = mkdtempSync(join(tmpdir(), "bench-floor-"));
+  const release = tetherFolder(dir);
   const file = join(dir, "answer");
   writeFileSync(file, answer.bytes);
   const command = [process.execPath, SERVER, file, answer.contentType];
@@ -62,6 +65,7 @@ export async function startFloor(
     await exited;
     clearTimeout(killed);
     rmSync(dir, { recursive: true, force: true });
+    release();
   };
   let said = "";
   let errors = "";

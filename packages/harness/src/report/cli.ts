@@ -52,6 +52,13 @@ function report([given]: string[], values: Values, io: Io): number {
   if (!given) throw new InputError("report needs a results.json");
   const path = resultsFile(given);
   const results = loadResults(path);
+  // A run killed outright (SIGKILL, a lost machine) never closed its results.json: it holds the
+  // samples that finished, as an interrupted one does, and its reports must say so. The file
+  // itself is left as it is.
+  if (results.status === "running") {
+    io.err(`report: ${path} was never closed (its run was killed): reported as interrupted`);
+    results.status = "interrupted";
+  }
   // --max-steal: the same samples re-analysed at another threshold (results.json is not written).
   const maxSteal = values["max-steal"];
   if (maxSteal !== undefined) results.manifest.settings.maxSteal = Number(maxSteal);

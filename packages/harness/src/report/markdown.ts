@@ -15,6 +15,7 @@ import { type Section, sections } from "./sections.ts";
 import { stealLine } from "./steal-table.ts";
 import {
   ciText,
+  databaseText,
   designText,
   halfWidthText,
   machinesText,
@@ -140,15 +141,18 @@ export function headerLines(results: Results): string[][] {
     .map(([name, version]) => `${name} ${version}`)
     .join(", ");
   const s = m.settings;
+  const engine = databaseText(results);
+  const database = engine === undefined ? [] : [["Database", engine]];
   return [
     ["Date", `${results.startedAt.replace("T", " ").slice(0, 16)} UTC (${results.status})`],
     [m.serverHost ? "Machines" : "Machine", machinesText(results, true)],
     [
       "Load",
-      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${designText(s)}, apps interleaved`,
+      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${designText(results)}, apps interleaved`,
     ],
     ["Server processes", workersText(s)],
     ["Pinning", pinningText(results)],
+    ...database,
     ["Runtimes (as the apps reported)", runtimes.join(", ") || "—"],
     ["Packages (bun.lock)", packages],
     ["Commit", `${m.git.commit.slice(0, 12)}${m.git.dirty ? " (uncommitted changes)" : ""}`],

@@ -53,6 +53,7 @@ export function compactSummary(analysis: Analysis, reportDir: string): string {
   const fact = (key: string) => facts.get(key) ?? "—";
   return [
     `Measured ${fact("Date")} · ${fact("Machine")} · ${fact("Load")} · ${fact("Pinning")} · ` +
+      (facts.has("Database") ? `database ${fact("Database")} · ` : "") +
       `${fact("Runtimes (as the apps reported)")} · commit ${fact("Commit")}.`,
     "",
     "**Requests per second**: mean over processes ± half-width of its 95% confidence interval, " +

@@ -31,7 +31,7 @@ export const AGAINST_INTRO =
   "fell by the threshold or more, significantly (one-sided test on the per-pair log ratios, " +
   "Holm over the apps and scenarios); no change beyond the threshold: an equivalence test (TOST " +
   "against ±threshold) shows it; inconclusive: neither, with the smallest change the run could " +
-  "have detected. A slower app makes the run exit 1.";
+  "have detected. A slower app makes the run exit 1 (with --fail-inconclusive, an inconclusive one too).";
 // Stryker restore StringLiteral
 
 export const SIDE_HEADER = [
@@ -142,18 +142,24 @@ export function againstCells(analysis: Analysis): string[][] {
   return out;
 }
 
-/** The one-line outcome of --against: which apps are slower, or none. */
+/**
+ * The one-line outcome of --against, the last line of its section: which apps are slower; or
+ * INCONCLUSIVE, naming the apps shown neither faster nor within the threshold (a reader must
+ * not take "none slower" for a pass); or none slower.
+ */
 export function againstLine(analysis: Analysis): string | undefined {
   const against = analysis.side?.against;
   if (!against) return undefined;
-  const rows = [...(analysis.side?.groups.values() ?? [])].flatMap((g) =>
-    g.rows.map((r) => ({ r, s: g.scenario })),
-  );
-  const slower = rows
-    .filter(({ r }) => r.gate?.verdict === "regression")
-    .map(({ r, s }) => `${r.app} (${s})`);
+  const { verdict, slower, unsettled } = against.outcome;
   const threshold = `${fmt(against.threshold * 100, 1)}%`;
-  return slower.length > 0
-    ? `SLOWER than ${against.ref} (${against.commit.slice(0, 12)}) by ${threshold} or more: ${slower.join(", ")}`
-    : `no app slower than ${against.ref} (${against.commit.slice(0, 12)}) by ${threshold} or more`;
+  const commit = `${against.ref} (${against.commit.slice(0, 12)})`;
+  if (verdict === "slower")
+    return `SLOWER than ${commit} by ${threshold} or more: ${slower.join(", ")}`;
+  if (verdict === "inconclusive") {
+    return (
+      `INCONCLUSIVE against ${commit}: none shown slower by ${threshold} or more, but not shown ` +
+      `within ±${threshold} either: ${unsettled.join(", ")} (--fail-inconclusive makes this exit 1)`
+    );
+  }
+  return `no app slower than ${commit} by ${threshold} or more: each faster or within ±${threshold}`;
 }

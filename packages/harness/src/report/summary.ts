@@ -10,7 +10,7 @@ import {
   summarize,
 } from "../analysis/analysis.ts";
 import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
-import { connectionsText, workersText } from "../analysis/groups.ts";
+import { connectionsText, roundsMeasured, workersText } from "../analysis/groups.ts";
 import type { Interval } from "../analysis/stats.ts";
 import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import type { Results } from "../results/schema.ts";
@@ -117,6 +117,19 @@ export function pinningText(results: Results): string {
     : `not pinned${p.note ? ` (${p.note})` : ""}`;
 }
 
+/**
+ * The database scenarios' engine, where it ran and each client, or undefined for a run without
+ * them: a SQLite run and a PostgreSQL run measure different things under the same names.
+ */
+export function databaseText(results: Results): string | undefined {
+  const db = results.manifest.database;
+  if (!db) return undefined;
+  const clients = [...new Set(Object.values(db.clients))].join(", ");
+  if (db.engine === "sqlite") return `SQLite, a file per app process (${clients})`;
+  const where = db.cpus === undefined ? "" : ` on CPU ${db.cpus}`;
+  return `PostgreSQL ${db.version ?? "(version unrecorded)"}${where}, a database per app process (${clients})`;
+}
+
 /** The machine, or across two hosts both of them and the network between them. */
 export function machinesText(results: Results, long = false): string {
   const m = results.manifest;
@@ -169,19 +182,28 @@ function summaryRow(r: SummaryRow): string[] {
   ];
 }
 
-/** "5 × 2 s samples per process, 20 processes per app (+2 s warm-up each)". */
-export function designText(settings: Results["manifest"]["settings"]): string {
+/**
+ * "5 × 2 s samples per process, 20 processes per app (+2 s warm-up each)". A run that did not
+ * complete states the rounds it measured, and the planned ones beside them.
+ */
+export function designText(
+  results: Pick<Results, "manifest" | "status" | "trials" | "pairTrials">,
+): string {
+  const { settings } = results.manifest;
   const samples = settings.samples ?? 1;
+  const planned = settings.trials;
+  const rounds = results.status === "complete" ? planned : roundsMeasured(results);
+  const of = rounds === planned ? "" : ` of ${planned} planned`;
   if (settings.sideBySide) {
     return (
       `side by side: ${samples} × ${settings.durationSec} s sample${samples === 1 ? "" : "s"} per pair ` +
-      `of processes, ${settings.trials} pair${settings.trials === 1 ? "" : "s"} (rounds) per comparison ` +
+      `of processes, ${rounds}${of} pair${rounds === 1 && of === "" ? "" : "s"} (rounds) per comparison ` +
       `(+${settings.warmupSec} s warm-up each), ${settings.connections} connections per app`
     );
   }
   return (
     `${samples} × ${settings.durationSec} s sample${samples === 1 ? "" : "s"} per process, ` +
-    `${settings.trials} process${settings.trials === 1 ? "" : "es"} (rounds) per app ` +
+    `${rounds}${of} process${rounds === 1 && of === "" ? "" : "es"} (rounds) per app ` +
     `(+${settings.warmupSec} s warm-up each)`
   );
 }
@@ -249,9 +271,11 @@ export function formatSummary(analysis: Analysis): string {
   const out: string[] = [];
   const pin = pinningText(results);
   const workers = (m.settings.workers ?? 1) > 1 ? `${workersText(m.settings)} · ` : "";
+  const database = databaseText(results);
   out.push(
     `${m.tool.name} ${m.tool.version} · ${connectionsText(m.settings)} connections · ` +
-      `${designText(m.settings)} · ${workers}${pin}`,
+      `${designText(results)} · ${workers}${pin}`,
+    ...(database ? [`database: ${database}`] : []),
     `${machinesText(results)} · commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`,
   );
   if (results.status === "interrupted")

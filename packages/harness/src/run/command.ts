@@ -50,6 +50,7 @@ export interface Values {
   readonly reference?: string;
   readonly against?: string;
   readonly threshold?: string;
+  readonly "fail-inconclusive": boolean;
   readonly "export-bmf"?: string;
   readonly db?: string;
   readonly history?: string;
@@ -63,7 +64,8 @@ export interface Values {
 }
 
 export type Command =
-  | { readonly kind: "help" }
+  /** --help: a screen of the common flags; --help all: every flag. */
+  | { readonly kind: "help"; readonly all: boolean }
   /** report/cli.ts's command line: report, compare or readme, and their flags. */
   | { readonly kind: "report"; readonly argv: readonly string[] }
   | { readonly kind: "run"; readonly values: Values }
@@ -84,7 +86,7 @@ export function commandOf(
 ): Command {
   if (argv[0] === "history") return { kind: "history", argv: argv.slice(1) };
   const read = readArgs(argv, cwd);
-  if (read.given.has("help")) return { kind: "help" };
+  if (read.given.has("help")) return { kind: "help", all: read.positionals.includes("all") };
   const report = reportCommand(read);
   if (report) return { kind: "report", argv: report };
   return { kind: "run", values: runValues(read, env) };
@@ -156,6 +158,8 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
   const quick = has("quick") ? QUICK : undefined;
   const mode = side ? SIDE : undefined;
   if (side) sideLimits(read);
+  if (has("fail-inconclusive") && !has("against"))
+    throw new UsageError("--fail-inconclusive goes with --against (its gate)");
   if (calibrate) calibrateLimits(read, named);
   else if (env.BENCH_EXTRA_WORK)
     throw new EnvironmentError(
@@ -200,6 +204,7 @@ function runValues(read: ReadArgs, env: Record<string, string | undefined>): Val
     ...text("reference"),
     ...text("against"),
     ...text("threshold"),
+    "fail-inconclusive": has("fail-inconclusive"),
     ...(read.given.has("export") ? { "export-bmf": read.given.get("export")?.[1] } : {}),
     ...text("db"),
     ...text("history"),

@@ -38,6 +38,26 @@ export const SIDE = { rounds: 15, samples: 2, warmup: 8, connections: 50 };
 /** --quick: a smoke run (other flags still override it). */
 export const QUICK = { rounds: 3, samples: 2, duration: 1, warmup: 1, connections: 50 };
 
+/**
+ * What a process costs beyond its load (start, readiness, verification, stop, the tool's own
+ * start), in seconds: the stored default run (docs/results/2026-11-23-fifteen) took 1,676 s for
+ * 15 apps × 20 processes of 2 + 3 × 1 s of load, 0.59 s more per process.
+ */
+export const PROCESS_COST_SEC = 0.6;
+
+/** How long a run of `apps` apps in a design's shape takes: each process its load and its cost. */
+export function runSec(
+  apps: number,
+  design: { rounds: number; warmup: number; samples: number; duration: number } = DEFAULTS,
+): number {
+  const { rounds, warmup, samples, duration } = design;
+  return apps * rounds * (warmup + samples * duration + PROCESS_COST_SEC);
+}
+
+/** "about 28 minutes": a run's length as the help and the README state it. */
+export const aboutMinutes = (seconds: number): string =>
+  `about ${Math.max(1, Math.round(seconds / 60))} minute${Math.round(seconds / 60) > 1 ? "s" : ""}`;
+
 /** --precision starts from the fewest rounds that give an interval, and adds as it needs. */
 export const PRECISION_FLOOR = 3;
 
@@ -57,8 +77,13 @@ export interface Flag {
   readonly paths?: "all" | "last";
   /** Why a flag short of its values is refused (default: "FLAG needs a value"). */
   readonly missing?: string;
-  /** One paragraph; --help wraps it. */
+  /** One paragraph; --help all wraps it. */
   readonly help: string;
+  /**
+   * Set on the common flags alone: their line in the short --help, which must fit a screen
+   * (the full paragraph is --help all's).
+   */
+  readonly brief?: string;
   readonly section?: "reports";
 }
 
@@ -67,12 +92,14 @@ export const FLAGS: readonly Flag[] = [
     names: ["-a", "--apps"],
     value: "LIST",
     joins: true,
+    brief: `apps to run, comma-separated, or "all" (default: all ${APPS.length}); or as arguments`,
     help: `comma-separated app names, or "all" (default: all); app names may also be given as arguments`,
   },
   {
     names: ["-s", "--scenario"],
     aliases: ["--scenarios"],
     value: "LIST",
+    brief: `scenarios, comma-separated, or "all" (default: ${DEFAULT_SCENARIO}; the list: --help all)`,
     help: `comma-separated scenarios, or "all" (default: api); --scenarios is the same flag. A middleware scenario (auth, cors, gzip, etag, ratelimit, stack) brings api along when it is not listed: the production tax is each stage against api`,
   },
   {
@@ -88,12 +115,14 @@ export const FLAGS: readonly Flag[] = [
   {
     names: ["-c", "--connections"],
     value: "N",
+    brief: `keep-alive connections (default: ${DEFAULTS.connections}); a list (1,10,100): the throughput curve`,
     help: `concurrent connections, kept open (keep-alive) (default: ${DEFAULTS.connections}); a list (1,10,50,100,400,1000) measures one trial per count: the throughput curve (req/s and p99 against concurrency, each app's peak). Each connection needs two open files: a count beyond the hard \`ulimit -n\` is refused (the soft limit is raised to it)`,
   },
   {
     names: ["-n", "--rounds"],
     aliases: ["--trials"],
     value: "N",
+    brief: `fresh processes per app, apps interleaved (default: ${DEFAULTS.rounds})`,
     help: `rounds: each app is started afresh once per round, apps interleaved (default: ${DEFAULTS.rounds}); --trials is the same flag`,
   },
   {
@@ -109,6 +138,7 @@ export const FLAGS: readonly Flag[] = [
   {
     names: ["--precision"],
     value: "PCT",
+    brief: `add rounds until every 95% CI is within +-PCT%, for at most --max-time (default: ${DEFAULT_MAX_TIME_SEC / 60}m)`,
     help: `add rounds (at least ${PRECISION_FLOOR}; side by side, ${SIDE.rounds}) until every app's mean and every comparison the summary makes has a 95% CI within +-PCT percent, or until the next round would not fit in --max-time`,
   },
   {
@@ -123,12 +153,14 @@ export const FLAGS: readonly Flag[] = [
   {
     names: ["-t", "--tool"],
     value: "NAME",
+    brief: `wrk, oha or autocannon (default: the first installed)`,
     help: `load generator: wrk, oha or autocannon (default: the first installed, in that order: wrk is the least likely to be the bottleneck; autocannon is a project dependency, so there is always one)`,
   },
   {
     names: ["-o", "--output"],
     paths: "all",
     value: "DIR",
+    brief: `results directory (default: results/<UTC timestamp>)`,
     help: `results directory (default: results/<UTC timestamp>)`,
   },
   {
@@ -137,6 +169,7 @@ export const FLAGS: readonly Flag[] = [
   },
   {
     names: ["-q", "--quick"],
+    brief: `smoke run: ${QUICK.rounds} rounds of ${QUICK.samples} x ${QUICK.duration} s samples, ${QUICK.connections} connections (${aboutMinutes(runSec(APPS.length, QUICK))} for all apps)`,
     help: `smoke-run preset: ${QUICK.rounds} rounds of ${QUICK.samples} x ${QUICK.duration} s samples after ${QUICK.warmup} s warm-up, ${QUICK.connections} connections (other flags still override it)`,
   },
   {
@@ -180,6 +213,7 @@ export const FLAGS: readonly Flag[] = [
   },
   {
     names: ["--side-by-side"],
+    brief: `two apps at the same moment on one core, compared by CPU time per request`,
     help: `measure two apps at the same moment: both servers on the server's CPU, each loaded by its own load generator on the generator's CPU, started together; the figure is each server's CPU time per request (schedstat of all its threads / the requests answered), relative to a reference. Noise that moves both cancels in the ratio: on this VM, in under three minutes, +-0.8% for an app against itself, about +-2% for two Node frameworks, +-1.2-2.3% in a quiet hour and about +-4% in a noisy one for Bun against Node (whom the machine's noise moves unalike: their ratio also moves from hour to hour). Pairs of fresh processes, their positions (address, start order) alternated every round and analysed as the crossover they make. Several apps: each against --reference; one app: against itself (A/A); with --node/--bun/--deno, each app's versions against its first (every app needs two or more). Defaults: ${SIDE.rounds} rounds (pairs) of ${SIDE.samples} x ${DEFAULTS.duration} s samples after ${SIDE.warmup} s of warm-up, ${SIDE.connections} connections per app. Needs taskset and 2 cores; not with --no-pin, --workers, --rates, --profile, a list of --connections or --server-host`,
   },
   {
@@ -190,11 +224,17 @@ export const FLAGS: readonly Flag[] = [
   {
     names: ["--against"],
     value: "GIT_REF",
-    help: `the named apps at another commit (a git worktree of it in .cache/against, its locked dependencies installed there) side by side with this checkout's: slower / faster / no change beyond --threshold (default ${DEFAULT_AGAINST_THRESHOLD * 100}, a change in CPU per request) / inconclusive per app and scenario; exit 1 if an app is slower. Implies --side-by-side; not with --apps-root`,
+    brief: `this checkout's apps against that commit's, side by side: slower, faster, no change or inconclusive`,
+    help: `the named apps at another commit (a git worktree of it in .cache/against, its locked dependencies installed there) side by side with this checkout's: slower / faster / no change beyond --threshold (default ${DEFAULT_AGAINST_THRESHOLD * 100}, a change in CPU per request) / inconclusive per app and scenario, and the outcome in one last line (SLOWER, INCONCLUSIVE or none slower); exit 1 if an app is slower (--fail-inconclusive: or if inconclusive). Where the commit's bun.lock is this checkout's, this checkout's installed dependencies are hard-linked into it (seconds, no extra space); else installed there; the run states the checkout's disk use. Implies --side-by-side; not with --apps-root`,
+  },
+  {
+    names: ["--fail-inconclusive"],
+    help: `with --against: exit 1 when the gate is inconclusive too, not only when an app is slower: no app shown slower by --threshold, but one not shown within it either (too few pairs, too much noise). For a gate that must see each change settled`,
   },
   {
     names: ["--db"],
     value: "ENGINE",
+    brief: `the database scenarios' engine: sqlite (default) or postgres`,
     help: `the database scenarios' engine: sqlite (default: each app process its own seeded file, the runtime's own driver) or postgres: a throwaway server from this machine's PostgreSQL (initdb into a temporary folder, 127.0.0.1, pinned to the server's CPU), a seeded copy per app start (its workers share it), Bun.sql on Bun and postgres.js on Node and Deno, ${PG_POOL} connections per process; stopped and removed however the run ends. Needs a database scenario (-s db,queries,fortunes,updates); one --workers count; not with --side-by-side, --against or --server-host`,
   },
   {
@@ -247,13 +287,15 @@ export const FLAGS: readonly Flag[] = [
   },
   {
     names: ["-h", "--help"],
-    help: `this text`,
+    brief: `these lines; --help all: every flag, the apps, the scenarios, the exit status`,
+    help: `the common flags and examples; --help all: this text`,
   },
   {
     names: ["--report"],
     paths: "all",
     value: "FILE",
     section: "reports",
+    brief: `regenerate summary.txt and the reports from a results.json`,
     help: `regenerate summary.txt, report.md and report.html from a results.json (or the run folder holding it): a later analysis of an earlier run`,
   },
   {
@@ -262,6 +304,7 @@ export const FLAGS: readonly Flag[] = [
     value: "BASE NEW",
     missing: "--compare needs two files: BASE NEW",
     section: "reports",
+    brief: `compare two results.json files: exit 1 on a regression`,
     help: `compare two results.json files: req/s and p99 per app and scenario, and the smallest change each pair could have detected; exit 1 if any app is slower by more than the threshold and significantly so (one-sided Welch's t-test on process means, Holm over the pairs, family-wise 5%), or failed, went unmeasured or is missing in the new run; "no change" only where an equivalence test (TOST) shows it; exit 2 if the runs differ in ${MEASURED.map((s) => s.name).join(", ")} or machine`,
   },
   {
@@ -362,20 +405,60 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** One flag as --help shows it: its names and value, then its paragraph in a column. */
-export function flagHelp(flag: Flag): string {
+/**
+ * One flag as --help shows it: its names and value, then its paragraph in a column (`brief`:
+ * its line of the short help).
+ */
+export function flagHelp(flag: Flag, brief = false): string {
   const short = flag.names.length > 1 ? "  " : "      ";
   const left = `${short}${flag.names.join(", ")}${flag.value ? ` ${flag.value}` : ""}`;
-  const [first = "", ...rest] = wrap(flag.help, WIDTH - COLUMN);
+  const text = brief ? (flag.brief ?? flag.help) : flag.help;
+  const [first = "", ...rest] = wrap(text, WIDTH - COLUMN);
   const indent = " ".repeat(COLUMN);
   const head =
     left.length < COLUMN ? `${left.padEnd(COLUMN)}${first}` : `${left}\n${indent}${first}`;
   return [head, ...rest.map((l) => `${indent}${l}`)].join("\n");
 }
 
-const PREAMBLE = `Usage: ./benchmark.sh [options] [app ...]
+const USAGE = `Usage: ./benchmark.sh [options] [app ...]
+       ./benchmark.sh --help all       every flag, the apps and scenarios, the exit status
+       ./benchmark.sh history --help   the history of sessions`;
 
-Benchmarks the apps (default: all ${APPS.length}) on one or more scenarios and writes
+/** What a default run is and how long it takes, from the defaults themselves. */
+const DEFAULT_RUN =
+  `The default run: all ${APPS.length} apps, each started afresh ${DEFAULTS.rounds} times (rounds, apps interleaved), ` +
+  `verified against the contract, then ${DEFAULTS.warmup} s of warm-up and ${DEFAULTS.samples} × ` +
+  `${DEFAULTS.duration} s samples at ${DEFAULTS.connections} connections each time: ` +
+  `${aboutMinutes(runSec(APPS.length))} (${DEFAULTS.warmup + DEFAULTS.samples * DEFAULTS.duration} s ` +
+  `of load and about ${PROCESS_COST_SEC} s of start, checks and stop per process). Results, ` +
+  "summary.txt and the reports go to results/<UTC timestamp>/.";
+
+const EXAMPLES = [
+  ["./benchmark.sh", `the default run (${aboutMinutes(runSec(APPS.length))})`],
+  ["./benchmark.sh --quick bun-hono node-hono", "a smoke run of two apps"],
+  ["./benchmark.sh -s all -t wrk bun-hono node-hono", "every scenario, wrk"],
+  ["./benchmark.sh --precision 3 bun-bare bun-hono", "rounds until every CI is +-3%"],
+  ["./benchmark.sh --side-by-side node-hono bun-hono", "CPU per request, at once"],
+  ["./benchmark.sh --against main bun-hono", "did my change slow bun-hono?"],
+  ["./benchmark.sh --node 22,24 node-hono", "one app on two Nodes"],
+  ["./benchmark.sh --report results/<run>", "the reports again"],
+];
+
+/** ./benchmark.sh --help: what fits a screen (usage, the default run, the common flags, examples). */
+function shortHelp(): string {
+  const width = Math.max(...EXAMPLES.map(([command]) => (command as string).length)) + 2;
+  return [
+    USAGE,
+    wrap(DEFAULT_RUN, WIDTH).join("\n"),
+    ["Common options:", ...FLAGS.filter((f) => f.brief).map((f) => flagHelp(f, true))].join("\n"),
+    [
+      "Examples:",
+      ...EXAMPLES.map(([command, what]) => `  ${(command as string).padEnd(width)}${what}`),
+    ].join("\n"),
+  ].join("\n\n");
+}
+
+const PREAMBLE = `Benchmarks the apps (default: all ${APPS.length}) on one or more scenarios and writes
 results/<UTC timestamp>/results.json and summary.txt; prints the summary at the end.
 
 A run is rounds: in each, every app is started afresh (one process), verified, warmed up,
@@ -398,10 +481,14 @@ project at this commit, an --against commit that cannot be checked out or instal
 results.json; 130 interrupted (Ctrl-C), with the finished samples kept. A connection to the
 --server-host lost mid-run: 1, with the finished samples kept.`;
 
-/** ./benchmark.sh --help: the table, and the apps and scenarios the contract knows. */
-export function helpText(): string {
+/**
+ * ./benchmark.sh --help: a screen of the common flags; `all` (--help all): the whole table,
+ * and the apps and scenarios the contract knows.
+ */
+export function helpText(all = false): string {
+  if (!all) return shortHelp();
   const section = (reports: boolean) =>
-    FLAGS.filter((f) => (f.section === "reports") === reports).map(flagHelp);
+    FLAGS.filter((f) => (f.section === "reports") === reports).map((f) => flagHelp(f));
   const apps = APPS.map(
     (a) => `  ${a.name.padEnd(13)}port ${a.port}  ${a.runtime} + ${a.framework}`,
   );
@@ -410,7 +497,9 @@ export function helpText(): string {
       `  ${s.name.padEnd(10)}${s.description}${s.name === DEFAULT_SCENARIO ? " (default)" : ""}`,
   );
   return [
+    USAGE,
     PREAMBLE,
+    wrap(DEFAULT_RUN, WIDTH).join("\n"),
     ["Options:", ...section(false)].join("\n"),
     [REPORTS, ...section(true)].join("\n"),
     EXIT_STATUS,

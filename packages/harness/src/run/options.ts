@@ -116,6 +116,8 @@ export interface SideOptions {
   readonly against?: string;
   /** --threshold: a change --against's verdicts call slower or faster beyond (a share). */
   readonly threshold?: number;
+  /** --fail-inconclusive: an inconclusive --against gate fails the run too (exit 1). */
+  readonly failInconclusive?: boolean;
 }
 
 export { EnvironmentError, UsageError } from "./flags.ts";
@@ -337,6 +339,7 @@ export function sideOptionsOf(
     ...(reference !== undefined ? { reference } : {}),
     ...(against !== undefined ? { against } : {}),
     ...(threshold !== undefined ? { threshold: percentOf(threshold, "--threshold") } : {}),
+    ...(values["fail-inconclusive"] ? { failInconclusive: true } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   calibrationRows,
   SIDE_CALIBRATION_SHARES,
 } from "../analysis/calibration.ts";
+import { againstFails } from "../analysis/ratios.ts";
 import { settingsKey, testbedOf } from "../analysis/settings.ts";
 import { DatabaseError, databaseServer } from "../apps/app-db.ts";
 import { REPO_ROOT } from "../apps/launch.ts";
@@ -116,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const command = commandOf(argv, process.env, process.env.BENCH_CWD ?? process.cwd());
     if (command.kind === "help") {
-      console.log(helpText());
+      console.log(helpText(command.all));
       return 0;
     }
     if (command.kind === "report") return runCli([...command.argv]);
@@ -302,7 +303,8 @@ async function finish(run: Run): Promise<number> {
     results.trials.some((t) => !t.checks.valid) ||
     (results.rateTrials ?? []).some((t) => !t.valid) ||
     (results.pairTrials ?? []).some((t) => !t.checks.valid);
-  return failed || invalid || slowerThanAgainst(analyze(results)) ? 1 : 0;
+  const gateFails = againstFails(analyze(results).side, options.side?.failInconclusive);
+  return failed || invalid || gateFails ? 1 : 0;
 }
 
 /**
@@ -342,13 +344,6 @@ function exportBmf(file: string, results: Results): boolean {
     log(`bench: --export bmf ${file} failed: ${error instanceof Error ? error.message : error}`);
     return false;
   }
-}
-
-/** --against: some app is slower than at the commit it was compared with (the gate's verdict). */
-function slowerThanAgainst(analysis: ReturnType<typeof analyze>): boolean {
-  return [...(analysis.side?.groups.values() ?? [])].some((g) =>
-    g.rows.some((r) => r.gate?.verdict === "regression"),
-  );
 }
 
 if (import.meta.main) {

@@ -19,6 +19,7 @@ import { type ToolInfo, toolCommand } from "../load/tools.ts";
 import type { ProfileContext } from "../profiles/profiled-trials.ts";
 import type { RateContext } from "../rates/open-loop.ts";
 import { type AppRun, registryName } from "../runtimes/runtime-versions.ts";
+import { PROCESS_COST_SEC } from "./flags.ts";
 import type { Options } from "./options.ts";
 import { cpuList, type Pinning, pinningPlan, remotePlan, serverPinning } from "./plan.ts";
 import { newResults, Recorder } from "./record.ts";
@@ -94,8 +95,8 @@ export class Run {
     const turns = apps.length * this.options.workerCounts.length;
     const perProcess = scenarios.length * counts * samples;
     const remaining = turns * rounds * perProcess - this.slotsDone;
-    // ~1 s per app start (launch, readiness, verify), on top of the load.
-    const starts = Math.ceil(remaining / perProcess) * 1;
+    // Each process's start, verification and stop, on top of the load.
+    const starts = Math.ceil(remaining / perProcess) * PROCESS_COST_SEC;
     const perSlot =
       warmupSec / (counts * samples) +
       durationSec *
