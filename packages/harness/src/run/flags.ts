@@ -64,7 +64,8 @@ export const PRECISION_FLOOR = 3;
 /** With --precision and no --max-time, rounds stop after this long. */
 export const DEFAULT_MAX_TIME_SEC = 600;
 
-export interface Flag {
+/** A flag of the command line (a row of FLAGS), not a row qualifier (analysis.ts's Flag). */
+export interface FlagSpec {
   /** As --help shows them: "-a", "--apps". The last is the flag's key in what readArgs gives. */
   readonly names: readonly string[];
   /** Other spellings, accepted and named in the help text. */
@@ -87,7 +88,7 @@ export interface Flag {
   readonly section?: "reports";
 }
 
-export const FLAGS: readonly Flag[] = [
+export const FLAGS: readonly FlagSpec[] = [
   {
     names: ["-a", "--apps"],
     value: "LIST",
@@ -334,9 +335,9 @@ export class UsageError extends Error {}
 export class EnvironmentError extends Error {}
 
 /** A flag's key: its last name without the dashes ("--rounds" → "rounds"). */
-export const keyOf = (flag: Flag): string => (flag.names.at(-1) as string).replace(/^-+/, "");
+export const keyOf = (flag: FlagSpec): string => (flag.names.at(-1) as string).replace(/^-+/, "");
 
-const arity = (flag: Flag): number => (flag.value === undefined ? 0 : flag.value.split(" ").length);
+const arity = (flag: FlagSpec): number => (flag.value === undefined ? 0 : flag.value.split(" ").length);
 
 const BY_NAME = new Map(
   FLAGS.flatMap((f) => [...f.names, ...(f.aliases ?? [])].map((n) => [n, f])),
@@ -382,7 +383,7 @@ export function readArgs(argv: readonly string[], cwd = process.cwd()): ReadArgs
   return { given, positionals };
 }
 
-const isPath = (flag: Flag, index: number, count: number) =>
+const isPath = (flag: FlagSpec, index: number, count: number) =>
   flag.paths === "all" || (flag.paths === "last" && index === count - 1);
 
 /** Paths given on the command line are relative to where the user is, not to the harness. */
@@ -409,7 +410,7 @@ export function wrap(text: string, width: number): string[] {
  * One flag as --help shows it: its names and value, then its paragraph in a column (`brief`:
  * its line of the short help).
  */
-export function flagHelp(flag: Flag, brief = false): string {
+export function flagHelp(flag: FlagSpec, brief = false): string {
   const short = flag.names.length > 1 ? "  " : "      ";
   const left = `${short}${flag.names.join(", ")}${flag.value ? ` ${flag.value}` : ""}`;
   const text = brief ? (flag.brief ?? flag.help) : flag.help;
