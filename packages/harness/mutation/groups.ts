@@ -116,7 +116,7 @@ export const GROUPS: readonly MutationGroup[] = [
     name: "plan",
     package: "harness",
     mutate: [
-      "src/run/plan.ts",
+      "src/common/plan.ts",
       "src/analysis/groups.ts",
       "src/load/measure.ts",
       "src/analysis/startup.ts",
@@ -167,7 +167,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/view.test.ts",
       "test/campaign.test.ts",
       "test/history-report.test.ts",
-      "test/history-command.test.ts",
+      "test/history-cli.test.ts",
     ],
   },
   {

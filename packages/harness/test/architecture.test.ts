@@ -31,12 +31,25 @@ export function importsOf(file: string, text: string): string[] {
   return [...found];
 }
 
+/**
+ * The modules a module imports for their values: importsOf without `import type` and `export
+ * type` statements, which leave nothing at run time (a folder may name another's types).
+ */
+export function valueImportsOf(file: string, text: string): string[] {
+  const values = text.replace(/^(?:import|export)\s+type\s[^;]*?from\s*(["'`])[^"'`]+\1;?/gm, "");
+  return importsOf(file, values);
+}
+
 /** Each module and the modules it imports. */
 type Graph = ReadonlyMap<string, readonly string[]>;
 
-function graphOf(files: readonly string[], read: (file: string) => string): Graph {
+function graphOf(
+  files: readonly string[],
+  read: (file: string) => string,
+  of: (file: string, text: string) => string[] = importsOf,
+): Graph {
   const ts = files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"));
-  return new Map(ts.map((file) => [file, importsOf(file, read(file))]));
+  return new Map(ts.map((file) => [file, of(file, read(file))]));
 }
 
 const folderOf = (path: string) => (path.includes("/") ? (path.split("/")[0] as string) : "");
@@ -50,37 +63,57 @@ interface Rule {
   readonly except?: readonly string[];
 }
 
-/** What each harness folder may not import, and the single files it may import from a folder it may not. */
+/** Every harness folder, for the rules that name them all. */
+const FOLDERS = [
+  "common",
+  "results",
+  "runtimes",
+  "analysis",
+  "load",
+  "hosts",
+  "apps",
+  "side",
+  "rates",
+  "profiles",
+  "history",
+  "report",
+  "run",
+] as const;
+
+/** Every folder but these: what a folder low in the flow may not import. */
+const allBut = (...allowed: string[]) => ["", ...FOLDERS.filter((f) => !allowed.includes(f))];
+
+/**
+ * What each harness folder may not import (src/README.md's table): data flows one way, measure
+ * → record → analyse → render, with run/ on top putting a run in sequence.
+ */
 const RULES: Record<string, Rule> = {
+  // Leaf modules every folder shares (the root, the plan of CPUs, machine and git, time, JSON).
+  common: { never: allBut("common") },
   // results.json's shape depends on nothing the harness does.
-  results: {
-    never: [
-      "run",
-      "apps",
-      "load",
-      "hosts",
-      "side",
-      "rates",
-      "profiles",
-      "report",
-      "analysis",
-      "runtimes",
-    ],
-  },
+  results: { never: allBut("results") },
+  // Runtime versions and installs: names and processes, nothing of a run.
+  runtimes: { never: allBut("runtimes", "common") },
   // The analysis computes from results alone: nothing that measures, nothing that renders.
-  analysis: { never: ["run", "apps", "load", "hosts", "side", "rates", "profiles", "report"] },
-  runtimes: {
-    never: ["run", "apps", "load", "hosts", "side", "rates", "profiles", "report", "analysis"],
-  },
+  analysis: { never: allBut("analysis", "results", "runtimes", "common") },
   // A measurement knows its tool and its host, nothing of the run around it.
-  load: { never: ["run", "apps", "side", "rates", "profiles", "report", "analysis"] },
-  // The history keeps finished runs and reads them back: it measures nothing.
-  history: { never: ["run", "load", "hosts", "side", "rates", "profiles", "runtimes"] },
-  // Rendering reads the analysis: it starts nothing and measures nothing.
-  report: {
-    never: ["run", "apps", "load", "hosts", "side", "rates", "profiles"],
-    except: ["run/record.ts", "run/precision.ts"],
-  },
+  load: { never: allBut("load", "hosts", "results", "runtimes", "common") },
+  // Where the apps run: they start apps and sample /proc, and measure nothing themselves.
+  hosts: { never: allBut("hosts", "apps", "load", "results", "runtimes", "common") },
+  // The apps under test: start, readiness, their databases, start-up figures.
+  apps: { never: allBut("apps", "hosts", "analysis", "results", "runtimes", "common") },
+  // Side by side's measuring pieces: pairs, a pair's load and judgement, the other commit.
+  side: { never: allBut("side", "load", "apps", "results", "runtimes", "common") },
+  // Open-loop trials: a rate's load and what the analysis says of it.
+  rates: { never: allBut("rates", "load", "analysis", "results", "runtimes", "common") },
+  // Profiled trials: an app started under its runtime's profiler.
+  profiles: { never: allBut("profiles", "apps", "load", "results", "runtimes", "common") },
+  // The history keeps finished runs and reads them back: it measures and renders nothing.
+  history: { never: allBut("history", "analysis", "results", "common") },
+  // Rendering reads the analysis (and the history's view): it starts and measures nothing.
+  report: { never: allBut("report", "analysis", "history", "results", "runtimes", "common") },
+  // One run in sequence, from the command line to the record: it may use every folder.
+  run: { never: [""] },
 };
 
 /**
@@ -213,6 +246,28 @@ describe("packages/harness/src", () => {
     ]);
   });
 
+  test("every folder has a rule; no folder imports another's values back (no folder cycle)", () => {
+    const folders = new Set(files.filter((f) => f.includes("/")).map(folderOf));
+    expect([...folders].sort()).toEqual([...FOLDERS].sort());
+    expect(Object.keys(RULES).sort()).toEqual([...FOLDERS].sort());
+    expect(folderCycles(graphOf(files, read, valueImportsOf))).toEqual([]);
+  });
+
+  test("a planted folder cycle is caught, and a type-only import is not one", () => {
+    const planted = (file: string) =>
+      file === "common/plan.ts"
+        ? `import { main } from "../run/run.ts";\n${read(file)}`
+        : read(file);
+    expect(folderCycles(graphOf(files, planted, valueImportsOf))).toEqual([
+      expect.arrayContaining(["common", "run"]),
+    ]);
+    expect(violations(graphOf(files, planted), RULES)).toEqual([
+      "common/plan.ts imports run/run.ts",
+    ]);
+    const typeOnly = `import type { Run } from "../run/session.ts";\nexport type { X } from "../run/x.ts";\nimport { a } from "./a.ts";\n`;
+    expect(valueImportsOf("common/plan.ts", typeOnly)).toEqual(["common/a.ts"]);
+  });
+
   test("the reports import no statistics: only types and the constants their prose quotes", () => {
     const reports = files.filter((f) => f.startsWith("report/") && f.endsWith(".ts"));
     expect(reports.flatMap((f) => statisticsIn(f, read(f)))).toEqual([]);
@@ -222,10 +277,10 @@ describe("packages/harness/src", () => {
     ]);
   });
 
-  test("at most ~12 folders at the top, each described in src/README.md", () => {
+  test("at most ~13 folders at the top, each described in src/README.md", () => {
     const top = readdirSync(SRC);
-    // twelve subsystems (history/ the latest), README.md and index.ts
-    expect(top.length).toBeLessThanOrEqual(14);
+    // twelve subsystems (history/ the latest), the leaf modules (common/), README.md, index.ts
+    expect(top.length).toBeLessThanOrEqual(15);
     const readme = read("README.md");
     for (const entry of top.filter((e) => statSync(join(SRC, e)).isDirectory())) {
       expect(readme).toContain(`| \`${entry}/\` |`);

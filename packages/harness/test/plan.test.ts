@@ -7,7 +7,7 @@ import {
   remotePlan,
   roundOrder,
   serverPinning,
-} from "../src/run/plan.ts";
+} from "../src/common/plan.ts";
 
 describe("round order", () => {
   const apps = ["a", "b", "c", "d"].map((name) => ({ name }));

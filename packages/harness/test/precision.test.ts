@@ -14,9 +14,10 @@ import {
   subsampleRates,
 } from "../src/analysis/calibration.ts";
 import { PAIRED_MIN_ROUNDS } from "../src/analysis/verdicts.ts";
+import { formatSec } from "../src/common/time.ts";
 import { formatSummary, precisionText } from "../src/report/summary.ts";
 import type { Results } from "../src/results/schema.ts";
-import { formatSec, precisionStatus, progressText, roundFits } from "../src/run/precision.ts";
+import { precisionStatus, progressText, roundFits } from "../src/run/precision.ts";
 import {
   syntheticPairTrial,
   syntheticRun,

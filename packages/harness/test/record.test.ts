@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findScenario, getApp } from "@bench/contract";
+import { pinningPlan } from "../src/common/plan.ts";
 import { type Results, schemaErrors, type Trial } from "../src/results/schema.ts";
 import type { Options } from "../src/run/options.ts";
-import { pinningPlan } from "../src/run/plan.ts";
 import { newResults, Recorder } from "../src/run/record.ts";
 
 function options(outDir: string): Options {

@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { listenHost } from "@bench/contract/workers";
-import { REPO_ROOT } from "../src/apps/launch.ts";
+import { REPO_ROOT } from "../src/common/root.ts";
 import { sshAddress } from "../src/hosts/host.ts";
 import { AgentChannel, parseServerHost, RemoteError } from "../src/hosts/remote.ts";
 import { serverOf, UsageError } from "../src/run/options.ts";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { getApp } from "@bench/contract";
 import { analyze } from "../src/analysis/analysis.ts";
 import { compareRuns } from "../src/analysis/comparison.ts";
-import { REPO_ROOT } from "../src/apps/launch.ts";
+import { REPO_ROOT } from "../src/common/root.ts";
 import { baselineName } from "../src/report/summary.ts";
 import { versionMermaid, versionViews } from "../src/report/versions.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";

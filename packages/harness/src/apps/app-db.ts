@@ -15,9 +15,9 @@ import {
   type Scenario,
   SQLITE_SETTINGS,
 } from "@bench/contract";
+import type { DbEngine } from "../common/engine.ts";
+import type { Pinning } from "../common/plan.ts";
 import type { DatabaseRecord } from "../results/schema.ts";
-import type { DbEngine } from "../run/options.ts";
-import type { Pinning } from "../run/plan.ts";
 import { tetherFolder } from "../runtimes/lifeline.ts";
 import { type PostgresRecord, type PostgresServer, startPostgres } from "./postgres-server.ts";
 

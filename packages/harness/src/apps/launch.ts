@@ -10,13 +10,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AppSpec } from "@bench/contract";
 import { descendantsOf } from "@bench/contract/check";
 import { allListening, LISTEN_ENV, WORKERS_ENV } from "@bench/contract/workers";
+import { REPO_ROOT } from "../common/root.ts";
 import { type Release, tether, tetherFolder } from "../runtimes/lifeline.ts";
 import { type AppRun, buildEnv, registryName } from "../runtimes/runtime-versions.ts";
 import { type AppDatabase, makeAppDatabase } from "./app-db.ts";
 import { execAt, portHolder, waitForReady } from "./readiness.ts";
-
-/** The repository root: apps live in <root>/apps/<name>. */
-export const REPO_ROOT = resolve(import.meta.dir, "../../../..");
 
 export class LaunchError extends Error {}
 

@@ -5,9 +5,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AppSpec } from "@bench/contract";
 import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
+import { roundOrder } from "../common/plan.ts";
 import type { ServerHost } from "../hosts/host.ts";
 import type { Startup } from "../results/schema.ts";
-import { roundOrder } from "../run/plan.ts";
 import { LaunchError, type RunningApp, type StartOptions } from "./launch.ts";
 
 /** The figures of one start; undefined when the app's first answer was not the right one. */

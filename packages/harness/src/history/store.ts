@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { SeriesEstimate } from "../analysis/session-estimates.ts";
 import type { Testbed } from "../analysis/settings.ts";
-import { REPO_ROOT } from "../apps/launch.ts";
+import { REPO_ROOT } from "../common/root.ts";
 
 /** What identifies a history in its meta table, and the layout this harness reads and writes. */
 export const HISTORY_FORMAT = "runtime-bench-history";

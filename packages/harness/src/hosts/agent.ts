@@ -12,8 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { connectionsHeld } from "@bench/contract/check";
-import { REPO_ROOT, type RunningApp, startApp } from "../apps/launch.ts";
-import { gitInfo } from "../run/manifest.ts";
+import { type RunningApp, startApp } from "../apps/launch.ts";
+import { gitInfo } from "../common/manifest.ts";
+import { REPO_ROOT } from "../common/root.ts";
 import { infoHere, linkMbps, sampleHere, sshAddress, targetHere } from "./host.ts";
 import type { AgentMessage, AgentOp, AgentRequest, OpArgs, OpValue } from "./protocol.ts";
 

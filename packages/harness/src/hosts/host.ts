@@ -13,6 +13,7 @@ import type { AppSpec } from "@bench/contract";
 import { connectionsHeld, descendantsOf, executableOf } from "@bench/contract/check";
 import { type RunningApp, type StartOptions, startApp } from "../apps/launch.ts";
 import { serverProcesses } from "../apps/readiness.ts";
+import { machineInfo } from "../common/manifest.ts";
 import {
   CLK_TCK,
   cpuTicks,
@@ -23,7 +24,6 @@ import {
   treeSchedNs,
 } from "../load/procstats.ts";
 import type { Manifest } from "../results/schema.ts";
-import { machineInfo } from "../run/manifest.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
 
 /** What the manifest records of the server's host in a run across two. */

@@ -6,8 +6,9 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AppSpec, Scenario } from "@bench/contract";
-import { LaunchError, REPO_ROOT, type RunningApp } from "../apps/launch.ts";
+import { LaunchError, type RunningApp } from "../apps/launch.ts";
 import type { AfterRounds } from "../apps/startup-run.ts";
+import { REPO_ROOT } from "../common/root.ts";
 import type { LoadRun } from "../load/measure.ts";
 import type { ProfileRecord } from "../results/schema.ts";
 import { ProfileError, readCpuProfile, summarizeProfile } from "./cpuprofile.ts";

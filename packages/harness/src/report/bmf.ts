@@ -11,7 +11,7 @@
 
 import type { Analysis } from "../analysis/analysis.ts";
 import type { Interval } from "../analysis/stats.ts";
-import { writeJson } from "../run/record.ts";
+import { writeJson } from "../common/json-file.ts";
 
 export interface Metric {
   readonly value: number;

@@ -13,8 +13,8 @@ import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
 import { connectionsText, roundsMeasured, workersText } from "../analysis/groups.ts";
 import type { Interval } from "../analysis/stats.ts";
 import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
+import { formatSec } from "../common/time.ts";
 import type { Results } from "../results/schema.ts";
-import { formatSec } from "../run/precision.ts";
 import { fmt, pct, pValue } from "./format.ts";
 import { runHistoryLines } from "./history-report.ts";
 import {

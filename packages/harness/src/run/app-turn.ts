@@ -5,6 +5,8 @@
 import type { Scenario } from "@bench/contract";
 import { RATE_TOLERANCE } from "../analysis/rate-levels.ts";
 import { LaunchError, type RunningApp } from "../apps/launch.ts";
+import { serverPinning } from "../common/plan.ts";
+import { formatSec } from "../common/time.ts";
 import { judge } from "../load/judge.ts";
 import { scenarioAsSent } from "../load/sent.ts";
 import { MIN_WINDOW_SHARE } from "../load/thresholds.ts";
@@ -12,8 +14,6 @@ import { type Floor, startFloor } from "../rates/floor.ts";
 import { runRates, runSearch } from "../rates/open-loop.ts";
 import type { Trial } from "../results/schema.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
-import { serverPinning } from "./plan.ts";
-import { formatSec } from "./precision.ts";
 import { retakeStolen, stealMark } from "./retake.ts";
 import { log, type MeasuredRun, type Run, type Target, withNsPerRequest } from "./session.ts";
 

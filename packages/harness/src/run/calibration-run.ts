@@ -7,9 +7,9 @@ import type { Scenario } from "@bench/contract";
 import { calibrationBase, costPerRequestNs, type Sizing } from "../analysis/calibration.ts";
 import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
 import { isStolen } from "../analysis/steal.ts";
-import { REPO_ROOT } from "../apps/launch.ts";
+import { type Pinning, serverPinning } from "../common/plan.ts";
+import { REPO_ROOT } from "../common/root.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
-import { type Pinning, serverPinning } from "./plan.ts";
 import { newResults } from "./record.ts";
 import { log, type Run } from "./session.ts";
 

@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { type Allocation, allocateRounds } from "../analysis/allocation.ts";
 import { mulberry32 } from "../analysis/random.ts";
+import { formatSec } from "../common/time.ts";
 import { openHistory } from "../history/open.ts";
 import { comparable } from "../history/recording.ts";
 import type { SessionRecord } from "../history/store.ts";
@@ -18,7 +19,6 @@ import type { Values } from "./command.ts";
 import { UsageError } from "./flags.ts";
 import { durationOf, whole } from "./forms.ts";
 import type { Options } from "./options.ts";
-import { formatSec } from "./precision.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { REPO_ROOT } from "../apps/launch.ts";
+import { REPO_ROOT } from "../common/root.ts";
 import { onPath } from "../hosts/host.ts";
 import type { ToolName } from "../load/parse.ts";
 import { EnvironmentError } from "./flags.ts";

@@ -337,7 +337,8 @@ export class EnvironmentError extends Error {}
 /** A flag's key: its last name without the dashes ("--rounds" → "rounds"). */
 export const keyOf = (flag: FlagSpec): string => (flag.names.at(-1) as string).replace(/^-+/, "");
 
-const arity = (flag: FlagSpec): number => (flag.value === undefined ? 0 : flag.value.split(" ").length);
+const arity = (flag: FlagSpec): number =>
+  flag.value === undefined ? 0 : flag.value.split(" ").length;
 
 const BY_NAME = new Map(
   FLAGS.flatMap((f) => [...f.names, ...(f.aliases ?? [])].map((n) => [n, f])),

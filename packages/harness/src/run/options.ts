@@ -16,8 +16,9 @@ import {
 } from "@bench/contract";
 import { mulberry32 } from "../analysis/random.ts";
 import { DEFAULT_MAX_STEAL } from "../analysis/steal.ts";
-import { REPO_ROOT } from "../apps/launch.ts";
 import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
+import type { DbEngine } from "../common/engine.ts";
+import { REPO_ROOT } from "../common/root.ts";
 import { defaultHistory } from "../history/store.ts";
 import { parseServerHost, type RemoteSpec } from "../hosts/remote.ts";
 import { type ToolInfo, toolVersion } from "../load/tools.ts";
@@ -212,8 +213,6 @@ export const timestamp = () =>
     .toISOString()
     .replace(/\.\d+Z$/, "Z")
     .replaceAll(":", "-");
-
-export type DbEngine = "sqlite" | "postgres";
 
 /** --db: an engine this machine has, for the database scenarios named, on this machine. */
 function dbOf(

@@ -5,6 +5,7 @@
 
 import { type Analysis, baselineName } from "../analysis/analysis.ts";
 import { MIN_CI_PROCESSES } from "../analysis/estimate.ts";
+import { formatSec } from "../common/time.ts";
 
 export interface Width {
   /** "bun-hono (api)" or "bun-hono vs bun-bare (api)". */
@@ -95,11 +96,6 @@ export function progressText(
     (widest ? `widest ${pctText(widest.halfWidth)} (${widest.what}); ` : "") +
     `${over} of ${status.widths.length} not there yet · ${formatSec(elapsedSec)} of ${formatSec(maxTimeSec)}`
   );
-}
-
-export function formatSec(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
 /** Whether one more round fits: the time left against the longest round so far. */

@@ -4,7 +4,10 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
-import { REPO_ROOT } from "../apps/launch.ts";
+import { writeJson } from "../common/json-file.ts";
+import { gitInfo, lockfileVersions, machineInfo } from "../common/manifest.ts";
+import type { Pinning } from "../common/plan.ts";
+import { REPO_ROOT } from "../common/root.ts";
 import { ERROR_THRESHOLD } from "../load/thresholds.ts";
 import { writeReports, writeSummary } from "../report/files.ts";
 import {
@@ -19,16 +22,7 @@ import {
   type Trial,
 } from "../results/schema.ts";
 import type { RuntimeBuild } from "../runtimes/runtime-versions.ts";
-import { gitInfo, lockfileVersions, machineInfo } from "./manifest.ts";
 import type { Options } from "./options.ts";
-import type { Pinning } from "./plan.ts";
-
-/** Write-then-rename, so a reader (or a crash) never sees half a file. */
-export function writeJson(path: string, value: unknown): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, path);
-}
 
 function versionsAsked(builds: readonly RuntimeBuild[]) {
   const out: Record<string, { asked: string; version: string }[]> = {};

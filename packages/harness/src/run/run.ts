@@ -2,7 +2,7 @@
 // (flags.ts, command.ts and options.ts read and check it). This file puts a run in sequence:
 // the options, the runtimes and the other commit prepared, the host connected, the database
 // started; then the rounds (rounds.ts decides how many; app-turn.ts is one app's turn,
-// side/pair-run.ts a pair's), the passes after them (start-ups, profiles), the reports and the
+// pair-run.ts a pair's), the passes after them (start-ups, profiles), the reports and the
 // exit status. session.ts holds the run's state, record.ts writes results.json.
 
 import { execFileSync } from "node:child_process";
@@ -16,10 +16,12 @@ import {
 import { againstFails } from "../analysis/ratios.ts";
 import { settingsKey, testbedOf } from "../analysis/settings.ts";
 import { DatabaseError, databaseServer } from "../apps/app-db.ts";
-import { REPO_ROOT } from "../apps/launch.ts";
 import type { PostgresServer } from "../apps/postgres-server.ts";
 import { extraStarts } from "../apps/startup-run.ts";
-import { runHistoryCli } from "../history/history-command.ts";
+import { gitInfo } from "../common/manifest.ts";
+import { pinningPlan, roundOrder } from "../common/plan.ts";
+import { REPO_ROOT } from "../common/root.ts";
+import { formatSec } from "../common/time.ts";
 import { checkHistoryWritable } from "../history/open.ts";
 import { recordSession } from "../history/recording.ts";
 import { localHost, type ServerHost } from "../hosts/host.ts";
@@ -27,22 +29,20 @@ import { connectRemote } from "../hosts/remote.ts";
 import { profileApps } from "../profiles/profiled-trials.ts";
 import { writeBmf } from "../report/bmf.ts";
 import { runCli } from "../report/cli.ts";
+import { runHistoryCli } from "../report/history-cli.ts";
 import { pinningText } from "../report/summary.ts";
 import type { Results } from "../results/schema.ts";
 import type { AppRun, RuntimeBuild } from "../runtimes/runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "../runtimes/runtimes.ts";
 import { stopAll as stopAllWatched } from "../runtimes/watched.ts";
-import { runPairRounds } from "../side/pair-run.ts";
 import { prepareCheckout, withCheckout } from "../side/worktree.ts";
 import { runApp } from "./app-turn.ts";
 import { sizeCalibration, useApps } from "./calibration-run.ts";
 import { campaignOf, type Runner, runCampaign } from "./campaign.ts";
 import { commandOf, type Values } from "./command.ts";
 import { EnvironmentError, helpText, UsageError } from "./flags.ts";
-import { gitInfo } from "./manifest.ts";
 import { type Options, parseOptions, timestamp, withBuilds } from "./options.ts";
-import { pinningPlan, roundOrder } from "./plan.ts";
-import { formatSec } from "./precision.ts";
+import { runPairRounds } from "./pair-run.ts";
 import { newResults } from "./record.ts";
 import { runRounds } from "./rounds.ts";
 import { log, Run } from "./session.ts";

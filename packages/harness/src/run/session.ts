@@ -12,6 +12,7 @@ import { databaseRecord } from "../apps/app-db.ts";
 import type { RunningApp, StartOptions } from "../apps/launch.ts";
 import type { PostgresServer } from "../apps/postgres-server.ts";
 import { type AfterRounds, measureStartup } from "../apps/startup-run.ts";
+import { cpuList, type Pinning, pinningPlan, remotePlan, serverPinning } from "../common/plan.ts";
 import { localHost, type ServerHost } from "../hosts/host.ts";
 import { runLoad } from "../load/load.ts";
 import { type LoadRun, nsPerRequest } from "../load/measure.ts";
@@ -21,7 +22,6 @@ import type { RateContext } from "../rates/open-loop.ts";
 import { type AppRun, registryName } from "../runtimes/runtime-versions.ts";
 import { PROCESS_COST_SEC } from "./flags.ts";
 import type { Options } from "./options.ts";
-import { cpuList, type Pinning, pinningPlan, remotePlan, serverPinning } from "./plan.ts";
 import { newResults, Recorder } from "./record.ts";
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -7,20 +7,20 @@
 import type { ChildProcess } from "node:child_process";
 import type { Scenario } from "@bench/contract";
 import { LaunchError, type RunningApp, type StartOptions } from "../apps/launch.ts";
+import { cpuList, type Pinning, roundOrder } from "../common/plan.ts";
+import { formatSec } from "../common/time.ts";
 import type { ServerHost } from "../hosts/host.ts";
 import { scenarioAsSent } from "../load/sent.ts";
 import { toolCommand } from "../load/tools.ts";
 import type { PairTrial } from "../results/schema.ts";
-import type { Options } from "../run/options.ts";
-import { cpuList, type Pinning, roundOrder } from "../run/plan.ts";
-import { formatSec } from "../run/precision.ts";
-import type { Recorder } from "../run/record.ts";
-import { retakeStolen, stealMark } from "../run/retake.ts";
-import { runRounds } from "../run/rounds.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
-import { judgePair } from "./pair-checks.ts";
-import { type PairCpus, type PairLoadRun, runPairLoad } from "./pair-load.ts";
-import { both, bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "./pairing.ts";
+import { judgePair } from "../side/pair-checks.ts";
+import { type PairCpus, type PairLoadRun, runPairLoad } from "../side/pair-load.ts";
+import { both, bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "../side/pairing.ts";
+import type { Options } from "./options.ts";
+import type { Recorder } from "./record.ts";
+import { retakeStolen, stealMark } from "./retake.ts";
+import { runRounds } from "./rounds.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 

@@ -6,8 +6,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
-import { REPO_ROOT } from "../apps/launch.ts";
-import { InputError, loadResults } from "../report/files.ts";
+import { REPO_ROOT } from "../common/root.ts";
+import { openHistory } from "../history/open.ts";
+import { sessionOf } from "../history/recording.ts";
+import { defaultHistory, HistoryError, type HistoryStore } from "../history/store.ts";
+import { changedNow, type HistoryFilter, historyView, type SeriesView } from "../history/view.ts";
+import type { Results } from "../results/schema.ts";
+import { InputError, loadResults } from "./files.ts";
 import {
   historyBmf,
   historyHtml,
@@ -16,12 +21,7 @@ import {
   historyReadme,
   historyText,
   withHistorySection,
-} from "../report/history-report.ts";
-import type { Results } from "../results/schema.ts";
-import { openHistory } from "./open.ts";
-import { sessionOf } from "./recording.ts";
-import { defaultHistory, HistoryError, type HistoryStore } from "./store.ts";
-import { changedNow, type HistoryFilter, historyView, type SeriesView } from "./view.ts";
+} from "./history-report.ts";
 
 /** The README's headline figures need this many sessions (issue 46: 8, over four hours). */
 export const README_SESSIONS = 8;

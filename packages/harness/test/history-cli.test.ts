@@ -1,4 +1,4 @@
-// ./benchmark.sh history (history/history-command.ts), in-process: its command line, importing
+// ./benchmark.sh history (report/history-cli.ts), in-process: its command line, importing
 // earlier runs, --json, --check's exit status and the refusals, on histories in a temporary
 // folder made from synthetic runs.
 
@@ -13,7 +13,7 @@ import {
   parseHistoryArgs,
   resultsFiles,
   runHistoryCli,
-} from "../src/history/history-command.ts";
+} from "../src/report/history-cli.ts";
 import type { Results, Trial } from "../src/results/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
