@@ -1,7 +1,6 @@
 // The record of a run: results.json, rewritten atomically after every trial so an interrupted
 // run keeps what it finished, and the summary and reports written at the end.
 
-import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
 import { writeJson } from "../common/json-file.ts";
