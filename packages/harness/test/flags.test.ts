@@ -11,11 +11,11 @@ import {
   aboutMinutes,
   DEFAULTS,
   FLAGS,
-  helpText,
   PROCESS_COST_SEC,
   QUICK,
   runSec,
 } from "../src/run/flags.ts";
+import { helpText } from "../src/run/help.ts";
 
 /** The flags a help text lists in its table: the names at the start of each flag's line. */
 const listed = (help: string): string[] =>

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { DEFAULT_MAX_STEAL } from "../src/analysis/steal.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { commandOf } from "../src/run/command.ts";
-import { DEFAULTS, helpText, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
+import { DEFAULTS, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
+import { helpText } from "../src/run/help.ts";
 import { runOptions } from "../src/run/options.ts";
 
 const out = () => join(mkdtempSync(join(tmpdir(), "bench-options-")), "run");
@@ -94,7 +95,7 @@ describe("parseOptions", () => {
   test("paths are the user's: relative to where the command was given", () => {
     const command = commandOf(["-o", "here", "--export", "bmf", "x.json"], {}, "/tmp");
     expect(command.kind === "run" && command.values.output).toBe("/tmp/here");
-    expect(command.kind === "run" && command.values["export-bmf"]).toBe("/tmp/x.json");
+    expect(command.kind === "run" && command.values.export).toBe("/tmp/x.json");
   });
 
   test("apps and scenarios are taken once each, in the order given", () => {

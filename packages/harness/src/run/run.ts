@@ -6,7 +6,6 @@
 // exit status. session.ts holds the run's state, record.ts writes results.json.
 
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
 import {
   CALIBRATION_SHARES,
@@ -39,9 +38,11 @@ import { prepareCheckout, withCheckout } from "../side/worktree.ts";
 import { runApp } from "./app-turn.ts";
 import { sizeCalibration, useApps } from "./calibration-run.ts";
 import { campaignOf, type Runner, runCampaign } from "./campaign.ts";
-import { commandOf, type Values } from "./command.ts";
-import { EnvironmentError, helpText, UsageError } from "./flags.ts";
-import { type Options, parseOptions, timestamp, withBuilds } from "./options.ts";
+import { commandOf } from "./command.ts";
+import { EnvironmentError, UsageError } from "./errors.ts";
+import type { Values } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { type Options, parseOptions, withBuilds } from "./options.ts";
 import { runPairRounds } from "./pair-run.ts";
 import { newResults } from "./record.ts";
 import { runRounds } from "./rounds.ts";
@@ -123,8 +124,13 @@ export async function main(argv: string[]): Promise<number> {
     if (command.kind === "report") return runCli([...command.argv]);
     const campaign = command.kind === "run" ? campaignOf(command.values) : undefined;
     if (command.kind === "run" && campaign) {
-      const outDir = command.values.output ?? join(REPO_ROOT, "results", timestamp());
-      return await runCampaign(command.values, argv, campaign, CAMPAIGN_RUNNER, outDir);
+      return await runCampaign(
+        command.values,
+        argv,
+        campaign,
+        CAMPAIGN_RUNNER,
+        command.values.output,
+      );
     }
     if (command.kind === "history") {
       return await runHistoryCli(command.argv, undefined, process.env.BENCH_CWD ?? process.cwd());
