@@ -6,6 +6,7 @@
 
 import { availableParallelism } from "node:os";
 import { STEAL_OFF } from "../analysis/steal.ts";
+import { orList } from "../common/text.ts";
 import { parseServerHost } from "../hosts/remote.ts";
 import { parseRates, RateError, type RateSpec } from "../rates/rates.ts";
 import { VERSION_SPEC } from "../runtimes/runtime-versions.ts";
@@ -128,10 +129,6 @@ export const milliseconds: Form<number> = (text, flag) => {
   }
   return Number(text);
 };
-
-/** "a, b or c": a short list in a sentence. */
-export const orList = (items: readonly string[]): string =>
-  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 
 /** One of a few names, as listed: "--tool must be oha, wrk or autocannon, got 'ab'". */
 export const oneOf =
