@@ -7,14 +7,15 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { CALIBRATION_APP } from "../analysis/calibration.ts";
+import type { ReportRequest } from "../report/cli.ts";
 import { EnvironmentError, UsageError } from "./errors.ts";
 import { givenValue, modeOf, type ReadArgs, readArgs, type Values, valuesOf } from "./flags.ts";
 
 export type Command =
   /** --help: a screen of the common flags; --help all: every flag. */
   | { readonly kind: "help"; readonly all: boolean }
-  /** report/cli.ts's command line: report, compare or readme, and their flags. */
-  | { readonly kind: "report"; readonly argv: readonly string[] }
+  /** report/cli.ts's request: report, compare or readme, and their flags' values. */
+  | { readonly kind: "report"; readonly request: ReportRequest }
   | { readonly kind: "run"; readonly values: Values }
   /** report/history-cli.ts's command line: the history of sessions. */
   | { readonly kind: "history"; readonly argv: readonly string[] };
@@ -36,15 +37,15 @@ export function commandOf(
   const read = readArgs(argv, cwd);
   if (read.given.has("help")) return { kind: "help", all: read.positionals.includes("all") };
   const report = reportCommand(read);
-  if (report) return { kind: "report", argv: report };
+  if (report) return { kind: "report", request: report };
   return { kind: "run", values: runValues(read, env) };
 }
 
 /**
- * --report, --compare or --update-readme with what goes with them, as report/cli.ts's command
- * line; undefined for a run. Only the flags a report reads are read: the others it ignores.
+ * --report, --compare or --update-readme with what goes with them, as report/cli.ts's request;
+ * undefined for a run. Only the flags a report reads are read: the others it ignores.
  */
-function reportCommand(read: ReadArgs): string[] | undefined {
+function reportCommand(read: ReadArgs): ReportRequest | undefined {
   const asked = REPORT_COMMANDS.filter(([key]) => read.given.has(key));
   if (asked.length > 1) {
     throw new UsageError(`${asked.map(([key]) => `--${key}`).join(" and ")}: one at a time`);
@@ -60,14 +61,14 @@ function reportCommand(read: ReadArgs): string[] | undefined {
   if (read.given.has("max-steal") && flag !== "report")
     throw new UsageError(`--max-steal goes with a run or --report, not --${flag}`);
   const maxSteal = givenValue(read, "max-steal");
-  return [
+  return {
     command,
-    ...(read.given.get(flag) ?? []),
-    ...(maxSteal !== undefined ? ["--max-steal", String(maxSteal)] : []),
-    ...(flag === "compare" && threshold !== undefined ? ["--threshold", String(threshold)] : []),
-    ...(read.given.has("allow-mismatch") ? ["--allow-mismatch"] : []),
-    ...(bmf !== undefined ? ["--export-bmf", bmf] : []),
-  ];
+    files: read.given.get(flag) ?? [],
+    ...(maxSteal !== undefined ? { maxSteal } : {}),
+    ...(flag === "compare" && threshold !== undefined ? { threshold: threshold / 100 } : {}),
+    ...(read.given.has("allow-mismatch") ? { allowMismatch: true } : {}),
+    ...(bmf !== undefined ? { exportBmf: bmf } : {}),
+  };
 }
 
 /** --export bmf FILE: with a run or --report, into a folder that can be written; the file. */

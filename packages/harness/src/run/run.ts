@@ -27,7 +27,7 @@ import { localHost, type ServerHost } from "../hosts/host.ts";
 import { connectRemote } from "../hosts/remote.ts";
 import { profileApps } from "../profiles/profiled-trials.ts";
 import { writeBmf } from "../report/bmf.ts";
-import { runCli } from "../report/cli.ts";
+import { runReport } from "../report/cli.ts";
 import { runHistoryCli } from "../report/history-cli.ts";
 import { pinningText } from "../report/summary.ts";
 import type { Results } from "../results/schema.ts";
@@ -121,7 +121,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(helpText(command.all));
       return 0;
     }
-    if (command.kind === "report") return runCli([...command.argv]);
+    if (command.kind === "report") return runReport(command.request);
     const campaign = command.kind === "run" ? campaignOf(command.values) : undefined;
     if (command.kind === "run" && campaign) {
       return await runCampaign(
