@@ -170,7 +170,7 @@ type FlagRow<N extends readonly string[], T, D> = Omit<FlagSpec<N, T, D>, "help"
   readonly brief?: string | ((shown: D) => string);
 };
 
-/** A flag that takes a value: its row, with the help stating the default run's default. */
+/** A row of the table, its help (and brief) stating the default run's default where it says one. */
 function flag<const N extends readonly string[], T, D = undefined>(
   row: FlagRow<N, T, D>,
 ): FlagSpec<N, T, D> {
@@ -602,11 +602,15 @@ export function valuesOf(read: ReadArgs, mode: Mode): FlagValues {
     const texts = read.given.get(keyOf(flag));
     return [keyOf(flag), texts ? formOf(flag, texts) : flag.default?.(mode)];
   });
-  // The one cast from the table to its values: FlagValues is computed from these same rows.
+  // Where the rows become values the types cannot follow a loop: FlagValues is computed from
+  // these same rows, key by key, so the object is one by construction.
   return Object.fromEntries(entries) as FlagValues;
 }
 
-/** One flag's value as given, in its form; undefined when not given (no default). */
+/**
+ * One flag's value as given, in its form; undefined when not given (no default). For the
+ * report commands, which read their own few flags and ignore a run's.
+ */
 export function givenValue<K extends FlagKey>(read: ReadArgs, key: K): FlagValues[K] | undefined {
   const texts = read.given.get(key);
   const flag = BY_KEY.get(key);
