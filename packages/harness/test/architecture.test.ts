@@ -210,21 +210,43 @@ function folderCycles(graph: Graph): string[][] {
   return cycles(edges);
 }
 
-const STATISTICS = ["analysis/estimate.ts", "analysis/verdicts.ts", "analysis/stats.ts"];
+/**
+ * What a report may call from analysis/: the one analysis (analyze(), and --compare's of two
+ * runs), and helpers that name or group what it computed; every figure, row and verdict comes
+ * in the Analysis it is handed (analyse once, for every view).
+ */
+const ANALYSIS_ENTRIES = new Set([
+  "analyze",
+  "summarize",
+  "compareRuns",
+  "runMismatches",
+  "connectionsText",
+  "workersText",
+  "scenarioOfKey",
+  "groupsOf",
+  "roundsMeasured",
+  "chartQualifiers",
+  "apiKeyOf",
+  "stealOf",
+  "thresholdText",
+  "baselineName",
+  "rankRows",
+]);
 
 /**
- * Statistics a report module computes itself: names it imports from estimate.ts or stats.ts
- * that are neither types nor the constants its prose quotes (UPPER_CASE).
+ * What a report module computes itself: names it imports from analysis/ that are neither
+ * types, nor the constants its prose quotes (UPPER_CASE), nor ANALYSIS_ENTRIES.
  */
 function statisticsIn(file: string, text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*"(\.{1,2}\/[^"]+)"/g)) {
+  const statements = /(?:import|export)\s+(type\s+)?\{([^}]*)\}\s*from\s*"(\.{1,2}\/[^"]+)"/g;
+  for (const m of text.matchAll(statements)) {
     const target = relative(SRC, resolve(join(SRC, dirname(file)), m[3] as string));
-    if (m[1] || !STATISTICS.includes(target)) continue;
+    if (m[1] || !target.startsWith("analysis/")) continue;
     for (const name of (m[2] as string).split(",").map((n) => n.trim())) {
-      if (name !== "" && !name.startsWith("type ") && !/^[A-Z][A-Z0-9_]*$/.test(name)) {
-        out.push(`${file} computes with ${name} from ${target}`);
-      }
+      const bare = name.split(" as ")[0] as string;
+      if (bare === "" || bare.startsWith("type ") || /^[A-Z][A-Z0-9_]*$/.test(bare)) continue;
+      if (!ANALYSIS_ENTRIES.has(bare)) out.push(`${file} computes with ${bare} from ${target}`);
     }
   }
   return out;
@@ -268,12 +290,17 @@ describe("packages/harness/src", () => {
     expect(valueImportsOf("common/plan.ts", typeOnly)).toEqual(["common/a.ts"]);
   });
 
-  test("the reports import no statistics: only types and the constants their prose quotes", () => {
+  test("the reports compute nothing: from analysis/ only types, quoted constants, the entries", () => {
     const reports = files.filter((f) => f.startsWith("report/") && f.endsWith(".ts"));
     expect(reports.flatMap((f) => statisticsIn(f, read(f)))).toEqual([]);
-    const planted = `import { median, PAIRED_MIN_ROUNDS, type Interval } from "../analysis/stats.ts";`;
+    const planted =
+      `import { median, PAIRED_MIN_ROUNDS, type Interval } from "../analysis/stats.ts";\n` +
+      `import { analyze, rateLevels as levels } from "../analysis/rate-levels.ts";\n` +
+      `export { workersRows } from "../analysis/scaling.ts";`;
     expect(statisticsIn("report/x.ts", planted)).toEqual([
       "report/x.ts computes with median from analysis/stats.ts",
+      "report/x.ts computes with rateLevels from analysis/rate-levels.ts",
+      "report/x.ts computes with workersRows from analysis/scaling.ts",
     ]);
   });
 

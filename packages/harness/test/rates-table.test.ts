@@ -3,6 +3,7 @@
 // trials, answers worked out by hand. Part of the mutation group "reports".
 
 import { describe, expect, test } from "bun:test";
+import { analyze } from "../src/analysis/analysis.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "../src/report/rates-table.ts";
 import { BUDGET_RULE, SEARCH_INTRO } from "../src/report/search-table.ts";
 import type { RateTrial, Results } from "../src/results/schema.ts";
@@ -54,7 +55,7 @@ describe("open-loop rates (--rates) and their capacity at the p99 budget", () =>
   };
 
   test("per scenario with trials: each level's medians, spread and budget verdict", () => {
-    const views = rateViews(RUN);
+    const views = rateViews(analyze(RUN));
     expect(views.map((v) => v.scenario)).toEqual(["api", "echo"]); // hello: no trials, no table
     const [api, echo] = views;
     expectHeaderOf(RATES_HEADER, api?.rows[0]);
@@ -112,7 +113,7 @@ describe("open-loop rates (--rates) and their capacity at the p99 budget", () =>
   });
 
   test("capacity: bracketed by the measured rates, or why it cannot be", () => {
-    const [api, echo] = rateViews(RUN);
+    const [api, echo] = rateViews(analyze(RUN));
     expectHeaderOf(CAPACITY_HEADER, api?.capacity[0]);
     expect(api?.capacity).toEqual([
       [
@@ -144,7 +145,7 @@ describe("open-loop rates (--rates) and their capacity at the p99 budget", () =>
   });
 
   test("the chart's series: listed and searched levels of each app together, slowest first", () => {
-    const [api, echo] = rateViews(RUN);
+    const [api, echo] = rateViews(analyze(RUN));
     const offered = (v: typeof api) =>
       v?.series.map((s) => [s.app, s.levels.map((l) => l.offeredRps)]);
     expect(offered(api)).toEqual([
@@ -178,7 +179,7 @@ describe("open-loop rates (--rates) and their capacity at the p99 budget", () =>
   });
 
   test("a run without rate trials has no rates table", () => {
-    expect(rateViews({ ...RUN, rateTrials: undefined })).toEqual([]);
-    expect(rateViews({ ...RUN, rateTrials: [] })).toEqual([]);
+    expect(rateViews(analyze({ ...RUN, rateTrials: undefined }))).toEqual([]);
+    expect(rateViews(analyze({ ...RUN, rateTrials: [] }))).toEqual([]);
   });
 });

@@ -4,20 +4,27 @@
 // and interval in search-levels.test.ts).
 
 import { describe, expect, test } from "bun:test";
+import { rateAnalysis } from "../src/analysis/rate-analysis.ts";
 import { searchInterval, searchView } from "../src/report/search-table.ts";
 import type { RateTrial, Results } from "../src/results/schema.ts";
 import { lat, budgetLatency as latency, rate } from "./support/rate-trials.ts";
 import { syntheticRateTrial, syntheticRun } from "./support/synthetic.ts";
 
+/** The search as the analysis has it: bun-bare on api, a 10 ms budget. */
+const analysed = (trials: RateTrial[], searches: Results["searches"] = []) =>
+  rateAnalysis({
+    ...syntheticRun(["bun-bare"], ["api"], [], { sloP99Ms: 10 }),
+    rateTrials: trials,
+    searches,
+  })[0]?.apps[0]?.search;
+const view = (trials: RateTrial[], searches: Results["searches"] = []) => {
+  const found = analysed(trials, searches);
+  return found ? searchView("bun-bare", found) : undefined;
+};
+
 describe("--rates search in the reports", () => {
   const at = (offered: number, p99: number, patch: Partial<RateTrial> = {}) =>
     rate("bun-bare", "api", "search", offered, lat(1, p99), patch);
-  const results = (searches: Results["searches"] = []): Results => ({
-    ...syntheticRun(["bun-bare"], ["api"], []),
-    searches,
-  });
-  const view = (trials: RateTrial[], searches: Results["searches"] = []) =>
-    searchView(results(searches), trials, "bun-bare", "api", 10);
 
   test("each searched rate a level: its verdict the majority's, every reason a trial missed", () => {
     const trials = [at(20_000, 2), at(20_000, 30), at(20_000, 3), at(40_000, 50), at(40_000, 60)];
@@ -43,11 +50,11 @@ describe("--rates search in the reports", () => {
       "20,000–40,000 req/s",
       "search incomplete (interrupted); 20,000 kept the budget (3 trial(s)); 40,000 over (2 trial(s))",
     ]);
-    expect(searchInterval(trials, "bun-bare", "api", 10)).toEqual({ low: 20_000, high: 40_000 });
+    expect(searchInterval(analysed(trials))).toEqual({ low: 20_000, high: 40_000 });
     // Another app's or scenario's trials are not this search's.
     expect(view(trials.map((t) => ({ ...t, app: "node-bare" })))).toBeUndefined();
     expect(view(trials.map((t) => ({ ...t, scenario: "echo" })))).toBeUndefined();
-    expect(searchInterval([], "bun-bare", "api", 10)).toBeUndefined();
+    expect(searchInterval(analysed([]))).toBeUndefined();
   });
 
   test("the same reason twice is said once; an unjudged level is marked so", () => {
@@ -84,7 +91,7 @@ describe("--rates search in the reports", () => {
     expect(view([at(20_000, 2)], [{ ...record, trials: 16 }])?.capacity[2]).toBe(
       "searched from 25,000 req/s (closed loop): 16 trials in 90 s; 20,000 kept the budget (1 trial(s)); stopped at its 16-trial limit, ends not all repeated",
     );
-    expect(searchInterval([at(20_000, 2)], "bun-bare", "api", 10)).toBeUndefined();
+    expect(searchInterval(analysed([at(20_000, 2)]))).toBeUndefined();
   });
 
   test("an unjudged top: at least the bottom, and no interval for the chart", () => {
@@ -96,14 +103,11 @@ describe("--rates search in the reports", () => {
     ]);
     const top = [at(20_000, 2), at(30_000, 2, { loadGeneratorBound: true })];
     expect(view(top)?.capacity[1]).toBe("at least 20,000 req/s (not judged from 30,000)");
-    expect(searchInterval(top, "bun-bare", "api", 10)).toBeUndefined();
+    expect(searchInterval(analysed(top))).toBeUndefined();
   });
 });
 
 describe("the search in the report", () => {
-  const results = (rateTrials: RateTrial[]) =>
-    ({ manifest: { settings: { sloP99Ms: 10 } }, rateTrials }) as unknown as Results;
-
   test("every level listed, invalid ones too, with why; the interval with its ends' trials", () => {
     const trials = [
       syntheticRateTrial("search", 40_000, latency(30)),
@@ -113,16 +117,16 @@ describe("the search in the report", () => {
         invalidReasons: ["5 timeouts"],
       }),
     ];
-    const view = searchView(results(trials), trials, "bun-bare", "api", 10);
-    expect(view?.levels.map((l) => l.offeredRps)).toEqual([20_000, 30_000, 40_000]);
-    expect(view?.verdicts).toEqual([
+    const v = view(trials);
+    expect(v?.levels.map((l) => l.offeredRps)).toEqual([20_000, 30_000, 40_000]);
+    expect(v?.verdicts).toEqual([
       "within (1/1 kept it)",
       "over (0/1 kept it): invalid: 5 timeouts",
       "over (0/1 kept it): p99 30.00 ms",
     ]);
-    expect(view?.capacity.slice(0, 2)).toEqual(["bun-bare", "20,000–30,000 req/s"]);
-    expect(view?.capacity[2]).toStartWith("search incomplete (interrupted)");
-    expect(searchInterval(trials, "bun-bare", "api", 10)).toEqual({ low: 20_000, high: 30_000 });
+    expect(v?.capacity.slice(0, 2)).toEqual(["bun-bare", "20,000–30,000 req/s"]);
+    expect(v?.capacity[2]).toStartWith("search incomplete (interrupted)");
+    expect(searchInterval(analysed(trials))).toEqual({ low: 20_000, high: 30_000 });
   });
 
   test("an unjudged top is no capacity interval; an unjudged bottom is no 'below'", () => {
@@ -131,13 +135,9 @@ describe("the search in the report", () => {
       syntheticRateTrial("search", 20_000, latency(2)),
       syntheticRateTrial("search", 30_000, latency(2), bound),
     ];
-    expect(searchInterval(top, "bun-bare", "api", 10)).toBeUndefined();
-    expect(searchView(results(top), top, "bun-bare", "api", 10)?.capacity[1]).toBe(
-      "at least 20,000 req/s (not judged from 30,000)",
-    );
+    expect(searchInterval(analysed(top))).toBeUndefined();
+    expect(view(top)?.capacity[1]).toBe("at least 20,000 req/s (not judged from 30,000)");
     const bottom = [syntheticRateTrial("search", 30_000, latency(2), bound)];
-    expect(searchView(results(bottom), bottom, "bun-bare", "api", 10)?.capacity[1]).toBe(
-      "not determined (30,000 req/s not judged)",
-    );
+    expect(view(bottom)?.capacity[1]).toBe("not determined (30,000 req/s not judged)");
   });
 });

@@ -2,13 +2,9 @@
 // worked out by hand. Part of the mutation group "reports".
 
 import { describe, expect, test } from "bun:test";
+import { analyze } from "../src/analysis/analysis.ts";
 import type { StartupRow } from "../src/analysis/startup.ts";
-import {
-  STARTUP_HEADER,
-  STARTUP_INTRO,
-  startupCells,
-  startupTable,
-} from "../src/report/startup-table.ts";
+import { STARTUP_HEADER, STARTUP_INTRO, startupCells } from "../src/report/startup-table.ts";
 import type { Results } from "../src/results/schema.ts";
 import { expectHeaderOf } from "./support/expect-header.ts";
 import { syntheticRun } from "./support/synthetic.ts";
@@ -48,7 +44,7 @@ describe("start-up", () => {
   });
 
   test("fastest start first; an app never started has no row", () => {
-    expect(startupTable(RUN).map((r) => [r.app, r.readyMs.median])).toEqual([
+    expect(analyze(RUN).startup.map((r) => [r.app, r.readyMs.median])).toEqual([
       ["node-bare", 5],
       ["deno-bare", 12],
       ["bun-bare", 20],
@@ -56,7 +52,7 @@ describe("start-up", () => {
   });
 
   test("the cells: starts (fresh), median with its range unless every start agreed", () => {
-    const cells = startupTable(RUN).map(startupCells);
+    const cells = analyze(RUN).startup.map(startupCells);
     expectHeaderOf(STARTUP_HEADER, cells[0]);
     expect(cells).toEqual([
       ["node-bare", "1 (0)", "5", "50.0", "51.0"],

@@ -10,10 +10,14 @@
 import { baselineOf, findApp } from "@bench/contract";
 import type { Results, Trial } from "../results/schema.ts";
 import { registryName, versionedName, versionOfName } from "../runtimes/runtime-versions.ts";
+import { type CalibrationView, calibrationViews } from "./calibration.ts";
 import { type Estimate, estimate, type ProcessSamples, roundComponent } from "./estimate.ts";
 import { type Group, groupsOf, inGroup } from "./groups.ts";
 import { productionTax, type StageCost } from "./production.ts";
+import { rateAnalysis, type ScenarioRates } from "./rate-analysis.ts";
 import { analyzeSide, type SideAnalysis } from "./ratios.ts";
+import { type ScalingFamily, scalingFamilies, type WorkersRow, workersRows } from "./scaling.ts";
+import { type StartupRow, startupRows } from "./startup.ts";
 import { type Interval, median, type Quality, qualityOf, type Spread } from "./stats.ts";
 import {
   counted,
@@ -126,6 +130,15 @@ export interface Analysis {
   /** The run's CPU steal and the samples --max-steal excluded (analysis/steal.ts). */
   readonly steal: StealSummary;
   readonly exclusion: Exclusion;
+  /** --rates: per scenario and app, the listed rates' levels and the search (rate-analysis.ts). */
+  readonly rates: readonly ScenarioRates[];
+  /** Each app's start-up figures, the quickest to be ready first (startup.ts). */
+  readonly startup: readonly StartupRow[];
+  /** --workers: each worker's share per app and count, and each app's req/s by count (scaling.ts). */
+  readonly workers: readonly WorkersRow[];
+  readonly scaling: readonly ScalingFamily[];
+  /** --calibrate: the known answer, per table (calibration.ts); none for another run. */
+  readonly calibration: readonly CalibrationView[];
 }
 
 const mean = (values: readonly number[]) =>
@@ -372,11 +385,25 @@ export function analyze(results: Results): Analysis {
   const steal = stealSummary(results, exclusion);
   const side = analyzeSide(results);
   const groups = new Map<string, GroupAnalysis>();
-  if (side) return { results, groups, production: [], side, steal, exclusion };
-  for (const group of groupsOf(results)) {
-    groups.set(group.key, analyzeGroup(results, group, exclusion));
+  if (!side) {
+    for (const group of groupsOf(results)) {
+      groups.set(group.key, analyzeGroup(results, group, exclusion));
+    }
   }
-  return { results, groups, production: productionTax(groups), steal, exclusion };
+  const base = {
+    results,
+    groups,
+    production: side ? [] : productionTax(groups),
+    ...(side ? { side } : {}),
+    steal,
+    exclusion,
+    rates: rateAnalysis(results),
+    startup: startupRows(results.apps).sort((a, b) => a.readyMs.median - b.readyMs.median),
+    workers: workersRows(results),
+    scaling: [],
+    calibration: [],
+  };
+  return { ...base, scaling: scalingFamilies(base), calibration: calibrationViews(base) };
 }
 
 /** Rows per group, fastest first; apps with no valid sample last (a fresh analysis). */

@@ -126,7 +126,11 @@ interface Rounds {
 const trialRounds = (results: Results): Rounds => ({
   all: [...new Set(results.trials.map((t) => t.round))],
   analyzeKept: (keep) => {
-    const sub = analyze({ ...results, trials: results.trials.filter((t) => keep.has(t.round)) });
+    // The subsample's tables only: without the calibration record, its analysis does not
+    // subsample itself again.
+    const { calibration: _, ...manifest } = results.manifest;
+    const trials = results.trials.filter((t) => keep.has(t.round));
+    const sub = analyze({ ...results, manifest, trials });
     return [...sub.groups.values()][0]?.between;
   },
 });

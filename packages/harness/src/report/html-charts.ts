@@ -13,7 +13,6 @@ import { fmt } from "./format.ts";
 import { colorOfName } from "./html-assets.ts";
 import { rateViews } from "./rates-table.ts";
 import { searchInterval } from "./search-table.ts";
-import { startupTable } from "./startup-table.ts";
 import { versionChart, versionViews } from "./versions.ts";
 
 /** An app's colour, the same on every version of its runtime ("node-hono@22.23.3"). */
@@ -107,8 +106,8 @@ export function chartData(analysis: Analysis): ChartData[] {
     });
   charts.push(...sideCharts(analysis));
   charts.push(...curveCharts(analysis));
-  charts.push(...rateCharts(results));
-  charts.push(...startupCharts(results));
+  charts.push(...rateCharts(analysis));
+  charts.push(...startupCharts(analysis));
   charts.push(...versionCharts(analysis));
   return charts;
 }
@@ -167,10 +166,10 @@ function curveCharts(analysis: Analysis): ChartData[] {
 }
 
 /** Per scenario, p50 (dashed) and p99 against the offered rate, one colour per app. */
-function rateCharts(results: Results): ChartData[] {
-  const budget = results.manifest.settings.sloP99Ms ?? Number.NaN;
-  const trials = results.rateTrials ?? [];
-  return rateViews(results).map((v) => {
+function rateCharts(analysis: Analysis): ChartData[] {
+  const budget = analysis.results.manifest.settings.sloP99Ms ?? Number.NaN;
+  return rateViews(analysis).map((v) => {
+    const analysed = analysis.rates.find((r) => r.scenario === v.scenario);
     const xs = v.series.flatMap((s) => s.levels.map((l) => l.offeredRps));
     // The budget as a line across the chart; a search's capacity interval as a thick stretch of it.
     const budgetLine = {
@@ -183,7 +182,7 @@ function rateCharts(results: Results): ChartData[] {
       dashed: true,
     };
     const intervals = v.series.flatMap(({ app }) => {
-      const found = searchInterval(trials, app, v.scenario, budget);
+      const found = searchInterval(analysed?.apps.find((a) => a.app === app)?.search);
       if (!found) return [];
       const data = [found.low, found.high].map((x) => ({ x, y: datum(budget) ?? 0 }));
       return [{ label: `${app} capacity interval`, data, color: colorOfName(app), width: 6 }];
@@ -215,8 +214,8 @@ function rateCharts(results: Results): ChartData[] {
   });
 }
 
-function startupCharts(results: Results): ChartData[] {
-  const rows = startupTable(results);
+function startupCharts(analysis: Analysis): ChartData[] {
+  const rows = analysis.startup;
   if (rows.length === 0) return [];
   const labels = rows.map((r) => r.app);
   return [

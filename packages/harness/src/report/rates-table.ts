@@ -1,12 +1,8 @@
 // The reports' open-loop part (--rates): per scenario, each app's latency at each offered rate
 // and its capacity at the p99 budget. One model, rendered by markdown.ts and html.ts.
 
-import {
-  capacityAtBudget,
-  RATE_TOLERANCE,
-  type RateLevel,
-  rateLevels,
-} from "../analysis/rate-levels.ts";
+import type { Analysis } from "../analysis/analysis.ts";
+import { type Capacity, RATE_TOLERANCE, type RateLevel } from "../analysis/rate-levels.ts";
 import type { Results } from "../results/schema.ts";
 import { fmt } from "./format.ts";
 import { BUDGET_RULE, SEARCH_INTRO, searchView } from "./search-table.ts";
@@ -43,7 +39,7 @@ export interface RateView {
   readonly rows: string[][];
   readonly capacity: string[][];
   /** Per app, its levels, for the chart. */
-  readonly series: { readonly app: string; readonly levels: RateLevel[] }[];
+  readonly series: { readonly app: string; readonly levels: readonly RateLevel[] }[];
 }
 
 function budgetCell(l: RateLevel): string {
@@ -53,8 +49,7 @@ function budgetCell(l: RateLevel): string {
   return l.withinBudget ? "within" : "missed";
 }
 
-function capacityCells(app: string, levels: RateLevel[]): string[] {
-  const c = capacityAtBudget(levels);
+function capacityCells(app: string, levels: readonly RateLevel[], c: Capacity): string[] {
   const judged = levels.filter((l) => !l.loadGeneratorBound);
   if (judged.length === 0) {
     return [app, "—", "the load generator was saturated at every measured rate"];
@@ -88,32 +83,25 @@ function levelCells(app: string, l: RateLevel, verdict: string): string[] {
   ];
 }
 
-export function rateViews(results: Results): RateView[] {
-  const trials = results.rateTrials ?? [];
-  if (trials.length === 0) return [];
-  const budget = results.manifest.settings.sloP99Ms ?? Number.NaN;
-  const { apps, scenarios } = results.manifest.settings;
-  return scenarios
-    .map((scenario) => {
-      const listed = apps.map((app) => ({
-        app,
-        levels: rateLevels(trials, app, scenario, budget),
-        search: searchView(results, trials, app, scenario, budget),
+export function rateViews(analysis: Analysis): RateView[] {
+  return analysis.rates
+    .map(({ scenario, apps }) => {
+      const listed = apps.map((a) => ({
+        ...a,
+        view: a.search ? searchView(a.app, a.search) : undefined,
       }));
-      const rows = listed.flatMap(({ app, levels, search }) => [
+      const rows = listed.flatMap(({ app, levels, view }) => [
         ...levels.map((l) => levelCells(app, l, budgetCell(l))),
-        ...(search?.levels ?? []).map((l, i) => levelCells(app, l, search?.verdicts[i] ?? "")),
+        ...(view?.levels ?? []).map((l, i) => levelCells(app, l, view?.verdicts[i] ?? "")),
       ]);
-      const capacity = listed.flatMap(({ app, levels, search }) => [
-        ...(levels.length > 0 ? [capacityCells(app, levels)] : []),
-        ...(search ? [search.capacity] : []),
+      const capacity = listed.flatMap(({ app, levels, capacity: c, view }) => [
+        ...(c ? [capacityCells(app, levels, c)] : []),
+        ...(view ? [view.capacity] : []),
       ]);
       const series = listed
-        .map(({ app, levels, search }) => ({
+        .map(({ app, levels, view }) => ({
           app,
-          levels: [...levels, ...(search?.levels ?? [])].sort(
-            (a, b) => a.offeredRps - b.offeredRps,
-          ),
+          levels: [...levels, ...(view?.levels ?? [])].sort((a, b) => a.offeredRps - b.offeredRps),
         }))
         .filter((s) => s.levels.length > 0);
       return { scenario, rows, capacity, series };

@@ -2,15 +2,9 @@
 // verdict and why, and the capacity interval with its ends' trials and the time it took.
 // Rendered through rates.ts's view, so a search sits in the same tables as listed rates.
 
-import { levelFigures, type RateLevel } from "../analysis/rate-levels.ts";
-import {
-  intervalOf,
-  SEARCH,
-  type SearchLevel,
-  searchLevels,
-  searchPoints,
-} from "../analysis/search-levels.ts";
-import type { RateTrial, Results, Search } from "../results/schema.ts";
+import type { LevelTally, SearchAnalysis } from "../analysis/rate-analysis.ts";
+import type { RateLevel } from "../analysis/rate-levels.ts";
+import { SEARCH, type SearchLevel } from "../analysis/search-levels.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
@@ -32,39 +26,23 @@ export const SEARCH_INTRO =
   "generator was saturated or the machine full are not judged, and nothing above them is tried.";
 // Stryker restore StringLiteral
 
-type Point = ReturnType<typeof searchPoints>[number];
-
-/** A searched rate as a level of the rates table, its verdict the search's. */
-function levelOf(points: readonly Point[], level: SearchLevel): RateLevel {
-  const trials = points.filter((p) => p.rate === level.rate).map((p) => p.trial);
-  return {
-    requested: "search",
-    ...levelFigures(trials),
-    loadGeneratorBound: level.verdict === "not judged",
-    withinBudget: level.verdict === "within",
-  };
-}
-
 export interface SearchView {
-  readonly levels: RateLevel[];
+  readonly levels: readonly RateLevel[];
   /** The verdict cell of each level, in the order of `levels`. */
   readonly verdicts: string[];
   readonly capacity: string[];
 }
 
-function verdictCell(level: SearchLevel, points: readonly Point[]): string {
-  const mine = points.filter((p) => p.rate === level.rate);
-  const within = mine.filter((p) => p.verdict === "within").length;
-  const whys = [...new Set(mine.filter((p) => p.verdict !== "within").map((p) => p.why))];
-  const head = `${level.verdict} (${within}/${mine.length} kept it)`;
-  return whys.length === 0 ? head : `${head}: ${whys.join("; ")}`;
+function verdictCell(level: SearchLevel, tally: LevelTally): string {
+  const head = `${level.verdict} (${tally.within}/${tally.of} kept it)`;
+  return tally.whys.length === 0 ? head : `${head}: ${tally.whys.join("; ")}`;
 }
 
-function capacityCells(app: string, levels: SearchLevel[], search: Search | undefined): string[] {
-  const { within, above, nonMonotonic } = intervalOf(levels);
-  const lowest = levels[0]?.rate ?? 0;
+function capacityCells(app: string, s: SearchAnalysis): string[] {
+  const { within, above, nonMonotonic } = s.interval;
+  const lowest = s.levels[0]?.rate ?? 0;
   const figure = !within
-    ? levels[0]?.verdict === "over"
+    ? s.levels[0]?.verdict === "over"
       ? `below ${fmt(lowest)} req/s`
       : `not determined (${fmt(lowest)} req/s not judged)`
     : !above
@@ -76,45 +54,34 @@ function capacityCells(app: string, levels: SearchLevel[], search: Search | unde
     within ? `${fmt(within.rate)} kept the budget (${within.trials} trial(s))` : undefined,
     above ? `${fmt(above.rate)} ${above.verdict} (${above.trials} trial(s))` : undefined,
   ].filter(Boolean);
+  const record = s.record;
   const how = [
-    search
-      ? `searched from ${fmt(search.closedLoopRps)} req/s (closed loop): ${search.trials} trials in ${fmt(search.elapsedSec, 0)} s`
+    record
+      ? `searched from ${fmt(record.closedLoopRps)} req/s (closed loop): ${record.trials} trials in ${fmt(record.elapsedSec, 0)} s`
       : "search incomplete (interrupted)",
     ...ends,
     ...(nonMonotonic ? ["a higher rate kept the budget too (noise): the lower miss caps it"] : []),
-    ...((search?.trials ?? 0) >= SEARCH.maxTrials
+    ...((record?.trials ?? 0) >= SEARCH.maxTrials
       ? [`stopped at its ${SEARCH.maxTrials}-trial limit, ends not all repeated`]
       : []),
   ].join("; ");
   return [app, figure, how];
 }
 
-/** The search of one app on one scenario, or undefined when it has none. */
-export function searchView(
-  results: Results,
-  trials: readonly RateTrial[],
-  app: string,
-  scenario: string,
-  budgetMs: number,
-): SearchView | undefined {
-  const points = searchPoints(trials, app, scenario, budgetMs);
-  if (points.length === 0) return undefined;
-  const levels = searchLevels(points);
-  const search = (results.searches ?? []).find((s) => s.app === app && s.scenario === scenario);
+/** The search of one app on one scenario as the rates table shows it. */
+export function searchView(app: string, s: SearchAnalysis): SearchView {
   return {
-    levels: levels.map((l) => levelOf(points, l)),
-    verdicts: levels.map((l) => verdictCell(l, points)),
-    capacity: capacityCells(app, levels, search),
+    levels: s.asRates,
+    verdicts: s.levels.map((l, i) => verdictCell(l, s.tallies[i] as LevelTally)),
+    capacity: capacityCells(app, s),
   };
 }
 
 /** The capacity interval of a search as x values, for the chart; undefined without both ends. */
 export function searchInterval(
-  trials: readonly RateTrial[],
-  app: string,
-  scenario: string,
-  budgetMs: number,
+  s: SearchAnalysis | undefined,
 ): { readonly low: number; readonly high: number } | undefined {
-  const { within, above } = intervalOf(searchLevels(searchPoints(trials, app, scenario, budgetMs)));
+  const within = s?.interval.within;
+  const above = s?.interval.above;
   return within && above?.verdict === "over" ? { low: within.rate, high: above.rate } : undefined;
 }

@@ -5,8 +5,6 @@
 
 import { findScenario } from "@bench/contract";
 import type { Analysis } from "../analysis/analysis.ts";
-import { calibrationViews } from "../analysis/calibration.ts";
-import { workersRows } from "../analysis/scaling.ts";
 import {
   CALIBRATION_HEADER,
   calibrationCaption,
@@ -28,7 +26,7 @@ import {
   sideCells,
   sideNotes,
 } from "./side-by-side.ts";
-import { STARTUP_HEADER, STARTUP_INTRO, startupCells, startupTable } from "./startup-table.ts";
+import { STARTUP_HEADER, STARTUP_INTRO, startupCells } from "./startup-table.ts";
 import { STEAL_HEADER, STEAL_INTRO, stealLine, stealRows } from "./steal-table.ts";
 import { VERSIONS_INTRO, versionChart, versionMermaid, versionViews } from "./versions.ts";
 import {
@@ -156,7 +154,7 @@ function curve(analysis: Analysis): Section[] {
 function rates(analysis: Analysis): Section[] {
   const { results } = analysis;
   const budget = results.manifest.settings.sloP99Ms;
-  const parts = rateViews(results).map((v) => ({
+  const parts = rateViews(analysis).map((v) => ({
     heading: v.scenario,
     tables: [
       { header: RATES_HEADER, align: "lrrrrrl", rows: v.rows },
@@ -176,7 +174,7 @@ function rates(analysis: Analysis): Section[] {
 }
 
 function startup(analysis: Analysis): Section[] {
-  const rows = startupTable(analysis.results);
+  const rows = analysis.startup;
   if (rows.length === 0) return [];
   const table: Table = {
     header: STARTUP_HEADER,
@@ -194,7 +192,7 @@ function startup(analysis: Analysis): Section[] {
 }
 
 function workers(analysis: Analysis): Section[] {
-  const rows = workersRows(analysis.results);
+  const rows = analysis.workers;
   if (rows.length === 0) return [];
   const caption =
     "workers: how many held connections; CPU and connections per worker, busiest first";
@@ -241,7 +239,7 @@ function versions(analysis: Analysis): Section[] {
 
 /** --calibrate (either design): the known answer, a table per scenario. */
 function calibration(analysis: Analysis): Section[] {
-  const parts = calibrationViews(analysis).map((v) => ({
+  const parts = analysis.calibration.map((v) => ({
     text: `${calibrationCaption(v)}:`,
     tables: [
       {

@@ -1,7 +1,7 @@
 // The reports' "Start-up" section: how long each app takes from its runtime's start to its first correct
 // answer, and its memory then and at idle. One model, rendered by markdown.ts and html.ts.
 
-import { IDLE_PAUSE_MS, type StartupRow, startupRows } from "../analysis/startup.ts";
+import { IDLE_PAUSE_MS, type StartupRow } from "../analysis/startup.ts";
 import type { Results } from "../results/schema.ts";
 import { fmt } from "./format.ts";
 
@@ -40,5 +40,3 @@ export function startupCells(row: StartupRow): string[] {
 }
 
 /** Fastest start first. */
-export const startupTable = (results: Results): StartupRow[] =>
-  startupRows(results.apps).sort((a, b) => a.readyMs.median - b.readyMs.median);

@@ -3,7 +3,7 @@
 // The figures and verdicts are analysis/scaling.ts's; rendered by markdown.ts, html.ts and extras.ts.
 
 import type { Analysis } from "../analysis/analysis.ts";
-import { scalingFamilies, type WorkersRow } from "../analysis/scaling.ts";
+import type { WorkersRow } from "../analysis/scaling.ts";
 import { PAIRED_MIN_ROUNDS } from "../analysis/verdicts.ts";
 import { fmt } from "./format.ts";
 
@@ -62,7 +62,7 @@ export interface ScalingView {
 
 /** Per scenario, each app's req/s at each worker count and as a multiple of the first. */
 export function scalingViews(analysis: Analysis): ScalingView[] {
-  return scalingFamilies(analysis).map(({ scenario, counts, apps }) => ({
+  return analysis.scaling.map(({ scenario, counts, apps }) => ({
     scenario,
     header: ["app", ...counts.map((w) => `${w} worker(s)`)],
     rows: apps.map(({ app, cells }) => [
