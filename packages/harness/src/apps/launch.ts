@@ -18,6 +18,15 @@ import { execAt, portHolder, waitForReady } from "./readiness.ts";
 
 export class LaunchError extends Error {}
 
+/** Whether the process group of `pid` is gone within `ms` (polled every 20 ms). */
+async function groupGone(pid: number, ms = 2000): Promise<boolean> {
+  for (let waited = 0; groupAlive(pid); waited += 20) {
+    if (waited >= ms) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
 export interface StartOptions {
   /** CPU list for taskset (e.g. "0"); undefined: no pinning. */
   readonly cpus?: string;
@@ -181,7 +190,9 @@ export async function startApp(app: AppRun, options: StartOptions = {}): Promise
     output,
     stop: async (graceMs = 3000) => {
       const report = await stopTree(pid, knownTree, exited, graceMs, database);
-      if (!groupAlive(pid)) release();
+      // With workers the group outlives its leader by the moment the orphans take to be
+      // reaped: wait for it (bounded), so the tether is released and the watcher dismissed.
+      if (await groupGone(pid)) release();
       return report;
     },
   };

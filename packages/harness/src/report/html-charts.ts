@@ -6,7 +6,6 @@
 import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
 import { IDLE_PAUSE_MS } from "../analysis/startup.ts";
 import { chartQualifiers } from "../analysis/trial-flags.ts";
-import type { Results } from "../results/schema.ts";
 import { registryName } from "../runtimes/runtime-versions.ts";
 import { curveViews } from "./curve.ts";
 import { fmt } from "./format.ts";

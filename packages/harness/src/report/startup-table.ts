@@ -2,7 +2,6 @@
 // answer, and its memory then and at idle. One model, rendered by markdown.ts and html.ts.
 
 import { IDLE_PAUSE_MS, type StartupRow } from "../analysis/startup.ts";
-import type { Results } from "../results/schema.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
