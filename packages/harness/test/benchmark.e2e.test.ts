@@ -20,7 +20,8 @@ import { REPO_ROOT } from "../src/index.ts";
 import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/load/thresholds.ts";
 import { WRK_SCRIPT } from "../src/load/tools.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
-import { FLAGS, helpText } from "../src/run/flags.ts";
+import { FLAGS } from "../src/run/flags.ts";
+import { helpText } from "../src/run/help.ts";
 import {
   CONFORMING,
   CRASHES_UNDER_LOAD,

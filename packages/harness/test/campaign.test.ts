@@ -5,55 +5,44 @@ import { describe, expect, test } from "bun:test";
 import { mulberry32 } from "../src/analysis/random.ts";
 import type { SessionRecord } from "../src/history/store.ts";
 import { campaignOf, costs, planRounds, startOffsets } from "../src/run/campaign.ts";
-import type { Values } from "../src/run/command.ts";
+import { commandOf } from "../src/run/command.ts";
+import type { Values } from "../src/run/flags.ts";
 import { session } from "./support/history-fixtures.ts";
 
-const values = (extra: Partial<Values>): Values =>
-  ({
-    apps: "bun-bare",
-    duration: "1",
-    warmup: "1",
-    connections: "100",
-    rounds: "3",
-    samples: "3",
-    "no-pin": false,
-    profile: false,
-    calibrate: false,
-    startup: "0",
-    workers: "1",
-    "side-by-side": false,
-    "no-history": false,
-    "rounds-given": true,
-    ...extra,
-  }) as Values;
+/** A run's values from its command line (-n 3 and these flags), as campaignOf is given them. */
+function values(...argv: string[]): Values {
+  const command = commandOf(["-n", "3", ...argv], {}, "/here");
+  if (command.kind !== "run") throw new Error(`not a run: ${argv.join(" ")}`);
+  return command.values;
+}
 
 describe("campaignOf", () => {
   test("none without --sessions; N sessions within --spread (default: back to back)", () => {
-    expect(campaignOf(values({}))).toBeUndefined();
-    expect(campaignOf(values({ sessions: "4", spread: "3m" }))).toEqual({
+    expect(campaignOf(values())).toBeUndefined();
+    expect(campaignOf(values("--sessions", "4", "--spread", "3m"))).toEqual({
       sessions: 4,
       spreadSec: 180,
     });
-    expect(campaignOf(values({ sessions: "2" }))).toEqual({ sessions: 2, spreadSec: 0 });
+    expect(campaignOf(values("--sessions", "2"))).toEqual({ sessions: 2, spreadSec: 0 });
   });
 
   test("refusals: one line each", () => {
-    const cases: [Partial<Values>, string][] = [
-      [{ spread: "1m" }, "--spread goes with --sessions"],
-      [{ sessions: "1" }, "--sessions must be a whole number >= 2, got '1'"],
+    const cases: [string[], string][] = [
+      [["--spread", "1m"], "--spread goes with --sessions"],
+      [["--sessions", "1"], "--sessions must be a whole number >= 2, got '1'"],
       [
-        { sessions: "2", spread: "soon" },
+        ["--sessions", "2", "--spread", "soon"],
         "--spread takes a duration like 90s, 10m or 1h, got 'soon'",
       ],
-      [{ sessions: "2", "no-history": true }, "--sessions does not go with --no-history"],
-      [{ sessions: "2", calibrate: true }, "--sessions does not go with --calibrate"],
-      [{ sessions: "2", against: "main" }, "--sessions does not go with --against"],
-      [{ sessions: "2", "apps-root": "/x" }, "--sessions does not go with --apps-root"],
-      [{ sessions: "2", "server-host": "h" }, "--sessions does not go with --server-host"],
-      [{ sessions: "2", precision: "3" }, "--sessions does not go with --precision"],
+      [["--sessions", "2", "--no-history"], "--sessions does not go with --no-history"],
+      [["--sessions", "2", "--calibrate"], "--sessions does not go with --calibrate"],
+      [["--sessions", "2", "--against", "main"], "--sessions does not go with --against"],
+      [["--sessions", "2", "--apps-root", "/x"], "--sessions does not go with --apps-root"],
+      [["--sessions", "2", "--server-host", "h"], "--sessions does not go with --server-host"],
+      [["--sessions", "2", "--precision", "3"], "--sessions does not go with --precision"],
     ];
-    for (const [extra, message] of cases) {
-      expect(() => campaignOf(values(extra))).toThrow(message);
+    for (const [argv, message] of cases) {
+      expect(() => campaignOf(values(...argv))).toThrow(message);
     }
   });
 });

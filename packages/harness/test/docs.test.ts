@@ -6,16 +6,18 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { APPS } from "@bench/contract";
 import { REPO_ROOT } from "../src/index.ts";
-import { DEFAULT_SLO_P99_MS } from "../src/rates/rates.ts";
 import { PAGE, withFields } from "../src/report/schema-page.ts";
+import { commandOf } from "../src/run/command.ts";
 import {
   aboutMinutes,
   DEFAULT_MAX_TIME_SEC,
   DEFAULTS,
   FLAGS,
+  PLAIN,
   PROCESS_COST_SEC,
   QUICK,
   runSec,
+  type Values,
 } from "../src/run/flags.ts";
 
 /** Every Markdown file of the docs: README.md, docs/ (recursively), apps/ and packages/ READMEs. */
@@ -164,28 +166,55 @@ describe("docs/running.md's flag table", () => {
     expect(documented).toEqual(defined);
   });
 
-  test("states the defaults the command line has", () => {
-    const stated = (flag: string) =>
-      table.find((row) => flagsOf(row[1] ?? "").includes(flag))?.[3]?.replaceAll("`", "");
-    expect([
-      stated("--duration"),
-      stated("--warmup"),
-      stated("--connections"),
-      stated("--rounds"),
-      stated("--samples"),
-    ]).toEqual(
-      [
-        DEFAULTS.duration,
-        DEFAULTS.warmup,
-        DEFAULTS.connections,
-        DEFAULTS.rounds,
-        DEFAULTS.samples,
-      ].map(String),
-    );
+  const stated = (flag: string) =>
+    table.find((row) => flagsOf(row[1] ?? "").includes(flag))?.[3]?.replaceAll("`", "");
+
+  test("states the default each flag takes in the default run, as its row gives it", () => {
+    // Where the default is a place on this machine, the table describes it in words.
+    const described = ["--output", "--server-dir"];
+    let checked = 0;
+    for (const flag of FLAGS.filter((f) => f.value !== undefined && f.default)) {
+      const name = flag.names.at(-1) as string;
+      if (described.includes(name)) continue;
+      const said = (stated(name) ?? "").split(" ")[0] as string;
+      const value = flag.default?.(PLAIN);
+      let read: unknown = said;
+      try {
+        read = said === String(value) ? value : flag.form(said, name, [said]);
+      } catch {
+        // not a value of the flag at all: the text as it is, which cannot equal the default
+      }
+      expect({ flag: name, stated: read }).toEqual({ flag: name, stated: value });
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(15);
     expect(stated("--max-time")).toBe(`${DEFAULT_MAX_TIME_SEC / 60}m`);
-    expect(stated("--slo-p99")).toBe(String(DEFAULT_SLO_P99_MS));
+  });
+
+  test("states --quick's and --side-by-side's defaults as those modes take them", () => {
+    const page = readFileSync(join(REPO_ROOT, "docs", "running.md"), "utf8");
+    const preset = (pattern: RegExp) => (pattern.exec(page)?.[1] ?? "").split(" ");
+    const cases: [string, string[]][] = [
+      ["--quick", preset(/smoke preset: `([^`]+)`/)],
+      ["--side-by-side", preset(/defaults become `([^`]+)`/)],
+    ];
+    for (const [mode, flags] of cases) {
+      const said = runValues(flags);
+      const taken = runValues([mode]);
+      expect(said.given.size).toBeGreaterThanOrEqual(4);
+      for (const key of said.given) {
+        expect({ mode, key, value: said[key] }).toEqual({ mode, key, value: taken[key] });
+      }
+    }
   });
 });
+
+/** A run's values from its command line, as a run reads them. */
+function runValues(argv: string[]): Values {
+  const command = commandOf(argv, {}, REPO_ROOT);
+  if (command.kind !== "run") throw new Error(`not a run: ${argv.join(" ")}`);
+  return command.values;
+}
 
 describe("docs/results-json.md's field reference", () => {
   test("is the schema's: every field, its type and its comment, as schema-page.ts renders them", () => {

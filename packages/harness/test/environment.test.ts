@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { openFileLimits, roomFor } from "../src/run/environment.ts";
-import { EnvironmentError } from "../src/run/flags.ts";
+import { EnvironmentError } from "../src/run/errors.ts";
 
 const PORTS = "32768\t60999\n";
 

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { DEFAULT_MAX_STEAL } from "../src/analysis/steal.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { commandOf } from "../src/run/command.ts";
-import { DEFAULTS, helpText, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
+import { DEFAULTS, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
+import { helpText } from "../src/run/help.ts";
 import { runOptions } from "../src/run/options.ts";
 
 const out = () => join(mkdtempSync(join(tmpdir(), "bench-options-")), "run");
@@ -33,7 +34,7 @@ describe("--max-steal", () => {
   test("with --report it re-analyses at that threshold; not with --compare or --update-readme", () => {
     expect(commandOf(["--report", "r.json", "--max-steal", "20"], {}, "/tmp")).toEqual({
       kind: "report",
-      argv: ["report", "/tmp/r.json", "--max-steal", "20"],
+      request: { command: "report", files: ["/tmp/r.json"], maxSteal: 20 },
     });
     expect(() => commandOf(["--report", "r.json", "--max-steal", "0"], {}, "/tmp")).toThrow(
       "--max-steal takes a percentage",
@@ -43,6 +44,40 @@ describe("--max-steal", () => {
     );
     expect(() => commandOf(["--update-readme", "a", "--max-steal", "20"], {}, "/tmp")).toThrow(
       "--max-steal goes with a run or --report, not --update-readme",
+    );
+  });
+});
+
+describe("--report, --compare, --update-readme", () => {
+  test("a request of their values, read once in their forms; the flags they take, no other", () => {
+    const request = (...argv: string[]) => {
+      const command = commandOf(argv, {}, "/tmp");
+      return command.kind === "report" ? command.request : undefined;
+    };
+    expect(request("--compare", "a", "b", "--threshold", "2.5", "--allow-mismatch")).toEqual({
+      command: "compare",
+      files: ["/tmp/a", "/tmp/b"],
+      threshold: 0.025,
+      allowMismatch: true,
+    });
+    expect(request("--update-readme", "r.json")).toEqual({
+      command: "readme",
+      files: ["/tmp/r.json"],
+    });
+    expect(request("--report", "r", "--export", "bmf", "x.json")).toEqual({
+      command: "report",
+      files: ["/tmp/r"],
+      exportBmf: "/tmp/x.json",
+    });
+    expect(request("bun-bare")).toBeUndefined();
+    expect(() => request("--report", "a", "--compare", "b", "c")).toThrow(
+      "--report and --compare: one at a time",
+    );
+    expect(() => request("--report", "a", "--threshold", "3")).toThrow(
+      "--threshold goes with --compare or --against",
+    );
+    expect(() => request("--report", "a", "--allow-mismatch")).toThrow(
+      "--allow-mismatch goes with --compare",
     );
   });
 });
@@ -94,7 +129,7 @@ describe("parseOptions", () => {
   test("paths are the user's: relative to where the command was given", () => {
     const command = commandOf(["-o", "here", "--export", "bmf", "x.json"], {}, "/tmp");
     expect(command.kind === "run" && command.values.output).toBe("/tmp/here");
-    expect(command.kind === "run" && command.values["export-bmf"]).toBe("/tmp/x.json");
+    expect(command.kind === "run" && command.values.export).toBe("/tmp/x.json");
   });
 
   test("apps and scenarios are taken once each, in the order given", () => {

@@ -8,6 +8,7 @@ import { listenHost } from "@bench/contract/workers";
 import { REPO_ROOT } from "../src/common/root.ts";
 import { sshAddress } from "../src/hosts/host.ts";
 import { AgentChannel, parseServerHost, RemoteError } from "../src/hosts/remote.ts";
+import { commandOf } from "../src/run/command.ts";
 import { serverOf, UsageError } from "../src/run/options.ts";
 
 test("parseServerHost takes [user@]host[:port], an IPv6 address in brackets", () => {
@@ -30,21 +31,31 @@ test("parseServerHost refuses what ssh would take as an option, or no port", () 
   expect(parseServerHost("a b")).toBe("--server-host takes [user@]host[:port], got 'a b'");
 });
 
+/** serverOf on a command line's values, as a run reads them. */
+function server(...argv: string[]) {
+  const command = commandOf(argv, {}, "/here");
+  if (command.kind !== "run") throw new Error(`not a run: ${argv.join(" ")}`);
+  return serverOf(command.values);
+}
+
 test("serverOf: the checkout defaults to this one's path; its companions need --server-host", () => {
-  expect(serverOf({})).toBeUndefined();
-  expect(serverOf({ "server-host": "me@h:2" })).toEqual({
+  expect(server()).toBeUndefined();
+  expect(server("--server-host", "me@h:2")).toEqual({
     destination: "me@h",
     port: 2,
     dir: REPO_ROOT,
   });
-  expect(serverOf({ "server-host": "h", "server-dir": "/srv/bench" })?.dir).toBe("/srv/bench");
-  expect(() => serverOf({ "server-host": "h", "server-dir": "bench" })).toThrow(
+  expect(server("--server-host", "h", "--server-dir", "/srv/bench")?.dir).toBe("/srv/bench");
+  expect(() => server("--server-host", "h", "--server-dir", "bench")).toThrow(
     "--server-dir takes an absolute path, got 'bench'",
   );
-  expect(() => serverOf({ "server-dir": "/srv" })).toThrow("--server-dir goes with --server-host");
-  expect(() => serverOf({ "ssh-config": "/x" })).toThrow("--ssh-config goes with --server-host");
-  expect(() => serverOf({ "server-host": "h", "ssh-config": "/nonexistent" })).toThrow(UsageError);
-  expect(() => serverOf({ "server-host": "-x" })).toThrow("--server-host takes [user@]host[:port]");
+  expect(() => server("--server-dir", "/srv")).toThrow("--server-dir goes with --server-host");
+  expect(() => server("--ssh-config", "/x")).toThrow("--ssh-config goes with --server-host");
+  expect(() => server("--server-host", "h", "--ssh-config", "/nonexistent")).toThrow(UsageError);
+  expect(() => server("--server-host", "-x")).toThrow("--server-host takes [user@]host[:port]");
+  expect(() => server("--server-host", "h", "--workers", "auto")).toThrow(
+    "--workers auto counts this machine's CPUs: give --server-host a number of workers",
+  );
 });
 
 test("sshAddress reads either end of $SSH_CONNECTION", () => {

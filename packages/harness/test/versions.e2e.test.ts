@@ -12,6 +12,7 @@ import { REPO_ROOT } from "../src/common/root.ts";
 import { baselineName } from "../src/report/summary.ts";
 import { versionMermaid, versionViews } from "../src/report/versions.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
+import { commandOf } from "../src/run/command.ts";
 import { type Options, UsageError, versionsOf, withBuilds } from "../src/run/options.ts";
 import { versionMismatch } from "../src/run/session.ts";
 import {
@@ -136,17 +137,20 @@ describe("the flags and the rows they give", () => {
   const node = [getApp("node-hono"), getApp("node-bare"), getApp("bun-bare")];
 
   test("--node and the like: versions, none twice, for a runtime the run has apps of", () => {
-    expect(versionsOf({ node: "22,24.21", deno: undefined }, node)).toEqual({
+    expect(versionsOf({ node: ["22", "24.21"], deno: undefined }, node)).toEqual({
       node: ["22", "24.21"],
     });
-    const refused = (values: Parameters<typeof versionsOf>[0], message: string) =>
-      expect(() => versionsOf(values, node)).toThrow(new UsageError(message));
+    const refused = (argv: string[], message: string) =>
+      expect(() => {
+        const command = commandOf([...argv, "node-hono", "node-bare", "bun-bare"], {});
+        if (command.kind === "run") versionsOf(command.values, node);
+      }).toThrow(new UsageError(message));
     refused(
-      { node: "22,x" },
+      ["--node", "22,x"],
       "--node takes versions like 22, 22.18 or 22.18.0, comma-separated, got '22,x'",
     );
-    refused({ bun: "1.3,1.3" }, "--bun lists a version twice, got '1.3,1.3'");
-    refused({ deno: "2.9" }, "--deno 2.9: none of the apps to run is a deno app");
+    refused(["--bun", "1.3,1.3"], "--bun lists a version twice, got '1.3,1.3'");
+    refused(["--deno", "2.9"], "--deno 2.9: none of the apps to run is a deno app");
   });
 
   test("each app of a listed runtime once per version, named app@version; others unchanged", () => {

@@ -2,4 +2,6 @@
 // databases that serve it.
 
 /** SQLite in each app process, or a throwaway PostgreSQL server (--db). */
-export type DbEngine = "sqlite" | "postgres";
+export const DB_ENGINES = ["sqlite", "postgres"] as const;
+
+export type DbEngine = (typeof DB_ENGINES)[number];

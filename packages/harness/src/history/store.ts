@@ -124,9 +124,15 @@ export function sessionsFrom(
   });
 }
 
-/** Where a run records when no --history says: BENCH_HISTORY, else results/history.sqlite. */
+/** The history's file when neither --history nor HISTORY_ENV names one, in the checkout. */
+export const HISTORY_FILE = "results/history.sqlite";
+
+/** The variable that names a history for every run of this shell (a file or a URL). */
+export const HISTORY_ENV = "BENCH_HISTORY";
+
+/** Where a run records when no --history says: HISTORY_ENV, else HISTORY_FILE. */
 export const defaultHistory = (env: Record<string, string | undefined> = process.env): string =>
-  env.BENCH_HISTORY ?? join(REPO_ROOT, "results", "history.sqlite");
+  env[HISTORY_ENV] ?? join(REPO_ROOT, HISTORY_FILE);
 
 /** A PostgreSQL URL rather than a file. */
 export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//.test(target);

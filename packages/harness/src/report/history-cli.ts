@@ -6,10 +6,18 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
+import { METRIC_UNITS } from "../analysis/session-estimates.ts";
 import { REPO_ROOT } from "../common/root.ts";
+import { orList } from "../common/text.ts";
 import { openHistory } from "../history/open.ts";
 import { sessionOf } from "../history/recording.ts";
-import { defaultHistory, HistoryError, type HistoryStore } from "../history/store.ts";
+import {
+  defaultHistory,
+  HISTORY_ENV,
+  HISTORY_FILE,
+  HistoryError,
+  type HistoryStore,
+} from "../history/store.ts";
 import { changedNow, type HistoryFilter, historyView, type SeriesView } from "../history/view.ts";
 import type { Results } from "../results/schema.ts";
 import { InputError, loadResults } from "./files.ts";
@@ -33,6 +41,9 @@ export interface HistoryIo {
 
 const TERMINAL: HistoryIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
+/** The figures --metric chooses among: those a session records. */
+const METRICS = Object.keys(METRIC_UNITS);
+
 export const HISTORY_USAGE = `Usage: ./benchmark.sh history [APP ...] [-s SCENARIO] [--testbed ID] [--metric M] [--json] [--check]
        ./benchmark.sh history import DIR ...
 
@@ -45,13 +56,13 @@ history.md and history.html (-o DIR, default results/history/) and prints the sa
   APP ...             only series of these apps (as the app or as the reference)
   -s, --scenario S    only this scenario (as the run's tables name it: api, "api (c=10)")
   --testbed ID        only this testbed (its id, or the start of it)
-  --metric M          only rps, rps-ratio, cpu-us or cpu-ratio
+  --metric M          only ${orList(METRICS)}
   --json              print only the history as JSON on stdout (natural scale, full precision)
   --check             exit 1 if the newest session of any series is CHANGED, naming them
   --export bmf FILE   each series' across-session estimate in Bencher Metric Format
   --update-readme FILE  replace FILE's history section (between <!-- history:start --> and
-                      <!-- history:end -->) with the series shown that have 8+ sessions
-  --history FILE|URL  the history to read (default: results/history.sqlite, or BENCH_HISTORY)
+                      <!-- history:end -->) with the series shown that have ${README_SESSIONS}+ sessions
+  --history FILE|URL  the history to read (default: ${HISTORY_FILE}, or ${HISTORY_ENV})
   -o, --output DIR    where history.md and history.html go (default: results/history)
   import DIR ...      add the runs in these folders (a run folder, or a folder of them, as
                       docs/results): each complete results.json not of --calibrate,
@@ -106,8 +117,8 @@ export function parseHistoryArgs(argv: readonly string[], cwd = process.cwd()): 
     else positionals.push(arg);
   }
   const metric = given.get("metric");
-  if (metric !== undefined && !["rps", "rps-ratio", "cpu-us", "cpu-ratio"].includes(metric))
-    throw new InputError(`--metric is rps, rps-ratio, cpu-us or cpu-ratio, got '${metric}'`);
+  if (metric !== undefined && !METRICS.includes(metric))
+    throw new InputError(`--metric is ${orList(METRICS)}, got '${metric}'`);
   const history = given.get("history");
   const target =
     history === undefined

@@ -15,9 +15,8 @@ import { comparable } from "../history/recording.ts";
 import type { SessionRecord } from "../history/store.ts";
 import { historyView } from "../history/view.ts";
 import { historyText } from "../report/history-report.ts";
-import type { Values } from "./command.ts";
-import { UsageError } from "./flags.ts";
-import { durationOf, whole } from "./forms.ts";
+import { UsageError } from "./errors.ts";
+import type { Values } from "./flags.ts";
 import type { Options } from "./options.ts";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -29,12 +28,11 @@ export interface Campaign {
 
 /** --sessions and --spread as given, checked against the rest; undefined without --sessions. */
 export function campaignOf(values: Values): Campaign | undefined {
-  if (values.sessions === undefined) {
-    if (values.spread !== undefined) throw new UsageError("--spread goes with --sessions");
+  const { sessions, spread: spreadSec } = values;
+  if (sessions === undefined) {
+    if (values.given.has("spread")) throw new UsageError("--spread goes with --sessions");
     return undefined;
   }
-  const sessions = whole(values.sessions, "--sessions", 2);
-  const spreadSec = values.spread === undefined ? 0 : durationOf(values.spread, "--spread");
   const refused: [string, boolean][] = [
     ["--no-history (a campaign's sessions are what the history is for)", values["no-history"]],
     ["--calibrate", values.calibrate],
@@ -153,15 +151,15 @@ export async function runCampaign(
     const session: Values = {
       ...values,
       output: join(outDir, `session-${k + 1}`),
-      "order-seed": String(Math.floor(random() * 2 ** 31)),
+      orderSeed: Math.floor(random() * 2 ** 31),
     };
     const options = runner.options(session, argv);
     identity ??= runner.identity(options);
     target ??= options.history;
-    const rounds = values["rounds-given"] ? undefined : await allocate(options, identity);
+    const rounds = values.given.has("rounds") ? undefined : await allocate(options, identity);
     log(`bench: session ${k + 1} of ${campaign.sessions}${rounds ? `: ${rounds.why}` : ""}`);
     const code = await runner.session(
-      rounds ? { ...session, rounds: String(rounds.rounds) } : session,
+      rounds ? { ...session, rounds: rounds.rounds } : session,
       argv,
     );
     if (code === 130 || code === 143 || code === 2) return code;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../common/root.ts";
 import { onPath } from "../hosts/host.ts";
 import type { ToolName } from "../load/parse.ts";
-import { EnvironmentError } from "./flags.ts";
+import { EnvironmentError } from "./errors.ts";
 
 const INSTALL: Record<ToolName, string> = {
   oha: "install it with: cargo install --locked oha   (or: brew install oha)",

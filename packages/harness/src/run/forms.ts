@@ -1,15 +1,25 @@
-// The form of each value on a run's command line: whole numbers, lists of counts, rates,
-// percentages, durations, names from the contract's lists. Each refusal is a UsageError that
-// names the flag and quotes what was given; the rules between flags are options.ts's.
+// The forms a value on the command line may take: whole numbers, lists of counts, percentages,
+// durations, one of a few names, rates, versions, a git ref, a host. Each form turns the text
+// given into the value the run uses, or throws a UsageError that names the flag and quotes the
+// text; FLAGS (flags.ts) gives each flag its form. A form knows no other flag: the rules
+// between flags are command.ts's and options.ts's.
 
-import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { STEAL_OFF } from "../analysis/steal.ts";
-import { DEFAULT_SLO_P99_MS, parseRates, RateError, type RateSpec } from "../rates/rates.ts";
-import type { Values } from "./command.ts";
-import { DEFAULT_MAX_TIME_SEC, UsageError } from "./flags.ts";
-import type { Options } from "./options.ts";
+import { orList } from "../common/text.ts";
+import { parseServerHost } from "../hosts/remote.ts";
+import { parseRates, RateError, type RateSpec } from "../rates/rates.ts";
+import { VERSION_SPEC } from "../runtimes/runtime-versions.ts";
+import { UsageError } from "./errors.ts";
+
+/**
+ * A value's form: `text` as given (the first of `all`, for a flag that takes two), `flag` its
+ * long name for the messages.
+ */
+export type Form<T> = (text: string, flag: string, all: readonly string[]) => T;
+
+/** Any text: what it means is checked where it is used (a name, a path, a URL). */
+export const anyText: Form<string> = (text) => text;
 
 /** A whole number of at least `min`, as typed (leading zeros allowed), or a UsageError. */
 export function whole(value: string, flag: string, min: number): number {
@@ -19,41 +29,25 @@ export function whole(value: string, flag: string, min: number): number {
   return Number(value);
 }
 
-/** The run's sizes: seconds, connections, rounds, samples, starts and server processes. */
-export function countsOf(values: Values) {
-  const durationSec = whole(values.duration, "--duration", 1);
-  const warmupSec = whole(values.warmup, "--warmup", 0);
-  const connectionCounts = connectionCountsOf(values.connections);
-  const rounds = whole(values.rounds, "--rounds", 1);
-  const samples = whole(values.samples, "--samples", 1);
-  const startups = whole(values.startup, "--startup", 0);
-  const workerCounts = workerCountsOf(values, connectionCounts.length > 1);
-  return {
-    durationSec,
-    warmupSec,
-    connections: Math.max(...connectionCounts),
-    connectionCounts,
-    rounds,
-    samples,
-    startups,
-    workers: Math.max(...workerCounts),
-    workerCounts,
-  };
-}
+/** The form of a whole number of at least `min`. */
+export const count =
+  (min: number): Form<number> =>
+  (text, flag) =>
+    whole(text, flag, min);
 
-/** --connections: one count or a list, each at least 1, none twice. */
-function connectionCountsOf(list: string): number[] {
+/** One count or a comma-separated list of them, each at least 1, none twice (--connections). */
+export const counts: Form<number[]> = (list, flag) => {
   if (list === "" || list.startsWith(",") || list.endsWith(",")) {
     throw new UsageError(
-      `--connections must be a count or a comma-separated list of counts, got '${list}'`,
+      `${flag} must be a count or a comma-separated list of counts, got '${list}'`,
     );
   }
-  const counts = list.split(",").map((c) => whole(c, "--connections", 1));
-  if (new Set(counts).size !== counts.length) {
-    throw new UsageError(`--connections lists a count twice, got '${list}'`);
+  const each = list.split(",").map((c) => whole(c, flag, 1));
+  if (new Set(each).size !== each.length) {
+    throw new UsageError(`${flag} lists a count twice, got '${list}'`);
   }
-  return counts;
-}
+  return each;
+};
 
 /** More server processes than this per CPU only measure the scheduler. */
 export const MAX_WORKERS_PER_CPU = 4;
@@ -79,99 +73,33 @@ export function workersOf(value: string, cores = availableParallelism()): number
   return counts;
 }
 
-/** --workers: a count or a list, not beside a list of --connections; --profile takes one. */
-function workerCountsOf(values: Values, connectionList: boolean): number[] {
-  const counts = workersOf(values.workers);
-  if (counts.length > 1 && connectionList) {
-    throw new UsageError("--connections and --workers take a list one at a time, not both");
-  }
-  if (values.profile && values.workers !== "1") {
-    throw new UsageError(
-      `--profile profiles one process: it does not go with --workers ${values.workers}`,
-    );
-  }
-  return counts;
-}
+/**
+ * --workers: the counts, or "auto" kept as asked (a run on another host refuses it: it counts
+ * this machine's CPUs); options.ts resolves it.
+ */
+export const workerCounts: Form<readonly number[] | "auto"> = (text) =>
+  text === "auto" ? "auto" : workersOf(text);
 
-/** --rates (offered rates, or "search") and --slo-p99, checked. */
-export function ratesOptionsOf(values: Values): {
-  rates: RateSpec[];
-  search: boolean;
-  sloP99Ms: number;
-} {
-  const given = values.rates;
-  const search = given === "search";
-  if (given !== undefined && !search && !/^\d+(\.\d+)?%?(,\d+(\.\d+)?%?)*$/.test(given)) {
-    throw new UsageError(
-      `--rates must be 'search' or list rates in req/s (5000) or shares (50%), comma-separated, got '${given}'`,
-    );
-  }
-  if (search && values.precision !== undefined)
-    throw new UsageError(
-      "--rates search runs in the last round, which --precision does not fix in advance",
-    );
-  if (search && values.workers.includes(","))
-    throw new UsageError("--rates search finds one capacity per app: give --workers one count");
-  const slo = values["slo-p99"];
-  if (slo !== undefined && !(/^\d+(\.\d+)?$/.test(slo) && Number(slo) > 0)) {
-    throw new UsageError(`--slo-p99 must be a number of milliseconds above 0, got '${slo}'`);
-  }
-  const rates = given === undefined || search ? [] : ratesOf(given);
-  return { rates, search, sloP99Ms: slo === undefined ? DEFAULT_SLO_P99_MS : Number(slo) };
-}
+const isPercent = (text: string) =>
+  /^\d+(\.\d+)?$/.test(text) && Number(text) > 0 && Number(text) < 100;
 
-/** The values with a fixed set of forms: the tool, the database engine; --apps-root. */
-export function formsOf(values: Values): void {
-  if (values.tool !== undefined && !["oha", "wrk", "autocannon"].includes(values.tool)) {
-    throw new UsageError(`--tool must be oha, wrk or autocannon, got '${values.tool}'`);
-  }
-  if (values.db !== undefined && values.db !== "sqlite" && values.db !== "postgres") {
-    throw new UsageError(`--db must be sqlite or postgres, got '${values.db}'`);
-  }
-  const root = values["apps-root"];
-  if (root !== undefined && !isFolder(join(root, "apps"))) {
-    throw new UsageError(`--apps-root ${root} has no apps/ folder`);
-  }
-}
-
-function ratesOf(list: string): RateSpec[] {
-  try {
-    return parseRates(list);
-  } catch (error) {
-    throw new UsageError(error instanceof RateError ? error.message : String(error));
-  }
-}
-
-/** Comma-separated names from the contract's list, or "all"; none unknown, none twice. */
-export function names<T extends { readonly name: string }>(
-  list: string | undefined,
-  known: readonly T[],
-  kind: string,
-): T[] {
-  if (list === "all") return [...known];
-  const found: T[] = [];
-  for (const name of (list ?? "").split(",").filter(Boolean)) {
-    const item = known.find((k) => k.name === name);
-    if (!item) {
-      const all = known.map((k) => k.name).join(" ");
-      throw new UsageError(`unknown ${kind} '${name}' (known: ${all}, all)`);
-    }
-    // Twice would be measured twice: two rows, or back-to-back samples counted as processes.
-    if (found.includes(item)) throw new UsageError(`${kind} '${name}' is given twice`);
-    found.push(item);
-  }
-  if (found.length === 0) throw new UsageError(`no ${kind} given`);
-  return found;
-}
-
-/** A share from a percentage above 0 and below 100 ("2.5" → 0.025), or a UsageError. */
-export function percentOf(text: string, flag: string): number {
-  const n = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0 && n < 100)) {
+/** A percentage above 0 and below 100, as given ("2.5" → 2.5). */
+export const percent: Form<number> = (text, flag) => {
+  if (!isPercent(text)) {
     throw new UsageError(`${flag} takes a percentage above 0 and below 100, got '${text}'`);
   }
-  return n / 100;
-}
+  return Number(text);
+};
+
+/** --precision's percentage: the same form, and an example of one in the refusal. */
+export const targetPercent: Form<number> = (text, flag) => {
+  if (!isPercent(text)) {
+    throw new UsageError(
+      `${flag} must be a percentage above 0 and below 100, like 3 or 2.5, got '${text}'`,
+    );
+  }
+  return Number(text);
+};
 
 /** --max-steal: a percentage above 0, up to STEAL_OFF (which keeps every sample). */
 export function maxStealOf(text: string): number {
@@ -194,23 +122,107 @@ export function durationOf(text: string, flag = "--max-time"): number {
   return n * ({ s: 1, m: 60, h: 3600 }[m[2] ?? "s"] as number);
 }
 
-export function precisionOf(
-  pct: string | undefined,
-  maxTime: string | undefined,
-): { precision?: Options["precision"] } {
-  if (pct === undefined) {
-    if (maxTime !== undefined) throw new UsageError("--max-time goes with --precision");
-    return {};
+/** A number of milliseconds above 0 (--slo-p99). */
+export const milliseconds: Form<number> = (text, flag) => {
+  if (!(/^\d+(\.\d+)?$/.test(text) && Number(text) > 0)) {
+    throw new UsageError(`${flag} must be a number of milliseconds above 0, got '${text}'`);
   }
-  const target = Number(pct);
-  if (!/^\d+(\.\d+)?$/.test(pct) || !(target > 0 && target < 100)) {
+  return Number(text);
+};
+
+/** One of a few names, as listed: "--tool must be oha, wrk or autocannon, got 'ab'". */
+export const oneOf =
+  <const C extends readonly string[]>(choices: C): Form<C[number]> =>
+  (text, flag) => {
+    const found = choices.find((c) => c === text);
+    if (found === undefined) {
+      throw new UsageError(`${flag} must be ${orList(choices)}, got '${text}'`);
+    }
+    return found;
+  };
+
+/** --rates: "search", or offered rates in req/s ("5000") or shares ("50%"), comma-separated. */
+export const rateList: Form<readonly RateSpec[] | "search"> = (text, flag) => {
+  if (text === "search") return "search";
+  if (!/^\d+(\.\d+)?%?(,\d+(\.\d+)?%?)*$/.test(text)) {
     throw new UsageError(
-      `--precision must be a percentage above 0 and below 100, like 3 or 2.5, got '${pct}'`,
+      `${flag} must be 'search' or list rates in req/s (5000) or shares (50%), comma-separated, got '${text}'`,
     );
   }
-  const maxTimeSec = maxTime === undefined ? DEFAULT_MAX_TIME_SEC : durationOf(maxTime);
-  return { precision: { target: target / 100, maxTimeSec } };
-}
+  try {
+    return parseRates(text);
+  } catch (error) {
+    throw new UsageError(error instanceof RateError ? error.message : String(error));
+  }
+};
 
-const isFolder = (path: string) =>
-  statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+/** --node 22,24 and the like: versions (a major, major.minor or exact), none twice. */
+export const versionList: Form<readonly string[]> = (list, flag) => {
+  const specs = list.split(",");
+  if (specs.some((spec) => !VERSION_SPEC.test(spec))) {
+    throw new UsageError(
+      `${flag} takes versions like 22, 22.18 or 22.18.0, comma-separated, got '${list}'`,
+    );
+  }
+  if (new Set(specs).size !== specs.length) {
+    throw new UsageError(`${flag} lists a version twice, got '${list}'`);
+  }
+  return specs;
+};
+
+/** A git commit, branch or tag: not an option that took the place of one (--against --quick). */
+export const gitRef: Form<string> = (text, flag) => {
+  if (text.startsWith("-")) {
+    throw new UsageError(`${flag} takes a git commit, branch or tag, got '${text}'`);
+  }
+  return text;
+};
+
+/** An absolute path: one that means the same on another machine (--server-dir). */
+export const absolutePath: Form<string> = (text, flag) => {
+  if (!text.startsWith("/")) throw new UsageError(`${flag} takes an absolute path, got '${text}'`);
+  return text;
+};
+
+/** --server-host: [user@]host[:port], as ssh will be given it. */
+export const serverHost: Form<{ destination: string; port?: number }> = (text) => {
+  const parsed = parseServerHost(text);
+  if (typeof parsed === "string") throw new UsageError(parsed);
+  return parsed;
+};
+
+/** --export bmf FILE: the one format there is; the file. */
+export const bmfFile: Form<string> = (format, flag, [, file = ""]) => {
+  if (format !== "bmf") {
+    throw new UsageError(`${flag} knows one format, bmf (Bencher Metric Format), got '${format}'`);
+  }
+  return file;
+};
+
+/** --compare BASE NEW: the two files. */
+export const twoFiles: Form<readonly [string, string]> = (_text, _flag, [base = "", next = ""]) => [
+  base,
+  next,
+];
+
+/** Comma-separated names from the contract's list, or "all"; none unknown, none twice. */
+export function names<T extends { readonly name: string }>(
+  list: string | undefined,
+  known: readonly T[],
+  kind: string,
+): T[] {
+  if (list === "all") return [...known];
+  const found: T[] = [];
+  for (const name of (list ?? "").split(",").filter(Boolean)) {
+    const item = known.find((k) => k.name === name);
+    if (!item) {
+      const all = known.map((k) => k.name).join(" ");
+      throw new UsageError(`unknown ${kind} '${name}' (known: ${all}, all)`);
+    }
+    // Twice would be measured twice: two rows, or back-to-back samples counted as processes.
+    if (found.includes(item)) throw new UsageError(`${kind} '${name}' is given twice`);
+    found.push(item);
+  }
+  if (found.length === 0) throw new UsageError(`no ${kind} given`);
+  return found;
+}

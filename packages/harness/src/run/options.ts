@@ -1,5 +1,5 @@
-// A run's Options from its command line: the forms of its values and the rules between its
-// flags (after command.ts has filled in its mode's defaults), the apps and scenarios against the
+// A run's Options from its values (command.ts has read them in their forms and filled in its
+// mode's defaults, flags.ts): the rules between its flags, the apps and scenarios against the
 // contract, and what it needs of this machine (environment.ts). Every refusal is a UsageError
 // or an EnvironmentError, before anything starts.
 
@@ -8,39 +8,25 @@ import { join, resolve } from "node:path";
 import {
   APPS,
   type AppSpec,
-  DEFAULT_SCENARIO,
   findScenario,
   type Runtime,
   SCENARIOS,
   type Scenario,
 } from "@bench/contract";
 import { mulberry32 } from "../analysis/random.ts";
-import { DEFAULT_MAX_STEAL } from "../analysis/steal.ts";
 import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
 import type { DbEngine } from "../common/engine.ts";
 import { REPO_ROOT } from "../common/root.ts";
 import { defaultHistory } from "../history/store.ts";
-import { parseServerHost, type RemoteSpec } from "../hosts/remote.ts";
+import type { RemoteSpec } from "../hosts/remote.ts";
 import { type ToolInfo, toolVersion } from "../load/tools.ts";
 import type { RateSpec } from "../rates/rates.ts";
-import {
-  type AppRun,
-  type RuntimeBuild,
-  VERSION_SPEC,
-  versionedName,
-} from "../runtimes/runtime-versions.ts";
-import { commandOf, type Values } from "./command.ts";
+import { type AppRun, type RuntimeBuild, versionedName } from "../runtimes/runtime-versions.ts";
+import { commandOf, severalWorkers } from "./command.ts";
 import { chooseTool, needCommand, rateTool, roomFor, usableOutput } from "./environment.ts";
-import { EnvironmentError, UsageError } from "./flags.ts";
-import {
-  countsOf,
-  formsOf,
-  maxStealOf,
-  names,
-  percentOf,
-  precisionOf,
-  ratesOptionsOf,
-} from "./forms.ts";
+import { EnvironmentError, UsageError } from "./errors.ts";
+import { BASELINE_SCENARIO, DATABASE_SCENARIOS, type Values } from "./flags.ts";
+import { names, workersOf } from "./forms.ts";
 
 export interface Options {
   /** With --node/--bun/--deno, one per app and version of its runtime ("node-hono@22.23.3"). */
@@ -121,7 +107,7 @@ export interface SideOptions {
   readonly failInconclusive?: boolean;
 }
 
-export { EnvironmentError, UsageError } from "./flags.ts";
+export { EnvironmentError, UsageError } from "./errors.ts";
 export { durationOf, MAX_WORKERS_PER_CPU, workersOf } from "./forms.ts";
 
 /** A run's Options from ./benchmark.sh's command line, or a UsageError / EnvironmentError. */
@@ -145,56 +131,45 @@ export function parseOptions(
   warn: (line: string) => void = console.error,
 ): Options {
   const counts = countsOf(values);
-  const precision = precisionOf(values.precision, values["max-time"]);
+  const precision = precisionOf(values);
   const load = ratesOptionsOf(values);
-  formsOf(values);
+  const appsRoot = appsRootOf(values["apps-root"]);
   const server = serverOf(values);
   roomFor(Math.max(...counts.connectionCounts));
   const apps = names(values.apps, APPS, "app");
   const side = sideOptionsOf(values, apps);
   const reference = side ? undefined : oneReferenceOf(values, apps);
-  const seed = values["order-seed"];
-  if (seed !== undefined) {
+  if (values.orderSeed !== undefined) {
     // A campaign's session: its own random order, the reference still the one first named.
-    return parseOptions(shuffled(values, apps), argv, warn);
+    return parseOptions(shuffled(values, values.orderSeed, apps), argv, warn);
   }
-  const scenarios = scenariosOf(values.scenarios);
+  const scenarios = scenariosOf(values.scenario);
   const tool = chooseTool(values.tool, warn);
   const ratePath = load.search || load.rates.length > 0 ? rateTool() : undefined;
   if (server) remoteLimits(values);
   const runtimeVersions = versionsOf(values, apps);
-  const db = dbOf(
-    (values.db ?? "sqlite") as DbEngine,
-    scenarios.scenarios,
-    !!server,
-    !!side,
-    counts.workerCounts,
-  );
+  const db = dbOf(values.db, scenarios.scenarios, !!server, !!side, counts.workerCounts);
   if (server) {
     const install = "install it (apt-get install openssh-client, or your system's OpenSSH)";
     needCommand("ssh", `--server-host needs ssh: ${install}`);
   }
-  const outDir = values.output ?? join(REPO_ROOT, "results", timestamp());
-  usableOutput(outDir);
+  usableOutput(values.output);
   return {
     apps,
     ...scenarios,
     ...counts,
     ...precision,
-    maxSteal:
-      values["max-steal"] === undefined ? DEFAULT_MAX_STEAL : maxStealOf(values["max-steal"]),
+    maxSteal: values["max-steal"],
     tool: { ...tool, version: toolVersion(tool.name, tool.path) },
-    outDir,
+    outDir: values.output,
     pin: !values["no-pin"],
-    appsRoot: resolve(values["apps-root"] ?? REPO_ROOT),
+    appsRoot,
     profile: values.profile,
     calibrate: values.calibrate,
-    rates: load.rates,
-    search: load.search,
+    ...load,
     ...(ratePath
       ? { rateTool: { name: "oha", path: ratePath, version: toolVersion("oha", ratePath) } }
       : {}),
-    sloP99Ms: load.sloP99Ms,
     db,
     argv: [...argv],
     runtimeVersions,
@@ -203,16 +178,67 @@ export function parseOptions(
     ...(side ? { side } : {}),
     ...(reference ? { reference } : {}),
     ...historyOf(values),
-    ...(values["export-bmf"] ? { exportBmf: values["export-bmf"] } : {}),
+    ...(values.export !== undefined ? { exportBmf: values.export } : {}),
   };
 }
 
-/** "2026-11-27T09-30-00Z": a results folder's default name, in UTC. */
-export const timestamp = () =>
-  new Date()
-    .toISOString()
-    .replace(/\.\d+Z$/, "Z")
-    .replaceAll(":", "-");
+/** The run's sizes: seconds, connections, rounds, samples, starts and server processes. */
+function countsOf(values: Values) {
+  const connectionCounts = [...values.connections];
+  const workerCounts = values.workers === "auto" ? workersOf("auto") : [...values.workers];
+  if (workerCounts.length > 1 && connectionCounts.length > 1) {
+    throw new UsageError("--connections and --workers take a list one at a time, not both");
+  }
+  if (values.profile && severalWorkers(values)) {
+    throw new UsageError(
+      `--profile profiles one process: it does not go with --workers ${values.workers}`,
+    );
+  }
+  return {
+    durationSec: values.duration,
+    warmupSec: values.warmup,
+    connections: Math.max(...connectionCounts),
+    connectionCounts,
+    rounds: values.rounds,
+    samples: values.samples,
+    startups: values.startup,
+    workers: Math.max(...workerCounts),
+    workerCounts,
+  };
+}
+
+/** --precision's target as a share and the time it may take; --max-time alone is refused. */
+function precisionOf(values: Values): { precision?: Options["precision"] } {
+  if (values.precision === undefined) {
+    if (values.given.has("max-time")) throw new UsageError("--max-time goes with --precision");
+    return {};
+  }
+  return { precision: { target: values.precision / 100, maxTimeSec: values["max-time"] } };
+}
+
+/** --rates (offered rates, or "search") and --slo-p99, and what a search does not go with. */
+function ratesOptionsOf(values: Values): Pick<Options, "rates" | "search" | "sloP99Ms"> {
+  const search = values.rates === "search";
+  if (search && values.precision !== undefined)
+    throw new UsageError(
+      "--rates search runs in the last round, which --precision does not fix in advance",
+    );
+  if (search && values.workers !== "auto" && values.workers.length > 1)
+    throw new UsageError("--rates search finds one capacity per app: give --workers one count");
+  const rates = values.rates === "search" ? [] : [...values.rates];
+  return { rates, search, sloP99Ms: values["slo-p99"] };
+}
+
+/** --apps-root: a folder with an apps/ folder in it; this checkout without one. */
+function appsRootOf(root: string | undefined): string {
+  if (root !== undefined && !isFolder(join(root, "apps"))) {
+    throw new UsageError(`--apps-root ${root} has no apps/ folder`);
+  }
+  return resolve(root ?? REPO_ROOT);
+}
+
+const isFolder = (path: string) =>
+  statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** --db: an engine this machine has, for the database scenarios named, on this machine. */
 function dbOf(
@@ -230,7 +256,7 @@ function dbOf(
   }
   if (value === "postgres" && !database) {
     throw new UsageError(
-      "--db postgres serves the database scenarios: name one (-s db,queries,fortunes,updates)",
+      `--db postgres serves the database scenarios: name one (-s ${DATABASE_SCENARIOS.join(",")})`,
     );
   }
   if (value === "postgres" && side) {
@@ -271,9 +297,9 @@ function historyOf(values: Values): { history?: string } {
  * The values with their apps in the order the seed shuffles them and the reference made
  * explicit (the first named, unless given or each app is its own), without the seed.
  */
-function shuffled(values: Values, apps: readonly { name: string }[]): Values {
+function shuffled(values: Values, seed: number, apps: readonly { name: string }[]): Values {
   const names = apps.map((a) => a.name);
-  const random = mulberry32(Number(values["order-seed"]));
+  const random = mulberry32(seed);
   for (let i = names.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [names[i], names[j]] = [names[j] as string, names[i] as string];
@@ -282,12 +308,12 @@ function shuffled(values: Values, apps: readonly { name: string }[]): Values {
     values.against !== undefined ||
     RUNTIMES.some((r) => values[r] !== undefined) ||
     apps.length < 2;
-  const { "order-seed": _, ...rest } = values;
+  const { orderSeed: _, ...rest } = values;
   return {
     ...rest,
     apps: names.join(","),
     ...(ownReference ? {} : { reference: values.reference ?? (apps[0] as { name: string }).name }),
-  } as Values;
+  };
 }
 
 /** --reference in a run one app at a time: one of its apps, without a runtime's versions. */
@@ -337,7 +363,7 @@ export function sideOptionsOf(
   return {
     ...(reference !== undefined ? { reference } : {}),
     ...(against !== undefined ? { against } : {}),
-    ...(threshold !== undefined ? { threshold: percentOf(threshold, "--threshold") } : {}),
+    ...(threshold !== undefined ? { threshold: threshold / 100 } : {}),
     ...(values["fail-inconclusive"] ? { failInconclusive: true } : {}),
   };
 }
@@ -347,11 +373,7 @@ export function sideOptionsOf(
  * needs two or more, or it would be started for nothing and reported nowhere.
  */
 function versionsPaired(values: Values, apps: readonly { name: string; runtime: string }[]): void {
-  const count = (runtime: string) =>
-    String(values[runtime as Runtime] ?? "")
-      .split(",")
-      .filter(Boolean).length;
-  const alone = apps.filter((a) => count(a.runtime) < 2);
+  const alone = apps.filter((a) => (values[a.runtime as Runtime]?.length ?? 0) < 2);
   if (alone.length > 0) {
     throw new UsageError(
       `--side-by-side with versions measures each app's versions against its first: ${alone
@@ -365,26 +387,17 @@ function versionsPaired(values: Values, apps: readonly { name: string; runtime: 
 }
 
 /** --server-host, --server-dir and --ssh-config as a RemoteSpec; undefined without the first. */
-export function serverOf(values: {
-  "server-host"?: string | undefined;
-  "server-dir"?: string | undefined;
-  "ssh-config"?: string | undefined;
-  workers?: string;
-}): RemoteSpec | undefined {
-  const text = values["server-host"];
-  if (text === undefined) {
-    if (values["server-dir"] !== undefined)
+export function serverOf(
+  values: Pick<Values, "server-host" | "server-dir" | "ssh-config" | "workers" | "given">,
+): RemoteSpec | undefined {
+  const host = values["server-host"];
+  const config = values["ssh-config"];
+  if (host === undefined) {
+    if (values.given.has("server-dir"))
       throw new UsageError("--server-dir goes with --server-host");
-    if (values["ssh-config"] !== undefined)
-      throw new UsageError("--ssh-config goes with --server-host");
+    if (config !== undefined) throw new UsageError("--ssh-config goes with --server-host");
     return undefined;
   }
-  const parsed = parseServerHost(text);
-  if (typeof parsed === "string") throw new UsageError(parsed);
-  const config = values["ssh-config"];
-  const dir = values["server-dir"] ?? REPO_ROOT;
-  if (!dir.startsWith("/"))
-    throw new UsageError(`--server-dir takes an absolute path, got '${dir}'`);
   if (config !== undefined && statSync(config, { throwIfNoEntry: false })?.isFile() !== true) {
     throw new UsageError(`--ssh-config ${config} does not exist`);
   }
@@ -393,7 +406,8 @@ export function serverOf(values: {
       "--workers auto counts this machine's CPUs: give --server-host a number of workers",
     );
   }
-  return { ...parsed, dir, ...(config !== undefined ? { sshConfig: resolve(config) } : {}) };
+  const dir = values["server-dir"];
+  return { ...host, dir, ...(config !== undefined ? { sshConfig: resolve(config) } : {}) };
 }
 
 /**
@@ -411,12 +425,9 @@ function remoteLimits(values: Values): void {
   if (found) throw new UsageError(`${found[0]} does not go with --server-host yet`);
 }
 
-/** The scenario every production-middleware stage is measured against (its tax). */
-export const BASELINE_SCENARIO = "api";
-
 /** The scenarios as listed, with api first when a middleware stage is among them and api is not. */
-export function scenariosOf(list: string | undefined): Pick<Options, "scenarios" | "apiAdded"> {
-  const scenarios = names<Scenario>(list ?? DEFAULT_SCENARIO, SCENARIOS, "scenario");
+export function scenariosOf(list: string): Pick<Options, "scenarios" | "apiAdded"> {
+  const scenarios = names<Scenario>(list, SCENARIOS, "scenario");
   const api = findScenario(BASELINE_SCENARIO);
   const needsApi =
     scenarios.some((s) => s.middleware) && !scenarios.some((s) => s.name === BASELINE_SCENARIO);
@@ -425,29 +436,21 @@ export function scenariosOf(list: string | undefined): Pick<Options, "scenarios"
 
 const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno"];
 
-/** --node 22,24 and the like: lists of versions, each for a runtime some app of the run uses. */
+/** --node 22,24 and the like: each runtime's versions, for a runtime some app of the run uses. */
 export function versionsOf(
-  values: Partial<Record<Runtime, string | undefined>>,
+  values: Partial<Record<Runtime, readonly string[] | undefined>>,
   apps: readonly AppSpec[],
 ): Partial<Record<Runtime, string[]>> {
   const out: Partial<Record<Runtime, string[]>> = {};
   for (const runtime of RUNTIMES) {
-    const list = values[runtime];
-    if (list === undefined) continue;
-    const specs = list.split(",");
-    const bad = specs.find((spec) => !VERSION_SPEC.test(spec));
-    if (bad !== undefined) {
+    const specs = values[runtime];
+    if (specs === undefined) continue;
+    if (!apps.some((app) => app.runtime === runtime)) {
       throw new UsageError(
-        `--${runtime} takes versions like 22, 22.18 or 22.18.0, comma-separated, got '${list}'`,
+        `--${runtime} ${specs.join(",")}: none of the apps to run is a ${runtime} app`,
       );
     }
-    if (new Set(specs).size !== specs.length) {
-      throw new UsageError(`--${runtime} lists a version twice, got '${list}'`);
-    }
-    if (!apps.some((app) => app.runtime === runtime)) {
-      throw new UsageError(`--${runtime} ${list}: none of the apps to run is a ${runtime} app`);
-    }
-    out[runtime] = specs;
+    out[runtime] = [...specs];
   }
   return out;
 }

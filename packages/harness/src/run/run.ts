@@ -6,7 +6,6 @@
 // exit status. session.ts holds the run's state, record.ts writes results.json.
 
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { analyze } from "../analysis/analysis.ts";
 import {
   CALIBRATION_SHARES,
@@ -28,7 +27,7 @@ import { localHost, type ServerHost } from "../hosts/host.ts";
 import { connectRemote } from "../hosts/remote.ts";
 import { profileApps } from "../profiles/profiled-trials.ts";
 import { writeBmf } from "../report/bmf.ts";
-import { runCli } from "../report/cli.ts";
+import { runReport } from "../report/cli.ts";
 import { runHistoryCli } from "../report/history-cli.ts";
 import { pinningText } from "../report/summary.ts";
 import type { Results } from "../results/schema.ts";
@@ -39,9 +38,11 @@ import { prepareCheckout, withCheckout } from "../side/worktree.ts";
 import { runApp } from "./app-turn.ts";
 import { sizeCalibration, useApps } from "./calibration-run.ts";
 import { campaignOf, type Runner, runCampaign } from "./campaign.ts";
-import { commandOf, type Values } from "./command.ts";
-import { EnvironmentError, helpText, UsageError } from "./flags.ts";
-import { type Options, parseOptions, timestamp, withBuilds } from "./options.ts";
+import { commandOf } from "./command.ts";
+import { EnvironmentError, UsageError } from "./errors.ts";
+import type { Values } from "./flags.ts";
+import { helpText } from "./help.ts";
+import { type Options, parseOptions, withBuilds } from "./options.ts";
 import { runPairRounds } from "./pair-run.ts";
 import { newResults } from "./record.ts";
 import { runRounds } from "./rounds.ts";
@@ -120,11 +121,16 @@ export async function main(argv: string[]): Promise<number> {
       console.log(helpText(command.all));
       return 0;
     }
-    if (command.kind === "report") return runCli([...command.argv]);
+    if (command.kind === "report") return runReport(command.request);
     const campaign = command.kind === "run" ? campaignOf(command.values) : undefined;
     if (command.kind === "run" && campaign) {
-      const outDir = command.values.output ?? join(REPO_ROOT, "results", timestamp());
-      return await runCampaign(command.values, argv, campaign, CAMPAIGN_RUNNER, outDir);
+      return await runCampaign(
+        command.values,
+        argv,
+        campaign,
+        CAMPAIGN_RUNNER,
+        command.values.output,
+      );
     }
     if (command.kind === "history") {
       return await runHistoryCli(command.argv, undefined, process.env.BENCH_CWD ?? process.cwd());
