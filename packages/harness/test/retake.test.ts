@@ -1,7 +1,7 @@
 // Re-takes of samples lost to steal (run/retake.ts), on a stand-in `take` that hands out
 // samples of a steal the test chooses: what is re-taken, how many at most, when it stops.
 
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { retakeStolen, stealMark, unreplaced } from "../src/run/retake.ts";
 
 interface Fake {
@@ -44,7 +44,9 @@ describe("retakeStolen", () => {
   test("nothing stolen: nothing taken", async () => {
     const taken = planned(0, 5, 14.9);
     const { asked, take } = taker(0);
-    expect(await retakeStolen(options, "x", taken, take)).toBe(true);
+    const lines: string[] = [];
+    expect(await retakeStolen(options, "x", taken, take, (l) => lines.push(l))).toBe(true);
+    expect(lines).toEqual([]);
     expect(asked).toEqual([]);
     expect(taken).toHaveLength(3);
   });
@@ -52,7 +54,12 @@ describe("retakeStolen", () => {
   test("a stolen sample is taken again, numbered after the planned ones", async () => {
     const taken = planned(0, 40, 0);
     const { asked, take } = taker(2);
-    expect(await retakeStolen(options, "x", taken, take)).toBe(true);
+    const lines: string[] = [];
+    expect(await retakeStolen(options, "x", taken, take, (l) => lines.push(l))).toBe(true);
+    // replaced: no line says a sample could not be
+    expect(lines).toEqual([
+      "  x: re-taking a sample lost to CPU steal (≥ 15% of the server's core): 1 of at most 2",
+    ]);
     expect(asked).toEqual([4]);
     expect(taken.at(-1)).toEqual({ stealPercent: 2, sample: 4, retake: true });
   });
@@ -60,9 +67,33 @@ describe("retakeStolen", () => {
   test("a stolen re-take is taken again while the bound allows (half the planned, up)", async () => {
     const taken = planned(30, 30, 0);
     const { asked, take } = taker(40, 1, 1);
-    expect(await retakeStolen(options, "x", taken, take)).toBe(true);
+    const lines: string[] = [];
+    expect(await retakeStolen(options, "bun-bare · api", taken, take, (l) => lines.push(l))).toBe(
+      true,
+    );
+    expect(lines).toEqual([
+      "  bun-bare · api: re-taking a sample lost to CPU steal (≥ 15% of the server's core): 1 of at most 2",
+      "  bun-bare · api: re-taking a sample lost to CPU steal (≥ 15% of the server's core): 2 of at most 2",
+      "  bun-bare · api: 1 sample(s) lost to CPU steal could not be re-taken (at most 2 re-take(s) here): excluded, not replaced",
+    ]);
     expect(asked).toEqual([4, 5]); // retakeBound(3) = 2
     expect(unreplaced(taken, 15)).toBe(1); // 3 stolen, 2 re-taken
+  });
+
+  test("by default the lines go to the terminal's stderr, one each", async () => {
+    const written: string[] = [];
+    const spy = spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      await retakeStolen(options, "y", planned(0, 40, 0), taker(1).take);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toEqual([
+      "  y: re-taking a sample lost to CPU steal (≥ 15% of the server's core): 1 of at most 2\n",
+    ]);
   });
 
   test("stops, false, when the process must stop", async () => {

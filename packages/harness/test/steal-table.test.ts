@@ -43,6 +43,20 @@ describe("stealLine", () => {
     );
   });
 
+  test("singular and plural: one sample, one process; pairs", () => {
+    const one = syntheticRun(
+      ["bun-bare"],
+      ["api"],
+      [{ ...syntheticTrial("bun-bare", "api", 1, 64, 10_000, 4), stealPercent: 40 }],
+      { samples: 1 },
+    );
+    expect(stealLine(analyze(one))).toBe(
+      "CPU steal on the server's core: median 40.0%, worst 40.0% over 1 sample · 1 at ≥ 15% (--max-steal) excluded, 0 re-taken, 1 not replaced; 1 process missing",
+    );
+    const two = oneAtATime([40, 50, 40, 50, 0, 0]);
+    expect(stealLine(analyze(two))).toMatch(/; 2 processes missing$/);
+  });
+
   test("off: every sample kept, said so", () => {
     expect(stealLine(analyze(oneAtATime([0, 30, 40, 50, 0, 0], 100)))).toBe(
       "CPU steal on the server's core: median 15.0%, worst 50.0% over 6 samples · --max-steal 100: off, every sample kept",
@@ -67,6 +81,15 @@ describe("stealLine", () => {
 });
 
 describe("the CPU steal section", () => {
+  test("the table's columns, and a re-take said so", () => {
+    expect(STEAL_HEADER).toEqual(["app", "scenario", "round", "sample", "steal", "why"]);
+    const r = oneAtATime([0, 0, 0, 0, 0, 0]);
+    r.trials.push({ ...(r.trials[0] as Trial), sample: 3, retake: true, stealPercent: 33 });
+    expect(stealRows(analyze(r))).toEqual([
+      ["bun-bare", "api", "1", "3 (re-take)", "33.0%", "stolen"],
+    ]);
+  });
+
   test("every excluded sample in the order taken, stolen or with its process missing", () => {
     const a = analyze(oneAtATime([0, 20, 40, 50, 0, 0]));
     expect(stealRows(a)).toEqual([

@@ -138,6 +138,16 @@ describe("exclusionOf", () => {
     expect(x.excluded.size).toBe(1);
   });
 
+  test("two worker counts of one app are two processes", () => {
+    const a = syntheticTrial("bun-bare", "api", 1, 64, 10_000, 4);
+    const samples: Trial[] = [
+      { ...a, round: 1, sample: 1, workers: 2, stealPercent: 50 },
+      { ...a, round: 1, sample: 1, workers: 4, stealPercent: 0 },
+    ];
+    const r = syntheticRun(["bun-bare"], ["api"], samples, { samples: 1 });
+    expect(exclusionOf(r).missing.map((u) => u.map((t) => t.workers))).toEqual([[2]]);
+  });
+
   test("pairs: the unit is the pair of processes in a round", () => {
     const t = (round: number, sample: number, steal: number): PairTrial => ({
       ...syntheticPairTrial("bun-bare", "node-bare", round, sample, 10_000, 20_000),
@@ -198,6 +208,38 @@ describe("stealSummary and stealFlag", () => {
         "fewer than 1 clean sample(s) count as missing",
     });
     expect(stealFlag(r.trials.slice(0, 2), x)).toBeUndefined();
+  });
+
+  test("the flag: stolen but none missing; missing with no other sample; one pair; a row's own", () => {
+    // three samples a process, one stolen: two clean, enough
+    const one = run(1, 3, (_, sample) => (sample === 2 ? 30 : 0));
+    expect(stealFlag(one.trials, exclusionOf(one))?.text).toBe(
+      "STEAL 1/3: CPU steal ≥ 15% on the server's core: excluded, 0 re-taken",
+    );
+    // one sample a process, stolen: missing, nothing else of it to exclude
+    const lone = run(2, 1, (round) => (round === 1 ? 30 : 0));
+    expect(stealFlag(lone.trials, exclusionOf(lone))?.text).toBe(
+      "STEAL 1/2: CPU steal ≥ 15% on the server's core: excluded, 0 re-taken; 1 process with " +
+        "fewer than 1 clean sample(s) count as missing",
+    );
+    // a row's flag counts only the missing units of its own samples
+    const two = run(2, 1, () => 30);
+    const x = exclusionOf(two);
+    expect(stealFlag(two.trials.slice(0, 1), x)?.text).toContain("; 1 process with fewer");
+    const pair = (round: number, steal: number) => ({
+      ...syntheticPairTrial("bun-bare", "node-bare", round, 1, 10_000, 20_000),
+      stealPercent: steal,
+    });
+    const side = syntheticSideRun([["bun-bare", "node-bare"]], [pair(1, 30), pair(2, 0)]);
+    side.manifest.settings.samples = 1;
+    expect(stealFlag(side.pairTrials ?? [], exclusionOf(side))?.text).toContain(
+      "; 1 pair with fewer than 1 clean sample(s) count as missing",
+    );
+    // part of a unit among the samples still names the unit
+    const three = run(1, 3, (_, sample) => (sample < 3 ? 30 : 0));
+    expect(stealFlag(three.trials.slice(0, 1), exclusionOf(three))?.text).toContain(
+      "; 1 process with fewer than 2 clean sample(s)",
+    );
   });
 
   test("the flag counts a missing unit's other samples, and pairs as pairs", () => {

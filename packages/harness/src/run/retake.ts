@@ -6,7 +6,10 @@
 import { isStolen, retakeBound, type Stealable, stealOf } from "../analysis/steal.ts";
 import { fmt } from "../report/format.ts";
 
-const log = (message: string) => process.stderr.write(`${message}\n`);
+/** The terminal's progress lines (stderr), where a run says what it re-takes. */
+const stderrLog = (message: string) => {
+  process.stderr.write(`${message}\n`);
+};
 
 /** What the re-takes need of the run's options. */
 export interface RetakeOptions {
@@ -31,6 +34,7 @@ export async function retakeStolen<T extends Stealable>(
   label: string,
   taken: T[],
   take: (sample: number) => Promise<T | undefined>,
+  log: (line: string) => void = stderrLog,
 ): Promise<boolean> {
   const { maxSteal, samples } = options;
   const bound = retakeBound(samples);
