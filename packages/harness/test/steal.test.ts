@@ -145,7 +145,7 @@ describe("exclusionOf", () => {
       { ...a, round: 1, sample: 1, workers: 4, stealPercent: 0 },
     ];
     const r = syntheticRun(["bun-bare"], ["api"], samples, { samples: 1 });
-    expect(exclusionOf(r).missing.map((u) => u.map((t) => t.workers))).toEqual([[2]]);
+    expect(exclusionOf(r).missing.map((u) => u.map((t) => (t as Trial).workers))).toEqual([[2]]);
   });
 
   test("pairs: the unit is the pair of processes in a round", () => {
