@@ -57,6 +57,12 @@ describe("stealLine", () => {
     expect(stealLine(analyze(two))).toMatch(/; 2 processes missing$/);
   });
 
+  test("none missing: the line ends with what was not replaced", () => {
+    expect(stealLine(analyze(oneAtATime([30, 0, 0, 0, 0, 0])))).toBe(
+      "CPU steal on the server's core: median 0.0%, worst 30.0% over 6 samples · 1 at ≥ 15% (--max-steal) excluded, 0 re-taken, 1 not replaced",
+    );
+  });
+
   test("off: every sample kept, said so", () => {
     expect(stealLine(analyze(oneAtATime([0, 30, 40, 50, 0, 0], 100)))).toBe(
       "CPU steal on the server's core: median 15.0%, worst 50.0% over 6 samples · --max-steal 100: off, every sample kept",
@@ -77,6 +83,9 @@ describe("stealLine", () => {
       "CPU steal on the servers' core: median 30.0%, worst 30.0% over 3 samples · 2 at ≥ 15% (--max-steal) excluded, 0 re-taken, 2 not replaced; 2 pairs missing",
     );
     expect(stealRows(analyze(side))[0]?.[0]).toBe("node-bare vs bun-bare");
+    const lone = syntheticSideRun([["bun-bare", "node-bare"]], [pair(1, 30), pair(2, 0)]);
+    lone.manifest.settings.samples = 1;
+    expect(stealLine(analyze(lone))).toMatch(/; 1 pair missing$/);
   });
 });
 

@@ -226,6 +226,7 @@ describe("stealSummary and stealFlag", () => {
     const two = run(2, 1, () => 30);
     const x = exclusionOf(two);
     expect(stealFlag(two.trials.slice(0, 1), x)?.text).toContain("; 1 process with fewer");
+    expect(stealFlag(two.trials, x)?.text).toContain("; 2 processes with fewer");
     const pair = (round: number, steal: number) => ({
       ...syntheticPairTrial("bun-bare", "node-bare", round, 1, 10_000, 20_000),
       stealPercent: steal,
