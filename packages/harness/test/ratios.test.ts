@@ -352,6 +352,16 @@ describe("what qualifies a row", () => {
     ]);
   });
 
+  test("a pair of samples the hypervisor took: the row says so first among its flags", () => {
+    const trials = pairTrials("bun-bare", "bun-hono", 1.2).map((t) =>
+      t.round === 1 && t.sample === 1 ? { ...t, stealPercent: 40 } : t,
+    );
+    const hono = sideRow(syntheticSideRun([["bun-bare", "bun-hono"]], trials), "bun-hono");
+    expect(hono?.flags[0]?.text).toBe(
+      "STEAL 1/12: CPU steal ≥ 15% on the server's core: excluded, 0 re-taken; 1 pair with fewer than 3 clean sample(s) count as missing (1 more sample(s) of theirs excluded)",
+    );
+  });
+
   test("one pair: said, with no interval, no rank and no test; no valid pair: neither said nor ranked", () => {
     const one = pairTrials("bun-bare", "bun-hono", 1.2).filter((t) => t.round === 1);
     const group = analyzeSide(syntheticSideRun([["bun-bare", "bun-hono"]], one))?.groups.get("api");
@@ -532,6 +542,7 @@ describe("--against: slower, faster, no change, inconclusive", () => {
       false,
     ]);
     expect(againstFails(analyzeSide(RUN), true)).toBe(false); // side by side, no --against
+    expect(againstFails(undefined, true)).toBe(false); // one at a time: no side at all
   });
 
   test("a row with no gate (one pair: untestable) leaves the outcome inconclusive", () => {
@@ -673,6 +684,7 @@ describe("on simulated runs with this VM's side-by-side noise", () => {
       expect(different / runs).toBeLessThan(0.07);
       expect(different / runs).toBeGreaterThan(0.03);
     },
+    60_000, // thousands of simulated runs: seconds when idle, more on a busy machine
   );
 
   simulate(
@@ -713,5 +725,6 @@ describe("on simulated runs with this VM's side-by-side noise", () => {
       expect(coveredPlain / runs).toBeGreaterThan(0.99);
       expect(width / widthPlain).toBeLessThan(0.7);
     },
+    60_000, // thousands of simulated runs: seconds when idle, more on a busy machine
   );
 });
