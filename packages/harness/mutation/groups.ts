@@ -238,6 +238,8 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/extras.test.ts",
       "test/production-table.test.ts",
       "test/curve.test.ts",
+      // The CPU steal section, as sections.ts and markdown.ts render it.
+      "test/steal-table.test.ts",
     ],
   },
   {

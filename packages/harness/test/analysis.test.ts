@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { analyze, processSamples, rankRows } from "../src/analysis/analysis.ts";
 import type { Verdict } from "../src/analysis/verdicts.ts";
 import type { Trial } from "../src/results/schema.ts";
+import { STARTED } from "./support/report-synthetic.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 /** Rows of rankRows with `n` processes each, already sorted fastest first. */
@@ -243,5 +244,31 @@ describe("the flags' explanations", () => {
       syntheticRun(["bun-bare"], ["api"], [{ ...(first as Trial), server: bare }, ...rest]),
     );
     expect(without.groups.get("api")?.rows[0]?.cpuNsPerRequest).toBeUndefined();
+  });
+});
+
+describe("what the analysis adds beside the tables", () => {
+  test("a process's stolen sample flags its row, before the other flags", () => {
+    const trials = [1, 2, 3].flatMap((round) =>
+      [1, 2].map((sample) => ({
+        ...syntheticTrial("bun-bare", "api", round, 64, 10_000 + round, 4),
+        sample,
+        stealPercent: round === 1 && sample === 2 ? 40 : 0,
+      })),
+    );
+    const row = analyze(syntheticRun(["bun-bare"], ["api"], trials, { samples: 2 })).groups.get(
+      "api",
+    )?.rows[0];
+    expect(row?.flags[0]?.text).toBe(
+      "STEAL 1/6: CPU steal ≥ 15% on the server's core: excluded, 0 re-taken",
+    );
+  });
+
+  test("start-up rows from the fastest to get ready, whatever the apps' order", () => {
+    const reversed = { ...STARTED, apps: [...STARTED.apps].reverse() };
+    expect(analyze(reversed).startup.map((r) => [r.app, r.readyMs.median])).toEqual([
+      ["bun-bare", 40],
+      ["node-hono", 425],
+    ]);
   });
 });

@@ -269,6 +269,14 @@ describe("HTML: what the charts are given", () => {
         width: 6,
       },
     ]);
+    // two scenarios searched: each chart draws its own scenario's intervals
+    const trials = searched.rateTrials ?? [];
+    const echo = trials.map((t) => ({ ...t, scenario: "echo", offeredRps: t.offeredRps / 2 }));
+    const both = chart({ ...searched, rateTrials: [...trials, ...echo] }, "rates-echo");
+    expect(both?.datasets.slice(5).map((d) => d.data.map((p) => (p as { x: number }).x))).toEqual([
+      [10_000, 18_000],
+      [7_500, 13_500],
+    ]);
   });
 
   test("start-up: fastest first, median ready time and memory with their ranges", () => {

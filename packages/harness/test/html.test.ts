@@ -20,10 +20,12 @@ import {
 import {
   CALIBRATED,
   CURVE,
+  HISTORY_ROW,
   PROFILED,
   RATED,
   STARTED,
   SYNTHETIC,
+  WITH_HISTORY,
   WORKERS,
 } from "./support/report-synthetic.ts";
 import { syntheticRun, syntheticTrial, syntheticVersionsRun } from "./support/synthetic.ts";
@@ -419,5 +421,12 @@ describe("HTML: side by side", () => {
     expect(page).toContain("<tr><td>bun-hono</td><td>500</td><td>5.0%</td>");
     expect(page).toContain(`</tbody></table>\n${caption("echo")}`);
     expect(page).toContain("</td></tr></tbody></table></section>\n");
+  });
+});
+
+describe("HTML: the run's history check in the header", () => {
+  test("one row: the lines joined, each without its indent; none without a history", () => {
+    expect(htmlReport(analyze(WITH_HISTORY))).toContain(`<tr><th>History</th><td>${HISTORY_ROW} `);
+    expect(htmlReport(analyze(SYNTHETIC))).not.toContain("<th>History</th>");
   });
 });

@@ -15,6 +15,7 @@ import {
   rowNotes,
   throughputCell,
 } from "../src/report/markdown.ts";
+import { AGAINST_HEADER } from "../src/report/side-by-side.ts";
 import type { Results } from "../src/results/schema.ts";
 import { schemaErrors } from "../src/results/schema.ts";
 import {
@@ -30,10 +31,12 @@ import {
   CALIBRATED,
   CURVE,
   fakeRow,
+  HISTORY_ROW,
   PROFILED,
   RATED,
   STARTED,
   SYNTHETIC,
+  WITH_HISTORY,
   WORKERS,
 } from "./support/report-synthetic.ts";
 import {
@@ -705,6 +708,10 @@ describe("Markdown: side by side", () => {
     expect(slower).toContain(
       "| 8/8 |\n\n### Against HEAD~1\n\nEach app as this checkout has it, against the same app at the commit",
     );
+    // names and verdict left, figures right
+    expect(slower).toContain(
+      `| ${AGAINST_HEADER.join(" | ")} |\n| :-- | :-- | --: | --: | --: | :-- |\n`,
+    );
     // the cells of its row: the change is the ratio's, 1.200 (1.174–1.226), less 1
     const row = (md: string) =>
       md
@@ -736,5 +743,14 @@ describe("Markdown: side by side", () => {
     expect(calibrated).toContain(
       "| 8/8 |\n\n## Calibration\n\nSide by side (--side-by-side): bun-bare against itself",
     );
+  });
+});
+
+describe("Markdown: the run's history check in the header", () => {
+  test("one row: the lines joined, each without its indent; none without a history", () => {
+    const md = markdownReport(analyze(WITH_HISTORY));
+    expect(md).toContain(`| History | ${HISTORY_ROW} `);
+    expect(md).not.toContain("  CHANGED");
+    expect(markdownReport(analyze(SYNTHETIC))).not.toContain("| History |");
   });
 });

@@ -123,6 +123,10 @@ describe("the CPU steal section", () => {
     expect(found?.parts[0]?.tables[0]?.header).toEqual(STEAL_HEADER);
     expect(found?.parts[0]?.text).toBe(`${stealLine(a)}.`);
     expect(markdownReport(a)).toContain("## CPU steal");
+    // names and the reason left, numbers right
+    expect(markdownReport(a)).toContain(
+      `| ${STEAL_HEADER.join(" | ")} |\n| :-- | :-- | --: | --: | --: | :-- |\n`,
+    );
     const clean = analyze(oneAtATime([0, 0, 0, 0, 0, 0]));
     expect(sections(clean).map((s) => s.title)).not.toContain("CPU steal");
     expect(markdownReport(clean)).toContain("| CPU steal | CPU steal on the server's core:");

@@ -4,6 +4,7 @@ import { qualityOf, spread } from "../src/analysis/stats.ts";
 import { SIDE_INTRO } from "../src/report/side-by-side.ts";
 import {
   baselineName,
+  databaseText,
   designText,
   formatSummary,
   machinesText,
@@ -615,6 +616,9 @@ describe("a side-by-side run's summary", () => {
     expect(designText(withSettings({ trials: 15 }, "interrupted"))).toContain(
       ", 4 of 15 planned pairs (rounds) per comparison",
     );
+    const first = { ...withSettings({ trials: 15 }, "interrupted") };
+    first.pairTrials = (first.pairTrials ?? []).filter((t) => t.round === 1);
+    expect(designText(first)).toContain(", 1 of 15 planned pairs (rounds) per comparison");
   });
 });
 
@@ -779,6 +783,9 @@ describe("the text helpers the reports share", () => {
     expect(rounds(designText(cut("running")))).toBe("2 of 20 planned processes");
     expect(rounds(designText(cut("complete")))).toBe("20 processes");
     expect(rounds(formatSummary(analyze(cut("interrupted"))))).toBe("2 of 20 planned processes");
+    // one round measured of several planned: still "processes", since the count is of planned
+    const one = { ...cut("interrupted"), trials: trials.slice(0, 2) };
+    expect(rounds(designText(one))).toBe("1 of 20 planned processes");
   });
 
   test("p99Text: the range from two valid samples on, none for one", () => {
@@ -881,5 +888,33 @@ describe("the database engine", () => {
       "database: PostgreSQL 17.2 on CPU 0, a database per app process (bun:sqlite, node:sqlite)",
     );
     expect(secondLine(run())).toStartWith("Test CPU, 2 cores");
+  });
+});
+
+describe("databaseText: the engine a run's database scenarios measured", () => {
+  const withDatabase = (database: Results["manifest"]["database"]): Results => {
+    const run = syntheticRun(
+      ["bun-bare"],
+      ["api"],
+      [syntheticTrial("bun-bare", "api", 1, 64, 1, 4)],
+    );
+    return { ...run, manifest: { ...run.manifest, database } };
+  };
+  const clients = { "bun-bare": "Bun.sql", "node-bare": "postgres.js", "deno-bare": "postgres.js" };
+
+  test("PostgreSQL: its version and CPU when recorded, said so when not", () => {
+    const pg = { engine: "postgresql" as const, clients, settings: {} };
+    expect(databaseText(withDatabase({ ...pg, version: "16.4", cpus: "1" }))).toBe(
+      "PostgreSQL 16.4 on CPU 1, a database per app process (Bun.sql, postgres.js)",
+    );
+    expect(databaseText(withDatabase(pg))).toBe(
+      "PostgreSQL (version unrecorded), a database per app process (Bun.sql, postgres.js)",
+    );
+  });
+
+  test("SQLite in the app's process; no database, no line", () => {
+    const sqlite = { engine: "sqlite" as const, clients: { a: "bun:sqlite" }, settings: {} };
+    expect(databaseText(withDatabase(sqlite))).toBe("SQLite, a file per app process (bun:sqlite)");
+    expect(databaseText(withDatabase(undefined))).toBeUndefined();
   });
 });

@@ -294,3 +294,31 @@ export const invalid = (t: Trial): Trial => ({
     invalidReasons: ["synthetic: invalid"],
   }),
 });
+
+const history: NonNullable<Results["history"]> = {
+  store: "results/history.sqlite",
+  run: "2026-11-28T07:01:14Z~6ad1ef",
+  testbed: "a7b9d81518",
+  recorded: true,
+  earlier: 5,
+  checked: [
+    {
+      app: "bun-bare",
+      scenario: "api",
+      metric: "rps",
+      estimate: 3_328,
+      low: 45_160,
+      high: 74_235,
+      earlier: 5,
+      p: 0.0001,
+      changed: true,
+    },
+  ],
+};
+/** SYNTHETIC recorded in a history, one of its figures CHANGED (the header's History row). */
+export const WITH_HISTORY: Results = { ...SYNTHETIC, history };
+/** WITH_HISTORY's History row as the reports print it, up to the CHANGED figure's numbers. */
+export const HISTORY_ROW =
+  "history: session 2026-11-28T07:01:14Z~6ad1ef of testbed a7b9d81518 recorded in " +
+  "results/history.sqlite; 5 earlier session(s) of this testbed and settings; 1 figure(s) " +
+  "checked against them (Holm over them, 5%): CHANGED: bun-bare · api · rps";
