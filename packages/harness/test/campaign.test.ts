@@ -358,6 +358,8 @@ describe("runCampaign", () => {
     expect(ran.map((v) => v.rounds)).toEqual([4, 8]);
     // The closing view: every session of tb1 and k1, none of the other testbed or settings.
     expect(printed).toEqual([viewOf([...EARLIER, recorded(1), recorded(2)])]);
+    // Every read closed the history again: no write-ahead log is left beside the file.
+    expect(existsSync(`${target}-wal`)).toBe(false);
   });
 
   test("the first session of a new history: the default rounds, said so; no history file made", async () => {
