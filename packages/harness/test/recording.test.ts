@@ -132,6 +132,17 @@ describe("the check against earlier sessions", () => {
     expect(checkAgainst(earlier, near).find((c) => c.metric === "rps")?.changed).toBe(false);
   });
 
+  test("an earlier session without one of the figures counts only for the others", () => {
+    const older = earlier.map((s, i) =>
+      i === 0 ? { ...s, estimates: s.estimates.filter((e) => e.metric === "rps") } : s,
+    );
+    const checks = checkAgainst(older, session("new", "2026-11-28T09:00:00.000Z"));
+    expect(checks.map((c) => [c.metric, c.earlier])).toEqual([
+      ["rps", 4],
+      ["rps-ratio", 3],
+    ]);
+  });
+
   test("fewer than 3 earlier sessions: nothing to check against", () => {
     expect(checkAgainst(earlier.slice(0, 2), session("new", "2026-11-28T09:00:00.000Z"))).toEqual(
       [],
