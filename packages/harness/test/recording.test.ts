@@ -2,7 +2,7 @@
 // it is held against, and CHANGED; recorded into a real SQLite history in a temporary folder.
 
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyze } from "../src/analysis/analysis.ts";
@@ -63,6 +63,31 @@ describe("a session", () => {
   });
 });
 
+describe("a session's record", () => {
+  test("its finish as the run recorded it; a run without one (stopped early): its start", () => {
+    const r = run(1);
+    expect(sessionOf(r, analyze(r), "/x").finishedAt).toBe("2026-11-28T01:05:00.000Z");
+    const { finishedAt: _, ...unfinished } = r;
+    expect(sessionOf(unfinished, analyze(r), "/x").finishedAt).toBe("2026-11-28T01:00:00.000Z");
+  });
+
+  test("versions: the lockfile's, and each runtime an app reported; one that did not adds none", () => {
+    const r = run(1);
+    const partly: Results = {
+      ...r,
+      manifest: {
+        ...r.manifest,
+        versions: { ...r.manifest.versions, lockfile: { hono: "4.6.0" } },
+      },
+      apps: r.apps.map((a) => (a.name === "node-bare" ? { ...a, reportedRuntime: undefined } : a)),
+    };
+    expect(sessionOf(partly, analyze(partly), "/x").versions).toEqual({
+      hono: "4.6.0",
+      bun: "1.0",
+    });
+  });
+});
+
 describe("the check against earlier sessions", () => {
   test("only earlier sessions of the same testbed and settings count", () => {
     const me = session("me", "2026-11-28T10:00:00.000Z");
@@ -74,6 +99,11 @@ describe("the check against earlier sessions", () => {
       me,
     ];
     expect(comparable(all, me).map((s) => s.run)).toEqual(["a"]);
+    // Another run that started the same instant is not earlier; nor is this run's own record,
+    // whatever its start says (the id is the start to the second).
+    const twin = session("twin", me.startedAt);
+    const self = session("me", "2026-11-28T09:59:59.000Z");
+    expect(comparable([twin, self], me)).toEqual([]);
     expect(seriesKey(me, me.estimates[0] as (typeof me.estimates)[0])).toBe(
       ["tb1", "k1", "bun-bare", "", "api", "rps"].join("\u0000"),
     );
@@ -85,7 +115,14 @@ describe("the check against earlier sessions", () => {
 
   test("far outside what the earlier sessions predict: CHANGED; inside: not", () => {
     const far = session("new", "2026-11-28T09:00:00.000Z", Math.log(2000));
-    const [rps] = checkAgainst(earlier, far).filter((c) => c.metric === "rps");
+    const checks = checkAgainst(earlier, far);
+    // A ratio's check names what it is against; an app's own figure has no reference.
+    expect(checks.map((c) => [c.app, c.reference, c.metric])).toEqual([
+      ["bun-bare", undefined, "rps"],
+      ["node-bare", "bun-bare", "rps-ratio"],
+    ]);
+    expect(checks[0]).not.toHaveProperty("reference");
+    const [rps] = checks.filter((c) => c.metric === "rps");
     expect(rps).toMatchObject({ app: "bun-bare", scenario: "api", earlier: 4, changed: true });
     expect(rps?.estimate).toBeCloseTo(2000, 6);
     expect(rps?.low).toBeLessThan(1000);
@@ -93,6 +130,17 @@ describe("the check against earlier sessions", () => {
     expect(rps?.high).toBeLessThan(2000);
     const near = session("new", "2026-11-28T09:00:00.000Z", Math.log(1005));
     expect(checkAgainst(earlier, near).find((c) => c.metric === "rps")?.changed).toBe(false);
+  });
+
+  test("an earlier session without one of the figures counts only for the others", () => {
+    const older = earlier.map((s, i) =>
+      i === 0 ? { ...s, estimates: s.estimates.filter((e) => e.metric === "rps") } : s,
+    );
+    const checks = checkAgainst(older, session("new", "2026-11-28T09:00:00.000Z"));
+    expect(checks.map((c) => [c.metric, c.earlier])).toEqual([
+      ["rps", 4],
+      ["rps-ratio", 3],
+    ]);
   });
 
   test("fewer than 3 earlier sessions: nothing to check against", () => {
@@ -131,5 +179,8 @@ describe("the check against earlier sessions", () => {
     ).toEqual(["bun-bare/rps", "node-bare/rps-ratio"]);
     const again = run(5, 0.05);
     expect((await recordSession(target, again, analyze(again), "/x")).recorded).toBe(false);
+    // Each recording closed the history: SQLite folded its write-ahead log into the file, so
+    // the file alone (copied, backed up) holds every session.
+    expect(existsSync(`${target}-wal`)).toBe(false);
   });
 });

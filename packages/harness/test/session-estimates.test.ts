@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
-import { referenceOf, sessionEstimates } from "../src/analysis/session-estimates.ts";
+import { METRIC_UNITS, referenceOf, sessionEstimates } from "../src/analysis/session-estimates.ts";
 import type { Trial } from "../src/results/schema.ts";
 import { ratioTrials } from "./support/side-fixtures.ts";
 import { syntheticRun, syntheticSideRun, syntheticTrial } from "./support/synthetic.ts";
@@ -70,6 +70,41 @@ describe("one at a time", () => {
   });
 });
 
+describe("one at a time: which processes count", () => {
+  test("a process whose server showed no CPU time (0 ns per request) is left out of the cost", () => {
+    const run = syntheticRun(
+      ["bun-bare"],
+      ["api"],
+      trials("bun-bare", [100_000, 110_000, 90_000, 95_000], [10_000, 0, 11_000, 9_000]),
+    );
+    const cost = sessionEstimates(analyze(run)).find((e) => e.metric === "cpu-us");
+    const logs = [10, 11, 9].map(Math.log);
+    expect(cost?.n).toBe(3);
+    expect(cost?.estimate).toBeCloseTo(mean(logs), 12);
+    expect(cost?.se).toBeCloseTo(sd(logs) / Math.sqrt(3), 12);
+  });
+
+  test("two processes are enough for an estimate with a standard error", () => {
+    const run = syntheticRun(["bun-bare"], ["api"], trials("bun-bare", [100_000, 110_000]));
+    const logs = [100_000, 110_000].map(Math.log);
+    const [rps] = sessionEstimates(analyze(run));
+    expect(rps).toMatchObject({ app: "bun-bare", metric: "rps", n: 2 });
+    expect(rps?.estimate).toBeCloseTo(mean(logs), 12);
+    expect(rps?.se).toBeCloseTo(sd(logs) / Math.sqrt(2), 12);
+  });
+});
+
+describe("the units the history prints", () => {
+  test("req/s for an app's rate, µs for its CPU per request, × for a ratio", () => {
+    expect(METRIC_UNITS).toEqual({
+      rps: "req/s",
+      "rps-ratio": "×",
+      "cpu-us": "µs",
+      "cpu-ratio": "×",
+    });
+  });
+});
+
 describe("side by side", () => {
   // node-bare at 2.0 × 1.01, 0.99, 1.02, 0.98 of bun-bare's 10 µs: one sample a pair
   const pairs = ratioTrials("bun-bare", "node-bare", [[2.02], [1.98], [2.04], [1.96]]);
@@ -95,5 +130,24 @@ describe("side by side", () => {
     const node = got.find((e) => e.app === "node-bare" && e.metric === "cpu-us");
     expect(node?.estimate).toBeCloseTo(mean([20.2, 19.8, 20.4, 19.6].map(Math.log)), 12);
     expect(got.some((e) => e.metric === "rps" || e.metric === "rps-ratio")).toBe(false);
+  });
+
+  test("everything the run records, and nothing else: each app's own cost, then the ratio", () => {
+    expect(got.map((e) => [e.app, e.reference, e.metric])).toEqual([
+      ["bun-bare", "", "cpu-us"],
+      ["node-bare", "", "cpu-us"],
+      ["node-bare", "bun-bare", "cpu-ratio"],
+    ]);
+  });
+
+  test("two pairs are enough for a ratio; one pair records nothing", () => {
+    const two = sessionEstimates(
+      analyze(syntheticSideRun([["bun-bare", "node-bare"]], pairs.slice(0, 2))),
+    );
+    const ratio = two.find((e) => e.metric === "cpu-ratio");
+    expect(ratio).toMatchObject({ app: "node-bare", reference: "bun-bare", n: 2 });
+    expect(ratio?.estimate).toBeCloseTo(mean([2.02, 1.98].map(Math.log)), 12);
+    const one = analyze(syntheticSideRun([["bun-bare", "node-bare"]], pairs.slice(0, 1)));
+    expect(sessionEstimates(one)).toEqual([]);
   });
 });

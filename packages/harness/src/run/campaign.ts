@@ -19,8 +19,6 @@ import { UsageError } from "./errors.ts";
 import type { Values } from "./flags.ts";
 import type { Options } from "./options.ts";
 
-const log = (message: string) => process.stderr.write(`${message}\n`);
-
 export interface Campaign {
   readonly sessions: number;
   readonly spreadSec: number;
@@ -105,7 +103,7 @@ export function planRounds(
 }
 
 /** Waits until `at` (performance.now() ms) or a signal; false when a signal came. */
-function waitUntil(at: number): Promise<boolean> {
+export function waitUntil(at: number): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
       clearTimeout(timer);
@@ -118,6 +116,32 @@ function waitUntil(at: number): Promise<boolean> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+/**
+ * What a campaign takes from outside itself: where its lines go, its random source and its
+ * waits. The defaults are the real ones; a test gives its own, so that a campaign of hours
+ * runs in milliseconds and the same every time.
+ */
+export interface CampaignEnv {
+  /** A line of progress (stderr: stdout is the closing view's). */
+  readonly log: (line: string) => void;
+  /** The closing view (stdout). */
+  readonly print: (text: string) => void;
+  /** Uniform in [0, 1): the starts, then each session's order seed. */
+  readonly random: () => number;
+  /** As waitUntil: until `at` on performance.now()'s clock, false when a signal came first. */
+  readonly waitUntil: (at: number) => Promise<boolean>;
+}
+
+/** The real environment; the random source seeded by the clock, so each campaign has its own. */
+function realEnv(): CampaignEnv {
+  return {
+    log: (line) => process.stderr.write(`${line}\n`),
+    print: (text) => process.stdout.write(text),
+    random: mulberry32(Date.now() % 2 ** 31),
+    waitUntil,
+  };
 }
 
 /** What the campaign needs of run.ts: a session measured, and a run's options without running. */
@@ -135,8 +159,9 @@ export async function runCampaign(
   campaign: Campaign,
   runner: Runner,
   outDir: string,
+  env: Partial<CampaignEnv> = {},
 ): Promise<number> {
-  const random = mulberry32(Date.now() % 2 ** 31);
+  const { log, print, random, waitUntil: wait } = { ...realEnv(), ...env };
   const offsets = startOffsets(campaign.sessions, campaign.spreadSec, random);
   const t0 = performance.now();
   log(
@@ -147,7 +172,7 @@ export async function runCampaign(
   let identity: Pick<SessionRecord, "testbed" | "settingsKey"> | undefined;
   let target: string | undefined;
   for (const [k, offset] of offsets.entries()) {
-    if (!(await waitUntil(t0 + offset * 1000))) return 130;
+    if (!(await wait(t0 + offset * 1000))) return 130;
     const session: Values = {
       ...values,
       output: join(outDir, `session-${k + 1}`),
@@ -162,13 +187,16 @@ export async function runCampaign(
       rounds ? { ...session, rounds: rounds.rounds } : session,
       argv,
     );
+    // Ctrl-C or TERM (130, 143) ends the campaign, and so does a usage error (2), which every
+    // later session would meet as well; a session that failed (1) does not: the next may pass.
     if (code === 130 || code === 143 || code === 2) return code;
     worst = Math.max(worst, code);
   }
-  if (target && identity) await closingView(target, identity);
+  if (target && identity) print(await closingView(target, identity));
   return worst;
 }
 
+/** The next session's rounds, from the history as it is now (earlier sessions recorded). */
 async function allocate(
   options: Options,
   identity: Pick<SessionRecord, "testbed" | "settingsKey">,
@@ -183,17 +211,17 @@ async function allocate(
   }
 }
 
-/** The campaign's series across every session of its testbed and settings. */
+/** The campaign's series across every session of its testbed and settings, as text. */
 async function closingView(
   target: string,
   identity: Pick<SessionRecord, "testbed" | "settingsKey">,
-) {
+): Promise<string> {
   const store = await openHistory(target, false);
   try {
     const sessions = (store ? await store.sessions() : []).filter(
       (s) => s.testbed.id === identity.testbed.id && s.settingsKey === identity.settingsKey,
     );
-    process.stdout.write(`\n${historyText(historyView(sessions))}\n`);
+    return `\n${historyText(historyView(sessions))}\n`;
   } finally {
     await store?.close();
   }
