@@ -736,6 +736,8 @@ describe("Markdown: side by side", () => {
     const same = markdownReport(analyze(against(1)));
     expect(row(same)?.at(-1)).toBe("no change beyond the threshold");
     expect(last(same)?.[0]).toBe("no app slower than HEAD~1 (1a2b3c4d5e6f) by 2.0% or more");
+    // a paragraph of its own, a blank line below the table
+    expect(slower).toMatch(/\| SLOWER \|\n\nSLOWER than HEAD~1/);
   });
 
   test("with --calibrate, the side-by-side calibration follows it", () => {
