@@ -3,6 +3,8 @@
 // steps, the slope of a ratio, and filters that never change a verdict.
 
 import { describe, expect, test } from "bun:test";
+import { changePoints, HISTORY_MAX_P, OTAVA_MAX_P } from "../src/analysis/change-points.ts";
+import type { SeriesEstimate } from "../src/analysis/session-estimates.ts";
 import { tCritical } from "../src/analysis/stats.ts";
 import type { SessionRecord } from "../src/history/store.ts";
 import { changedNow, historyView, SLOPE_MIN_SESSIONS } from "../src/history/view.ts";
@@ -98,8 +100,62 @@ describe("historyView", () => {
     expect(historyView(jumped, { apps: ["bun-bare"] })).toHaveLength(2); // as app or reference
     expect(historyView(jumped, { metric: "rps" })[0]?.changed).toEqual(["s5"]);
     expect(historyView(jumped, { scenario: "echo" })).toEqual([]);
+    expect(historyView(jumped, { scenario: "api" })).toHaveLength(2);
+    expect(historyView(jumped, { metric: "rps-ratio" }).map((s) => s.app)).toEqual(["node-bare"]);
     expect(historyView(jumped, { testbed: "tb" })).toHaveLength(2);
     expect(historyView(jumped, { testbed: "zz" })).toEqual([]);
+  });
+
+  test("sessions in time order whatever order the store gives them", () => {
+    const r = historyView(sessions(logs).reverse()).find((s) => s.metric === "rps");
+    expect(r?.sessions.map((s) => s.run)).toEqual(WOBBLE.map((_, i) => `s${i}`));
+    expect(r?.sessions[1]?.estimate).toBeCloseTo(1000 * Math.exp(0.03), 9);
+  });
+
+  test("the settings' mode, or none", () => {
+    expect(rps?.mode).toBe("one at a time");
+    expect(rps?.settings).toEqual({ mode: "one at a time" });
+    const noMode = historyView(sessions(logs, (s) => ({ ...s, settings: { workers: "2" } })));
+    expect(noMode.map((s) => s.mode)).toEqual(["", ""]);
+  });
+
+  test("ordered by testbed, settings, scenario, metric, reference and app, not as recorded", () => {
+    const e = (
+      app: string,
+      reference: string,
+      scenario: string,
+      metric: SeriesEstimate["metric"],
+    ) => ({ app, reference, scenario, metric, estimate: 0, se: 0.01, n: 3 }) as SeriesEstimate;
+    const estimates = [
+      e("node-bare", "bun-bare", "json", "rps-ratio"),
+      e("node-bare", "", "json", "rps"),
+      e("deno-bare", "bun-bare", "api", "rps-ratio"),
+      e("bun-bare", "", "json", "rps"),
+      e("node-bare", "deno-bare", "api", "rps-ratio"),
+      e("bun-bare", "", "api", "cpu-us"),
+      e("bun-bare", "", "api", "rps"),
+    ];
+    const shuffled = sessions([0, 0], (s) => ({ ...s, estimates }));
+    const other = sessions([0], (s) => ({
+      ...s,
+      run: "t0",
+      testbed: { ...s.testbed, id: "tb0" },
+      estimates: [e("zz-bare", "", "zz", "rps")],
+    }));
+    expect(
+      historyView([...shuffled, ...other]).map(
+        (s) => `${s.testbed} ${s.scenario} ${s.metric} ${s.app}/${s.reference}`,
+      ),
+    ).toEqual([
+      "tb0 zz rps zz-bare/",
+      "tb1 api cpu-us bun-bare/",
+      "tb1 api rps bun-bare/",
+      "tb1 api rps-ratio deno-bare/bun-bare",
+      "tb1 api rps-ratio node-bare/deno-bare",
+      "tb1 json rps bun-bare/",
+      "tb1 json rps node-bare/",
+      "tb1 json rps-ratio node-bare/bun-bare",
+    ]);
   });
 
   test("a step: where Otava's method puts it, with both levels", () => {
@@ -108,6 +164,23 @@ describe("historyView", () => {
     expect(r?.changePoints.map((c) => c.run)).toEqual(["s8"]);
     expect(r?.changePoints[0]?.before).toBeCloseTo(1000 * Math.exp(0), -1);
     expect(r?.changePoints[0]?.after).toBeCloseTo(1000 * Math.exp(0.3), -1);
+  });
+
+  test("a step is held to the history's threshold, not Otava's default", () => {
+    // a 4% step: p ≈ 0.0010, above Otava's 0.001 and below the history's 0.002
+    const step = [...WOBBLE, ...WOBBLE].map((w, i) => Math.log(1000) + w + (i >= 8 ? 0.04 : 0));
+    expect(changePoints(step)).toEqual([]);
+    const [found] = changePoints(step, { maxP: HISTORY_MAX_P });
+    expect(found?.p).toBeGreaterThan(OTAVA_MAX_P);
+    const r = historyView(sessions(step)).find((s) => s.metric === "rps");
+    expect(r?.changePoints).toEqual([
+      {
+        run: "s8",
+        p: found?.p as number,
+        before: Math.exp(found?.before as number),
+        after: Math.exp(found?.after as number),
+      },
+    ]);
   });
 
   test("a ratio with eight sessions: its slope against the reference's own cost", () => {
@@ -130,5 +203,33 @@ describe("historyView", () => {
       of: 8,
     });
     expect(historyView(many).find((s) => s.metric === "rps")?.slope).toBeUndefined();
+  });
+
+  test("no slope unless eight sessions know the reference's cost, and never for an app's own figure", () => {
+    const withX = (keep: (i: number) => boolean) =>
+      sessions(logs, (s, i) => ({
+        ...s,
+        estimates: s.estimates.map((e) =>
+          e.reference
+            ? keep(i)
+              ? { ...e, x: 2 + i / 10 }
+              : {
+                  app: e.app,
+                  reference: e.reference,
+                  scenario: e.scenario,
+                  metric: e.metric,
+                  estimate: e.estimate,
+                  se: e.se,
+                  n: e.n,
+                }
+            : { ...e, x: 2 + i / 10 },
+        ),
+      }));
+    const one = historyView(withX((i) => i !== 3));
+    expect(one.find((s) => s.metric === "rps-ratio")?.sessions).toHaveLength(8);
+    expect(one.find((s) => s.metric === "rps-ratio")?.slope).toBeUndefined();
+    // an app's own req/s, x known in all eight: no reference, no slope
+    expect(one.find((s) => s.metric === "rps")?.slope).toBeUndefined();
+    expect(historyView(withX(() => true)).find((s) => s.metric === "rps-ratio")?.slope?.n).toBe(8);
   });
 });
