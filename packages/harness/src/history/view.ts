@@ -173,9 +173,8 @@ function seriesView(g: Gathered, changed: ReadonlySet<string> | undefined): Seri
     { maxP: HISTORY_MAX_P },
   );
   const withX = g.points.filter((p) => p.estimate.x !== undefined);
-  // withX is some of the points: eight of them with x means eight sessions at least.
   const slope =
-    e0.reference && withX.length >= SLOPE_MIN_SESSIONS
+    e0.reference && g.points.length >= SLOPE_MIN_SESSIONS && withX.length >= SLOPE_MIN_SESSIONS
       ? slopeAgainst(withX.map((p) => ({ x: p.estimate.x as number, y: p.estimate.estimate })))
       : undefined;
   const times = g.points.map((p) => Date.parse(p.session.startedAt));
@@ -210,8 +209,7 @@ function seriesView(g: Gathered, changed: ReadonlySet<string> | undefined): Seri
       : {}),
     changed: [...(changed ?? [])],
     changePoints: steps.map((c) => ({
-      // a step's index is the first point of its new segment, always one of the points
-      run: (points[c.index] as (typeof points)[number]).run,
+      run: points[c.index]?.run ?? "",
       p: c.p,
       before: Math.exp(c.before),
       after: Math.exp(c.after),

@@ -201,10 +201,13 @@ export const HISTORY_READING =
 /** A series as a chart: each session with its interval, the across-session CI and prediction. */
 export function historyChart(s: SeriesView, i: number): ChartData {
   const points = s.sessions.map((x, j) => ({ x: j + 1, y: x.estimate }));
-  const flat = (y: number) => [
-    { x: 1, y },
-    { x: Math.max(2, s.sessions.length), y },
-  ];
+  const flat = (y: number | undefined) =>
+    y === undefined
+      ? []
+      : [
+          { x: 1, y },
+          { x: Math.max(2, s.sessions.length), y },
+        ];
   const line = (label: string, y: number | undefined, color: string, dashed = false) =>
     y === undefined ? [] : [{ label, data: flat(y), color, dashed, width: 1 }];
   return {
