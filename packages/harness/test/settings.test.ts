@@ -52,6 +52,14 @@ describe("the measured settings", () => {
     });
   });
 
+  test("keep-alive off, pinning off or without its CPUs recorded; the key is ten hex digits", () => {
+    expect(settingsOf(withSettings({ keepAlive: false }))["keep-alive"]).toBe("off");
+    const pinned = (pinning: Manifest["pinning"]) => settingsOf({ ...base, pinning }).pinning;
+    expect(pinned({ enabled: false })).toBe("off");
+    expect(pinned({ enabled: true })).toBe("server CPUs ?, load CPUs ?");
+    expect(settingsKey(base)).toMatch(/^[0-9a-f]{10}$/);
+  });
+
   test("mode and engine", () => {
     const side = withSettings({ sideBySide: { pairs: [["a", "b"]], addresses: [] } });
     expect(modeOf(side)).toBe("side by side");
