@@ -2,7 +2,7 @@
 // Routing uses Bun's built-in `routes` table, as Bun's own documentation writes a server; the
 // handlers are packages/fetch-bare's, which deno-bare routes with Deno.serve.
 
-import { DB_ROUTES, ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
+import { DB_ROUTES, ERRORS, MIDDLEWARE_ROUTES, ROUTES, STREAM_ROUTES } from "@bench/contract";
 import {
   api,
   echo,
@@ -12,6 +12,8 @@ import {
   greeting,
   internalError,
   items,
+  sse,
+  stream,
   updates,
   updateUser,
   world,
@@ -83,6 +85,9 @@ export const serveOptions = {
     [DB_ROUTES.queries]: { GET: w(worlds), HEAD: w(worlds) },
     [DB_ROUTES.fortunes]: { GET: w(fortunes), HEAD: w(fortunes) },
     [DB_ROUTES.updates]: { GET: w(updates) },
+    // The streamed routes (a ReadableStream pulled chunk by chunk).
+    [STREAM_ROUTES.sse]: { GET: w(sse) },
+    [STREAM_ROUTES.stream]: { GET: w(stream) },
   },
   // Unmatched paths, and known paths with another method, fall through to here.
   fetch: () => fail(404, ERRORS.notFound),

@@ -3,7 +3,7 @@
 // this one routes by comparing the path, as node-bare does, which is the cheaper of the two. The
 // handlers are packages/fetch-bare's, which bun-bare routes with Bun.serve's routes table.
 
-import { DB_ROUTES, ERRORS, MIDDLEWARE_ROUTES, ROUTES } from "@bench/contract";
+import { DB_ROUTES, ERRORS, MIDDLEWARE_ROUTES, ROUTES, STREAM_ROUTES } from "@bench/contract";
 import {
   api,
   echo,
@@ -13,6 +13,8 @@ import {
   greeting,
   internalError,
   items,
+  sse,
+  stream,
   updates,
   updateUser,
   world,
@@ -57,7 +59,7 @@ export function handler(
   return database ?? middlewareRoute(request, info, path, method, read);
 }
 
-/** The database routes, reached once the routes above have not matched. */
+/** The database and streamed routes, reached once the routes above have not matched. */
 function databaseRoute(request: Request, path: string): Response | Promise<Response> | undefined {
   switch (path) {
     case DB_ROUTES.db:
@@ -68,6 +70,10 @@ function databaseRoute(request: Request, path: string): Response | Promise<Respo
       return fortunes();
     case DB_ROUTES.updates:
       return updates(request);
+    case STREAM_ROUTES.sse:
+      return sse(request);
+    case STREAM_ROUTES.stream:
+      return stream(request);
     default:
       return undefined;
   }

@@ -29,6 +29,7 @@ import {
   worldStore,
 } from "@bench/contract";
 import { middlewareRoute } from "./middleware.ts";
+import { streamRoute } from "./streams.ts";
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -160,8 +161,8 @@ export function handle(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /**
- * Every other path: the production-middleware routes (so they add nothing to the routes above),
- * then the 404.
+ * Every other path: the database, streamed and production-middleware routes (so they add
+ * nothing to the routes above), then the 404.
  */
 function notMatched(
   req: IncomingMessage,
@@ -170,7 +171,7 @@ function notMatched(
   query: () => URLSearchParams,
   read: boolean,
 ): void {
-  if (read && databaseRoute(res, path, query)) return;
+  if (read && (databaseRoute(res, path, query) || streamRoute(res, path, query))) return;
   const route = middlewareRoute(path, req.method, read);
   if (route === undefined) {
     sendError(res, 404, ERRORS.notFound);

@@ -46,6 +46,13 @@ export {
   servesAddress,
 } from "./check/proc.ts";
 export {
+  checkStreamed,
+  sseBody,
+  streamBody,
+  streamCases,
+  streamedProblems,
+} from "./check/stream-cases.ts";
+export {
   checkCases,
   checkServingExecutable,
   checkStreamingLimit,

@@ -107,7 +107,28 @@ export {
   SCENARIOS,
   type Scenario,
   type ScenarioName,
+  STANDARD_SCENARIOS,
 } from "./spec/scenarios.ts";
+export {
+  parseByteCount,
+  parseEventCount,
+  SCENARIO_BYTES,
+  SCENARIO_EVENTS,
+  SSE_CONTENT_TYPE,
+  SSE_EVENTS_DEFAULT,
+  SSE_EVENTS_MAX,
+  STREAM_BYTES_DEFAULT,
+  STREAM_BYTES_MAX,
+  STREAM_CHUNK,
+  STREAM_CHUNK_BYTES,
+  STREAM_CONTENT_TYPE,
+  STREAM_ERRORS,
+  STREAM_ROUTES,
+  sseData,
+  sseEvent,
+  sseEvents,
+  streamChunks,
+} from "./spec/streams.ts";
 export { pgStore, pgStoreOver } from "./stores/pg-store.ts";
 export { clientName, connectPostgres, type Sql } from "./stores/postgres.ts";
 export { storeFor, worldStore } from "./stores/selector.ts";

@@ -663,14 +663,14 @@ describe("hostile(): every way to fail it", () => {
     hostile(origin, { count, concurrency: 1, timeoutMs });
 
   test("the reference server refuses all of it with a 4xx, counted by status", async () => {
-    // The attack list: 10 rounds of [garbage + the 47 light bad requests], then the two heavy
+    // The attack list: 10 rounds of [garbage + the 61 light bad requests], then the two heavy
     // ones (1 MiB + 1 byte: 413; 100,000 nested arrays: 400). Per round, by the cases'
-    // expectations: 31 answers 400 (30 cases + binary garbage), 3 are 415, 7 are 404 (6 + the
-    // broken percent-encoding), 6 are 401.
-    const report = await hostile(serve(), { count: 482, concurrency: 4, timeoutMs: 5000 });
+    // expectations: 45 answers 400 (30 cases, 14 streamed-route counts, binary garbage), 3 are
+    // 415, 7 are 404 (6 + the broken percent-encoding), 6 are 401.
+    const report = await hostile(serve(), { count: 622, concurrency: 4, timeoutMs: 5000 });
     expect(report).toEqual({
-      sent: 482,
-      statuses: { "400": 311, "401": 60, "404": 70, "413": 1, "415": 30 },
+      sent: 622,
+      statuses: { "400": 451, "401": 60, "404": 70, "413": 1, "415": 30 },
       serverErrors: 0,
       accepted: 0,
       failures: 0,
@@ -813,7 +813,7 @@ describe("hostile(): every way to fail it", () => {
   /**
    * A server that refuses everything 400 but the two extra attacks: binary garbage sent as JSON
    * is `binary` (5xx), the broken percent-encoding is `percent` (3xx). In the attack list they
-   * come right after the garbage and the 45 light bad cases: attacks 47 and 48.
+   * come right after the garbage and the 59 light bad cases: attacks 61 and 62.
    */
   const extrasServer = (binary: number, percent: number) => {
     const server = Bun.serve({
@@ -835,16 +835,16 @@ describe("hostile(): every way to fail it", () => {
   };
 
   test("the extra attacks are sent, and a failure names the one that failed", async () => {
-    const binary = await attack(extrasServer(500, 400), 48);
+    const binary = await attack(extrasServer(500, 400), 62);
     expect(binary).toMatchObject({
-      statuses: { "400": 46, "500": 1 },
+      statuses: { "400": 60, "500": 1 },
       serverErrors: 1,
       accepted: 0,
       firstFailure: "binary garbage as JSON: status 500",
     });
-    const percent = await attack(extrasServer(400, 302), 48);
+    const percent = await attack(extrasServer(400, 302), 62);
     expect(percent).toMatchObject({
-      statuses: { "400": 46, "302": 1 },
+      statuses: { "400": 60, "302": 1 },
       serverErrors: 0,
       accepted: 1,
       firstFailure: "a broken percent-encoding in the path: status 302",

@@ -15,13 +15,21 @@ import {
   invalidFieldError,
   jsonDocumentError,
   NAME_MAX,
+  parseByteCount,
+  parseEventCount,
   parseItemCount,
   parseQueries,
   parseUserFields,
   parseUserId,
   ROUTES,
   readJsonBody,
+  SSE_CONTENT_TYPE,
+  STREAM_CONTENT_TYPE,
+  STREAM_ERRORS,
+  STREAM_ROUTES,
   selectUserFields,
+  sseEvents,
+  streamChunks,
   unknownFieldError,
   updatedUser,
   userById,
@@ -76,6 +84,8 @@ export const userUpdate = t.Object({
   surname: t.String({ minLength: 1, maxLength: NAME_MAX }),
   lastUpdate: t.String({ format: "date-time" }),
 });
+
+const encoder = new TextEncoder();
 
 export interface AppOptions {
   /**
@@ -132,7 +142,27 @@ export function createApp(config: ElysiaConfig<""> = {}, options: AppOptions = {
           }),
       ),
     )
-    .get(DB_ROUTES.updates, ({ query }) => worldStore().updated(parseQueries(query.queries)));
+    .get(DB_ROUTES.updates, ({ query }) => worldStore().updated(parseQueries(query.queries)))
+    // The streamed routes as Elysia streams: a generator, each yield sent as it comes; a
+    // refusal returned before the first yield is an ordinary answer. The events are yielded as
+    // bytes under Elysia's text/event-stream, not through its sse() helper: Elysia 1.4.30
+    // enqueues sse()'s strings into the web stream as they are, which Bun encodes but Deno
+    // refuses (the answer breaks off empty: elysiajs/elysia#1845, open;
+    // test/sse-on-deno.e2e.test.ts shows it), and one code serves all three runtimes.
+    .get(STREAM_ROUTES.sse, function* ({ query, set }) {
+      const events = parseEventCount(query.events);
+      if (events === undefined) return status(400, errorBody(STREAM_ERRORS.badEvents));
+      set.headers["content-type"] = SSE_CONTENT_TYPE;
+      set.headers["cache-control"] = "no-cache";
+      for (const event of sseEvents(events)) yield encoder.encode(event);
+    })
+    .get(STREAM_ROUTES.stream, function* ({ query, set }) {
+      const bytes = parseByteCount(query.bytes);
+      if (bytes === undefined) return status(400, errorBody(STREAM_ERRORS.badBytes));
+      // Elysia calls a stream of objects JSON unless told otherwise.
+      set.headers["content-type"] = STREAM_CONTENT_TYPE;
+      yield* streamChunks(bytes);
+    });
   const clientAddress =
     options.clientAddress ?? ((request: Request) => app.server?.requestIP(request)?.address);
   return app.use(middlewareRoutes(clientAddress));

@@ -9,6 +9,8 @@
 
 import { createSecretKey } from "node:crypto";
 import { createServer } from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import {
   apiPayload,
   buildItems,
@@ -27,14 +29,22 @@ import {
   jsonDocumentError,
   MAX_BODY_BYTES,
   MIDDLEWARE_ROUTES,
+  parseByteCount,
+  parseEventCount,
   parseItemCount,
   parseQueries,
   parseUserFields,
   parseUserId,
   RATE_LIMIT,
   ROUTES,
+  SSE_CONTENT_TYPE,
   STACK_ITEMS,
+  STREAM_CONTENT_TYPE,
+  STREAM_ERRORS,
+  STREAM_ROUTES,
   selectUserFields,
+  sseEvents,
+  streamChunks,
   unknownFieldError,
   updatedUser,
   userById,
@@ -149,6 +159,30 @@ function routes(app: express.Express): void {
   });
   app.get(ROUTES.items, answerItems);
   databaseRoutes(app);
+  streamRoutes(app);
+}
+
+/**
+ * The streamed routes, Node's way: the pieces as a Readable piped into the response (each
+ * written as it comes, with backpressure); with no Content-Length node:http sends it chunked.
+ * A client gone mid-stream ends the pipeline with an error nobody needs to hear of.
+ */
+function streamRoutes(app: express.Express): void {
+  const send = (res: Response, pieces: Iterable<string | Uint8Array>) => {
+    pipeline(Readable.from(pieces), res).catch(() => {});
+  };
+  app.get(STREAM_ROUTES.sse, (req, res) => {
+    const events = parseEventCount(single(req.query.events));
+    if (events === undefined) return fail(res, 400, STREAM_ERRORS.badEvents);
+    res.set({ "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache" });
+    send(res, sseEvents(events));
+  });
+  app.get(STREAM_ROUTES.stream, (req, res) => {
+    const bytes = parseByteCount(single(req.query.bytes));
+    if (bytes === undefined) return fail(res, 400, STREAM_ERRORS.badBytes);
+    res.set("content-type", STREAM_CONTENT_TYPE);
+    send(res, streamChunks(bytes));
+  });
 }
 
 /**

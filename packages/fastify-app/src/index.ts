@@ -8,6 +8,7 @@
 // handler and a not-found handler answer the contract's JSON. The production-middleware routes
 // (middleware.ts) live in scopes of their own: their plugins run on no route of this file.
 
+import { Readable } from "node:stream";
 import {
   apiPayload,
   DB_ROUTES,
@@ -21,11 +22,19 @@ import {
   isJsonContentType,
   jsonDocumentError,
   MAX_BODY_BYTES,
+  parseByteCount,
+  parseEventCount,
   parseQueries,
   parseUserFields,
   parseUserId,
   ROUTES,
+  SSE_CONTENT_TYPE,
+  STREAM_CONTENT_TYPE,
+  STREAM_ERRORS,
+  STREAM_ROUTES,
   selectUserFields,
+  sseEvents,
+  streamChunks,
   type UserUpdate,
   unknownFieldError,
   updatedUser,
@@ -74,6 +83,27 @@ function routes(app: FastifyInstance): void {
   );
   app.get<Query>(ROUTES.items, { schema: SCHEMAS.items }, items);
   databaseRoutes(app);
+  streamRoutes(app);
+}
+
+/**
+ * The streamed routes as Fastify streams: reply.send() of a Readable pipes it into the answer
+ * (each piece written as it comes, with backpressure; chunked, as no length is known).
+ */
+function streamRoutes(app: FastifyInstance): void {
+  app.get<Query>(STREAM_ROUTES.sse, (req, reply) => {
+    const events = parseEventCount(single(req.query.events));
+    if (events === undefined) return fail(reply, 400, STREAM_ERRORS.badEvents);
+    return reply
+      .type(SSE_CONTENT_TYPE)
+      .header("cache-control", "no-cache")
+      .send(Readable.from(sseEvents(events)));
+  });
+  app.get<Query>(STREAM_ROUTES.stream, (req, reply) => {
+    const bytes = parseByteCount(single(req.query.bytes));
+    if (bytes === undefined) return fail(reply, 400, STREAM_ERRORS.badBytes);
+    return reply.type(STREAM_CONTENT_TYPE).send(Readable.from(streamChunks(bytes)));
+  });
 }
 
 /**

@@ -14,12 +14,19 @@ import {
   GREETING,
   invalidFieldError,
   jsonDocumentError,
+  parseByteCount,
+  parseEventCount,
   parseItemCount,
   parseQueries,
   parseUserFields,
   parseUserId,
   readJsonBody,
+  SSE_CONTENT_TYPE,
+  STREAM_CONTENT_TYPE,
+  STREAM_ERRORS,
   selectUserFields,
+  sseEvents,
+  streamChunks,
   unknownFieldError,
   updatedUser,
   userById,
@@ -109,3 +116,36 @@ export const updates = (request: Request) =>
   withValue(worldStore().updated(parseQueries(query(request).get("queries"))), (rows) =>
     Response.json(rows),
   );
+
+/** A body that makes each piece when the reader asks for it (pull), so nothing is built whole. */
+function pulled<T>(pieces: Iterator<T>, encode: (piece: T) => Uint8Array): ReadableStream {
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = pieces.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encode(next.value));
+    },
+  });
+}
+
+const encoder = new TextEncoder();
+
+/** GET /sse?events=N: each event one chunk, `data: <i>` and a blank line. */
+export function sse(request: Request): Response {
+  const events = parseEventCount(query(request).get("events"));
+  if (events === undefined) return fail(400, STREAM_ERRORS.badEvents);
+  return new Response(
+    pulled(sseEvents(events), (event) => encoder.encode(event)),
+    { headers: { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache" } },
+  );
+}
+
+/** GET /stream?bytes=N: the contract's 16 KiB chunk, again and again. */
+export function stream(request: Request): Response {
+  const bytes = parseByteCount(query(request).get("bytes"));
+  if (bytes === undefined) return fail(400, STREAM_ERRORS.badBytes);
+  return new Response(
+    pulled(streamChunks(bytes), (chunk) => chunk),
+    { headers: { "content-type": STREAM_CONTENT_TYPE } },
+  );
+}

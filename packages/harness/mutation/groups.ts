@@ -253,10 +253,17 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/check/cases.ts",
       "src/serve/validate.ts",
       "src/serve/body.ts",
+      "src/spec/streams.ts",
+      "src/check/stream-cases.ts",
     ],
     // verify.test.ts and hostile.test.ts wait out timeouts and spawn the CLI; lenient.test.ts
     // breaks every rule of verify(), checkCases() and hostile() with fast stand-ins instead.
-    tests: ["test/body-validate.test.ts", "test/lenient.test.ts", "test/contract.test.ts"],
+    tests: [
+      "test/body-validate.test.ts",
+      "test/lenient.test.ts",
+      "test/contract.test.ts",
+      "test/streams.test.ts",
+    ],
   },
   {
     name: "database",

@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APPS, findScenario, SCENARIOS } from "@bench/contract";
+import { APPS, findScenario, STANDARD_SCENARIOS } from "@bench/contract";
 import { pidsListeningOn } from "@bench/contract/check";
 import { isRunning } from "../src/apps/launch.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
@@ -131,8 +131,10 @@ describe("measures with each load generator", () => {
           ["bun-bare", "ok", "bun"],
           ["node-bare", "ok", "node"],
         ]);
-        expect(results.manifest.settings.scenarios).toEqual(SCENARIOS.map((sc) => sc.name));
-        expect(results.trials).toHaveLength(2 * SCENARIOS.length);
+        expect(results.manifest.settings.scenarios).toEqual(
+          STANDARD_SCENARIOS.map((sc) => sc.name),
+        );
+        expect(results.trials).toHaveLength(2 * STANDARD_SCENARIOS.length);
         for (const trial of results.trials) {
           expect(trial.checks.invalidReasons).toEqual([]);
           expect(trial.result?.rps).toBeGreaterThan(100);
@@ -167,8 +169,59 @@ describe("measures with each load generator", () => {
           if (tool === "wrk") expect(post.command).toContain(WRK_SCRIPT);
           else expect(post.command.join(" ")).toContain("POST");
         }
-        for (const scenario of SCENARIOS) expect(r.stdout).toContain(`== ${scenario.name}`);
+        for (const scenario of STANDARD_SCENARIOS)
+          expect(r.stdout).toContain(`== ${scenario.name}`);
         expect(existsSync(join(r.out, "summary.txt"))).toBe(true);
+        expectCleanProcessTable();
+      },
+      60_000,
+    );
+  }
+});
+
+describe("the streamed scenarios, on request", () => {
+  for (const tool of ["oha", "wrk", "autocannon"] as const) {
+    const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
+    test.skipIf(!available)(
+      `${tool}: -s sse,stream on a generator-fed and a Node-stream app, every sample judged`,
+      async () => {
+        const r = await run([
+          ...QUICK,
+          "--warmup",
+          "0",
+          "--tool",
+          tool,
+          "--scenario",
+          "sse,stream",
+          "bun-elysia",
+          "node-fastify",
+        ]);
+        expect(r.code).toBe(0);
+        const results = r.results as Results;
+        expect(schemaErrors(results)).toEqual([]);
+        expect(results.manifest.settings.scenarios).toEqual(["sse", "stream"]);
+        expect(results.trials.map((t) => [t.app, t.scenario]).sort()).toEqual([
+          ["bun-elysia", "sse"],
+          ["bun-elysia", "stream"],
+          ["node-fastify", "sse"],
+          ["node-fastify", "stream"],
+        ]);
+        for (const trial of results.trials) {
+          expect(trial.checks.invalidReasons).toEqual([]);
+          expect(trial.result?.non2xx).toBe(0);
+          expect(trial.result?.socketErrors).toBe(0);
+          expect(trial.result?.timeouts).toBe(0);
+          expect(trial.result?.rps).toBeGreaterThan(10);
+        }
+        // A 1 MiB answer per request: the bytes read per request are about that (each tool
+        // counts headers and framing its own way, and over its own window).
+        for (const trial of results.trials.filter((t) => t.scenario === "stream")) {
+          const perRequest = (trial.result?.bytesPerSec ?? 0) / (trial.result?.rps ?? 1) / 2 ** 20;
+          expect(perRequest).toBeGreaterThan(0.95);
+          expect(perRequest).toBeLessThan(1.05);
+        }
+        expect(r.stdout).toContain("== sse");
+        expect(r.stdout).toContain("== stream");
         expectCleanProcessTable();
       },
       60_000,

@@ -18,6 +18,8 @@ import {
   MAX_BODY_BYTES,
   MIDDLEWARE_ROUTES,
   NAME_MAX,
+  parseByteCount,
+  parseEventCount,
   parseItemCount,
   parseQueries,
   parseUserFields,
@@ -25,7 +27,12 @@ import {
   RATE_LIMIT,
   ROUTES,
   STACK_ITEMS,
+  STREAM_CONTENT_TYPE,
+  STREAM_ERRORS,
+  STREAM_ROUTES,
   selectUserFields,
+  sseData,
+  streamChunks,
   unknownFieldError,
   updatedUser,
   userById,
@@ -43,6 +50,7 @@ import { createMiddleware } from "hono/factory";
 import type { HonoOptions } from "hono/hono-base";
 import { HTTPException } from "hono/http-exception";
 import { jwt } from "hono/jwt";
+import { stream, streamSSE } from "hono/streaming";
 import type { BlankEnv } from "hono/types";
 import type { JSONValue } from "hono/utils/types";
 import { getPath } from "hono/utils/url";
@@ -219,6 +227,29 @@ function addDatabaseRoutes(app: Hono): void {
 }
 
 /**
+ * The streamed routes with Hono's streaming helper: streamSSE writes each event as it is made
+ * (`data: <i>` and a blank line) and sets text/event-stream; stream() sends each chunk as it is
+ * written, awaiting the reader (backpressure). A bad count is refused before the stream starts.
+ */
+function addStreamRoutes(app: Hono): void {
+  app.get(STREAM_ROUTES.sse, (c) => {
+    const events = parseEventCount(c.req.query("events"));
+    if (events === undefined) return c.json(errorBody(STREAM_ERRORS.badEvents), 400);
+    return streamSSE(c, async (sse) => {
+      for (let i = 1; i <= events; i++) await sse.writeSSE({ data: sseData(i) });
+    });
+  });
+  app.get(STREAM_ROUTES.stream, (c) => {
+    const bytes = parseByteCount(c.req.query("bytes"));
+    if (bytes === undefined) return c.json(errorBody(STREAM_ERRORS.badBytes), 400);
+    c.header("content-type", STREAM_CONTENT_TYPE);
+    return stream(c, async (body) => {
+      for (const chunk of streamChunks(bytes)) await body.write(chunk);
+    });
+  });
+}
+
+/**
  * `getConnInfo` is the runtime adapter's (hono/bun, hono/deno, @hono/node-server/conninfo): the
  * rate limiter keys on the address it gives. The other routes do not need it.
  */
@@ -259,6 +290,7 @@ export function createApp(options: HonoOptions<BlankEnv> = {}, getConnInfo?: Get
 
   addMiddlewareRoutes(app, getConnInfo);
   addDatabaseRoutes(app);
+  addStreamRoutes(app);
 
   // Hono answers an unmatched method with 404 too, which is what the contract asks.
   app.notFound((c) => c.json(errorBody(ERRORS.notFound), 404));

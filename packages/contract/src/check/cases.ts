@@ -23,32 +23,10 @@ import {
 } from "../spec/endpoints.ts";
 import { ECHO_BODY } from "../spec/fixtures.ts";
 import { bearer, MIDDLEWARE_ROUTES, mePayload, signJwt, TOKENS } from "../spec/middleware.ts";
+import type { CaseExpectation, ContractCase } from "./case.ts";
+import { streamCases } from "./stream-cases.ts";
 
-export interface CaseRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string;
-}
-
-export interface CaseExpectation {
-  readonly status: number;
-  readonly mediaType: "application/json" | "text/plain";
-  /** Exact body text; undefined when the body is dynamic and checked separately. */
-  readonly body?: string;
-  /** A body that changes per request, checked by a function of verify.ts instead. */
-  readonly dynamic?: "api" | "userUpdate";
-  /** No Content-Type at all is accepted too (a HEAD answer may leave it out). */
-  readonly mediaTypeOptional?: true;
-}
-
-export interface ContractCase {
-  readonly name: string;
-  /** True for requests a client gets wrong: the hostile-input check sends these in bulk. */
-  readonly bad: boolean;
-  readonly request: CaseRequest;
-  readonly expect: CaseExpectation;
-}
+export type { CaseExpectation, CaseRequest, ContractCase } from "./case.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
@@ -441,4 +419,5 @@ export const CASES: readonly ContractCase[] = [
   ...largeCases(),
   ...headCases(),
   ...authCases(),
+  ...streamCases(),
 ];

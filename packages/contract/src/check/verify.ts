@@ -10,6 +10,7 @@ import { checkMiddleware } from "./middleware-checks.ts";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./payloads.ts";
 import { checkPipelined } from "./pipeline.ts";
 import { executableOf, pidsListeningOn } from "./proc.ts";
+import { checkStreamed } from "./stream-cases.ts";
 import { checkDatabaseAt } from "./verify-db.ts";
 import { type Fetcher, mediaTypeOf, type Violation } from "./violation.ts";
 import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
@@ -237,6 +238,7 @@ export async function verify(
   violations.push(...(await checkHostHeaders(host, port, app, timeoutMs)));
   violations.push(...(await checkHeadMatchesGet(host, port, timeoutMs)));
   violations.push(...(await checkPipelined(host, port, timeoutMs)));
+  violations.push(...(await checkStreamed(host, port, timeoutMs)));
   violations.push(...(await checkMiddleware(host, port, app, timeoutMs, options.processes)));
   if (options.database !== undefined) {
     violations.push(...(await checkDatabaseAt(fetcher, url.origin, options.database)));

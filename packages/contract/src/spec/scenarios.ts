@@ -15,6 +15,7 @@ import {
   STACK_HEADERS,
   TOKENS,
 } from "./middleware.ts";
+import { SCENARIO_BYTES, SCENARIO_EVENTS, STREAM_CHUNK_BYTES, STREAM_ROUTES } from "./streams.ts";
 
 export interface Scenario {
   readonly name: string;
@@ -33,6 +34,8 @@ export interface Scenario {
   readonly middleware?: true;
   /** Served from the app's database (db.ts): the harness gives each process a seeded copy. */
   readonly database?: true;
+  /** Run only when named: `-s all` leaves it out (the protocols beyond a short answer). */
+  readonly onRequest?: true;
   /**
    * Answers of another status that are right too, up to `perWindow` per server process and
    * window begun: a rate limiter lets a client's first requests of each window through.
@@ -169,11 +172,30 @@ export const SCENARIOS = [
     path: `${DB_ROUTES.updates}?queries=${SCENARIO_QUERIES}`,
     database: true,
   },
+  {
+    name: "sse",
+    description: `GET /sse?events=${SCENARIO_EVENTS} — ${SCENARIO_EVENTS} server-sent events per request, each written as it is made (on request)`,
+    method: "GET",
+    path: `${STREAM_ROUTES.sse}?events=${SCENARIO_EVENTS}`,
+    onRequest: true,
+  },
+  {
+    name: "stream",
+    description: `GET /stream?bytes=${SCENARIO_BYTES} — 1 MiB streamed in ${STREAM_CHUNK_BYTES / 1024} KiB chunks (on request)`,
+    method: "GET",
+    path: `${STREAM_ROUTES.stream}?bytes=${SCENARIO_BYTES}`,
+    onRequest: true,
+  },
 ] as const satisfies readonly Scenario[];
 
 export type ScenarioName = (typeof SCENARIOS)[number]["name"];
 
 export const DEFAULT_SCENARIO: ScenarioName = "api";
+
+/** What `-s all` runs: every scenario but those run only when named. */
+export const STANDARD_SCENARIOS: readonly Scenario[] = (SCENARIOS as readonly Scenario[]).filter(
+  (s) => s.onRequest !== true,
+);
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.name === name);

@@ -193,6 +193,8 @@ const SCENARIO_LIST: readonly Scenario[] = SCENARIOS;
 /** The scenarios that are a production-middleware stage, and those that need a database. */
 const MIDDLEWARE = SCENARIO_LIST.filter((s) => s.middleware).map((s) => s.name);
 export const DATABASE_SCENARIOS = SCENARIO_LIST.filter((s) => s.database).map((s) => s.name);
+/** The scenarios `-s all` leaves out: they run when named. */
+const ON_REQUEST = SCENARIO_LIST.filter((s) => s.onRequest).map((s) => s.name);
 
 /** The first and last port the apps listen on ("3000-3014"): what a firewall must let through. */
 const PORTS = `${Math.min(...APPS.map((a) => a.port))}-${Math.max(...APPS.map((a) => a.port))}`;
@@ -223,7 +225,7 @@ export const FLAGS = [
     default: () => DEFAULT_SCENARIO,
     brief: (d) => `scenarios, comma-separated, or "all" (default: ${d}; the list: --help all)`,
     help: (d) =>
-      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. A middleware scenario (${MIDDLEWARE.join(", ")}) brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}`,
+      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the streamed scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}) brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}`,
   }),
   flag({
     names: ["-d", "--duration"],

@@ -12,6 +12,7 @@ import {
   type Runtime,
   SCENARIOS,
   type Scenario,
+  STANDARD_SCENARIOS,
 } from "@bench/contract";
 import { mulberry32 } from "../analysis/random.ts";
 import { findPostgres, PG_INSTALL } from "../apps/postgres-server.ts";
@@ -427,7 +428,12 @@ function remoteLimits(values: Values): void {
 
 /** The scenarios as listed, with api first when a middleware stage is among them and api is not. */
 export function scenariosOf(list: string): Pick<Options, "scenarios" | "apiAdded"> {
-  const scenarios = names<Scenario>(list, SCENARIOS, "scenario");
+  // "all" is the standard set: the streamed scenarios run when named.
+  const scenarios = names<Scenario>(
+    list,
+    list === "all" ? STANDARD_SCENARIOS : SCENARIOS,
+    "scenario",
+  );
   const api = findScenario(BASELINE_SCENARIO);
   const needsApi =
     scenarios.some((s) => s.middleware) && !scenarios.some((s) => s.name === BASELINE_SCENARIO);
