@@ -358,7 +358,7 @@ describe("what qualifies a row", () => {
     );
     const hono = sideRow(syntheticSideRun([["bun-bare", "bun-hono"]], trials), "bun-hono");
     expect(hono?.flags[0]?.text).toBe(
-      "STEAL 1/12: CPU steal ≥ 15% on the server's core: excluded, 0 re-taken; 1 pair with fewer than 3 clean sample(s) count as missing (1 more sample(s) of theirs excluded)",
+      "STEAL 1/12: CPU steal ≥ 15% on the servers' core: excluded, 0 re-taken; 1 pair with fewer than 3 clean sample(s) count as missing (1 more sample(s) of theirs excluded)",
     );
   });
 

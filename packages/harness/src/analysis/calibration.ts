@@ -5,6 +5,7 @@
 // subsamples of the run's rounds, at the default number of rounds, the share of verdicts that
 // call a row different is its false-positive rate (A/A) or its detection rate.
 
+import { listText } from "../common/text.ts";
 import type { Results } from "../results/schema.ts";
 import type { AppRun } from "../runtimes/runtime-versions.ts";
 import { type Analysis, analyze } from "./analysis.ts";
@@ -25,10 +26,11 @@ export const CALIBRATION_SHARES: readonly number[] = [0, 0.02, 0.05, 0.1];
 export const SIDE_CALIBRATION_SHARES: readonly number[] = [0, 0.01, 0.02, 0.05];
 
 /** "2%, 5% and 10%": the shares beside A/A as prose names them. */
-const sharesText = (shares: readonly number[]): string => {
-  const named = shares.filter((s) => s > 0).map((s) => `${Math.round(s * 100)}%`);
-  return named.length < 2 ? named.join("") : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
-};
+const sharesText = (shares: readonly number[]): string =>
+  listText(
+    shares.filter((s) => s > 0).map((s) => `${Math.round(s * 100)}%`),
+    "and",
+  );
 export const CALIBRATION_SHARES_TEXT = sharesText(CALIBRATION_SHARES);
 export const SIDE_CALIBRATION_SHARES_TEXT = sharesText(SIDE_CALIBRATION_SHARES);
 

@@ -155,6 +155,6 @@ export function stealFlag(
         (others > 0 ? ` (${others} more sample(s) of theirs excluded)` : "");
   return {
     tag,
-    text: `${tag}: CPU steal ${thresholdText(exclusion.max)} on the server's core: excluded, ${retaken} re-taken${missing}`,
+    text: `${tag}: CPU steal ${thresholdText(exclusion.max)} on the ${pairs ? "servers'" : "server's"} core: excluded, ${retaken} re-taken${missing}`,
   };
 }
