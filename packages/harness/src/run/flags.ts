@@ -223,7 +223,8 @@ export const FLAGS = [
     value: "LIST",
     form: anyText,
     default: () => DEFAULT_SCENARIO,
-    brief: (d) => `scenarios, comma-separated, or "all" (default: ${d}; the list: --help all)`,
+    brief: (d) =>
+      `scenarios, comma-separated, or "all" (default: ${d}; the list, and the streamed ones "all" leaves out: --help all)`,
     help: (d) =>
       `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the streamed scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}) brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}`,
   }),
