@@ -41,13 +41,19 @@ deno_flags() {
   local port
   port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/spec/registry.ts")
   [[ -n "$port" ]] || die "packages/contract/src/spec/registry.ts names no port for $app"
-  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,BENCH_PG,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
+  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,BENCH_PG,BENCH_TLS_CERT,BENCH_TLS_KEY,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
   # Express, and elysia-rate-limit on deno-elysia, load `debug`, which lists every variable
   # (Object.keys(process.env)) at import for its DEBUG_* settings: no list of names can allow
   # that, only the whole environment.
   [[ $app != deno-express && $app != deno-elysia ]] || env=--allow-env
   # BENCH_LISTEN: the address the harness names for a run across two hosts (--server-host).
   local net="${BENCH_LISTEN:-127.0.0.1}:$port"
+  # BENCH_TLS_CERT and BENCH_TLS_KEY: the run's certificate; the app serves HTTPS on port + 1000.
+  local reads=()
+  if [[ -n "${BENCH_TLS_CERT:-}" ]]; then
+    net+=",${BENCH_LISTEN:-127.0.0.1}:$((port + 1000))"
+    reads+=("$BENCH_TLS_CERT" "${BENCH_TLS_KEY:-}")
+  fi
   # BENCH_PG (postgres://bench@127.0.0.1:PORT/app_N): the database server's address too, and the
   # variables postgres.js reads for what the URL leaves out (PG + each option's name).
   if [[ -n "${BENCH_PG:-}" ]]; then
@@ -59,7 +65,14 @@ deno_flags() {
   # BENCH_DB: the app's own SQLite file, with the journal files SQLite keeps beside it.
   if [[ -n "${BENCH_DB:-}" ]]; then
     local files="$BENCH_DB,$BENCH_DB-wal,$BENCH_DB-shm,$BENCH_DB-journal"
-    own+=("--allow-read=$files" "--allow-write=$files")
+    reads+=("$files")
+    own+=("--allow-write=$files")
+  fi
+  if ((${#reads[@]} > 0)); then
+    own+=("--allow-read=$(
+      IFS=,
+      echo "${reads[*]}"
+    )")
   fi
   if [[ "${BENCH_WORKERS:-1}" != 1 ]]; then
     own+=(--unstable-net)

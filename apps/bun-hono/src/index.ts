@@ -1,4 +1,4 @@
-import { getApp } from "@bench/contract";
+import { getApp, tlsPem, tlsPort } from "@bench/contract";
 import { serveWorkers } from "@bench/contract/workers";
 import { fetchWithHead } from "@bench/hono-app";
 import type { Server } from "bun";
@@ -16,7 +16,14 @@ const app = honoApp(getConnInfo);
 const { name, port } = getApp("bun-hono");
 serveWorkers(name, ({ reusePort, host }, listening) => {
   // The server is fetch's second argument, as Hono's Bun guide passes it: getConnInfo reads it.
-  Bun.serve({ port, hostname: host, reusePort, fetch: fetchWithHead(app, headServer) });
+  const fetch = fetchWithHead(app, headServer);
+  Bun.serve({ port, hostname: host, reusePort, fetch });
   console.log(`${name} listening on http://${host}:${port}`);
+  // Given the run's certificate, the same app over HTTPS too (Bun.serve's own TLS).
+  const tls = tlsPem();
+  if (tls) {
+    Bun.serve({ port: tlsPort(port), hostname: host, reusePort, fetch, tls });
+    console.log(`${name} listening on https://${host}:${tlsPort(port)}`);
+  }
   listening();
 });

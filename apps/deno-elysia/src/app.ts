@@ -7,13 +7,25 @@ import { createApp } from "@bench/elysia-app";
 const PEER = Symbol("peer");
 type WithPeer = Request & { [PEER]?: Deno.ServeHandlerInfo };
 
-export const app = createApp(
-  {},
-  { clientAddress: (request) => (request as WithPeer)[PEER]?.remoteAddr.hostname },
-);
+const clientAddress = (request: Request) => (request as WithPeer)[PEER]?.remoteAddr.hostname;
+
+export const app = createApp({}, { clientAddress });
 
 /** Deno.serve's handler: app.fetch, with the connection's info kept on the request. */
 export function serve(request: Request, info: Deno.ServeHandlerInfo) {
   (request as WithPeer)[PEER] = info;
   return app.fetch(request);
+}
+
+/**
+ * The HTTPS server's handler, over an instance of its own with Elysia's standard hostname
+ * search: the app's `standardHostname: false` (packages/elysia-app, base.ts) looks for the
+ * path from the URL's 7th character, which in "https://" is the second slash (every route
+ * answered 404 over HTTPS, Elysia 1.4.30); the standard search starts at the 11th.
+ */
+const tlsApp = createApp({ handler: { standardHostname: true } }, { clientAddress });
+
+export function serveTls(request: Request, info: Deno.ServeHandlerInfo) {
+  (request as WithPeer)[PEER] = info;
+  return tlsApp.fetch(request);
 }

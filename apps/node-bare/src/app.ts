@@ -1,6 +1,7 @@
 // node:http with no framework: the baseline that node-hono and node-elysia are measured against.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Server as HttpsServer } from "node:https";
 import {
   apiPayload,
   buildItems,
@@ -21,6 +22,7 @@ import {
   parseUserId,
   ROUTES,
   selectUserFields,
+  type TlsPem,
   unknownFieldError,
   updatedUser,
   userById,
@@ -222,14 +224,23 @@ function guard(res: ServerResponse, step: () => void): void {
   }
 }
 
+/** Every request, with a bug in a handler costing that request a 500. */
+function serve(req: IncomingMessage, res: ServerResponse): void {
+  try {
+    handle(req, res);
+  } catch (error) {
+    failInternal(res, error);
+  }
+}
+
 export function createApp(): Server {
   // No closure or listener per request on the hot path: node:http emits a request's 'error'
   // to listeners only, and only a body being read (readJson) needs one.
-  return createServer((req, res) => {
-    try {
-      handle(req, res);
-    } catch (error) {
-      failInternal(res, error);
-    }
-  });
+  return createServer(serve);
+}
+
+/** The same handler over HTTPS (node:https, imported only when a run gives a certificate). */
+export async function createTlsApp(tls: TlsPem): Promise<HttpsServer> {
+  const { createServer: createHttpsServer } = await import("node:https");
+  return createHttpsServer({ cert: tls.cert, key: tls.key }, serve);
 }

@@ -7,3 +7,13 @@ import { node } from "@elysiajs/node";
 const clientAddress = (request: Request) => (request as Request & { ip?: string }).ip;
 
 export const app = createApp({ adapter: node() }, { clientAddress });
+
+/**
+ * The HTTPS server's own instance (src/index.ts): an Elysia instance serves one listen. With
+ * Elysia's standard hostname search: the app's `standardHostname: false` (packages/elysia-app,
+ * base.ts) looks for the path from the URL's 7th character, which in "https://" is the second
+ * slash (every route answered 404 over HTTPS, Elysia 1.4.30); the standard search starts at the
+ * 11th.
+ */
+export const tlsApp = () =>
+  createApp({ adapter: node(), handler: { standardHostname: true } }, { clientAddress });

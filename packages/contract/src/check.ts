@@ -54,6 +54,7 @@ export {
 } from "./check/stream-cases.ts";
 export {
   checkCases,
+  checkOverTls,
   checkServingExecutable,
   checkStreamingLimit,
   onRegistryPort,

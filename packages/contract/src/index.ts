@@ -10,6 +10,7 @@ export {
   readJsonBody,
   TOO_LARGE,
 } from "./serve/body.ts";
+export { listeningAfter, type TlsPem, tlsPem } from "./serve/tls-pem.ts";
 export { validateUserUpdate } from "./serve/validate.ts";
 export {
   buildItems,
@@ -129,6 +130,7 @@ export {
   sseEvents,
   streamChunks,
 } from "./spec/streams.ts";
+export { TLS_ENV, TLS_PORT_OFFSET, tlsPort } from "./spec/tls.ts";
 export { pgStore, pgStoreOver } from "./stores/pg-store.ts";
 export { clientName, connectPostgres, type Sql } from "./stores/postgres.ts";
 export { storeFor, worldStore } from "./stores/selector.ts";

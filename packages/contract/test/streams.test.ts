@@ -122,7 +122,7 @@ describe("the streamed cases", () => {
       expect(paths).toContain(scenario?.path as string);
       expect(STANDARD_SCENARIOS.some((s) => s.name === name)).toBe(false);
     }
-    expect(STANDARD_SCENARIOS.length).toBe(SCENARIOS.length - 2);
+    expect(STANDARD_SCENARIOS.length).toBe(SCENARIOS.length - 3);
   });
 
   test("a good count answers the exact body with the route's media type", () => {

@@ -27,6 +27,7 @@ import {
   isJsonContentType,
   JWT_SECRET,
   jsonDocumentError,
+  listeningAfter,
   MAX_BODY_BYTES,
   MIDDLEWARE_ROUTES,
   parseByteCount,
@@ -45,6 +46,8 @@ import {
   selectUserFields,
   sseEvents,
   streamChunks,
+  tlsPem,
+  tlsPort,
   unknownFieldError,
   updatedUser,
   userById,
@@ -353,9 +356,21 @@ export function createApp(): express.Express {
 export function serveApp(name: string, app: express.Express): void {
   const { port } = getApp(name);
   serveWorkers(name, ({ reusePort, host }, listening) => {
+    const tls = tlsPem();
+    const listened = listeningAfter(tls ? 2 : 1, listening);
     createServer(app).listen({ port, host, reusePort }, () => {
       console.log(`${name} listening on http://${host}:${port}`);
-      listening();
+      listened();
+    });
+    // Given the run's certificate, HTTPS too: Express's way, the app on node:https (imported
+    // only then).
+    if (!tls) return;
+    import("node:https").then(({ createServer: createHttpsServer }) => {
+      const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);
+      server.listen({ port: tlsPort(port), host, reusePort }, () => {
+        console.log(`${name} listening on https://${host}:${tlsPort(port)}`);
+        listened();
+      });
     });
   });
 }

@@ -21,6 +21,7 @@ import {
   isClientGone,
   isJsonContentType,
   jsonDocumentError,
+  listeningAfter,
   MAX_BODY_BYTES,
   parseByteCount,
   parseEventCount,
@@ -35,6 +36,9 @@ import {
   selectUserFields,
   sseEvents,
   streamChunks,
+  type TlsPem,
+  tlsPem,
+  tlsPort,
   type UserUpdate,
   unknownFieldError,
   updatedUser,
@@ -158,8 +162,10 @@ function onError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply)
   return fail(reply, 500, ERRORS.internal);
 }
 
-export function createApp(): FastifyInstance {
+/** The app; given `https` (the run's certificate), an instance served over HTTPS by Fastify. */
+export function createApp(https?: TlsPem): FastifyInstance {
   const app = Fastify({
+    ...(https ? { https: { cert: https.cert, key: https.key } } : {}),
     bodyLimit: MAX_BODY_BYTES,
     // Fastify's Ajv coerces types by default ("42" would pass as the integer 42); the contract
     // wants the JSON types as sent. Unknown properties are dropped (removeAdditional).
@@ -182,12 +188,23 @@ export function createApp(): FastifyInstance {
 export function serveApp(name: string, app: FastifyInstance): void {
   const { port } = getApp(name);
   serveWorkers(name, ({ reusePort, host }, listening) => {
+    const tls = tlsPem();
+    const listened = listeningAfter(tls ? 2 : 1, listening);
     // Fastify hands these to node:http's listen(); its type leaves reusePort out.
     const options = { port, host, reusePort };
     app.listen(options, (error) => {
       if (error) throw error;
       console.log(`${name} listening on http://${host}:${port}`);
-      listening();
+      listened();
+    });
+    // Given the run's certificate, HTTPS too: Fastify's `https` option, which takes an
+    // instance of its own (the option is the server's, fixed when the instance is made).
+    if (!tls) return;
+    const tlsOptions = { ...options, port: tlsPort(port) };
+    createApp(tls).listen(tlsOptions, (error) => {
+      if (error) throw error;
+      console.log(`${name} listening on https://${host}:${tlsPort(port)}`);
+      listened();
     });
   });
 }

@@ -179,11 +179,11 @@ describe("measures with each load generator", () => {
   }
 });
 
-describe("the streamed scenarios, on request", () => {
+describe("the streamed and TLS scenarios, on request", () => {
   for (const tool of ["oha", "wrk", "autocannon"] as const) {
     const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
     test.skipIf(!available)(
-      `${tool}: -s sse,stream on a generator-fed and a Node-stream app, every sample judged`,
+      `${tool}: -s sse,stream,tls on a generator-fed and a Node-stream app, every sample judged`,
       async () => {
         const r = await run([
           ...QUICK,
@@ -192,20 +192,26 @@ describe("the streamed scenarios, on request", () => {
           "--tool",
           tool,
           "--scenario",
-          "sse,stream",
+          "sse,stream,tls",
           "bun-elysia",
           "node-fastify",
         ]);
         expect(r.code).toBe(0);
         const results = r.results as Results;
         expect(schemaErrors(results)).toEqual([]);
-        expect(results.manifest.settings.scenarios).toEqual(["sse", "stream"]);
+        expect(results.manifest.settings.scenarios).toEqual(["sse", "stream", "tls"]);
         expect(results.trials.map((t) => [t.app, t.scenario]).sort()).toEqual([
           ["bun-elysia", "sse"],
           ["bun-elysia", "stream"],
+          ["bun-elysia", "tls"],
           ["node-fastify", "sse"],
           ["node-fastify", "stream"],
+          ["node-fastify", "tls"],
         ]);
+        // The tls scenario's load went to the TLS port over HTTPS.
+        for (const trial of results.trials.filter((t) => t.scenario === "tls")) {
+          expect(trial.command.join(" ")).toMatch(/https:\/\/127\.0\.0\.1:40(01|10)\/api\/test/);
+        }
         for (const trial of results.trials) {
           expect(trial.checks.invalidReasons).toEqual([]);
           expect(trial.result?.non2xx).toBe(0);
@@ -222,6 +228,9 @@ describe("the streamed scenarios, on request", () => {
         }
         expect(r.stdout).toContain("== sse");
         expect(r.stdout).toContain("== stream");
+        expect(r.stdout).toContain("== tls");
+        // The run's certificate went with the run.
+        expect(readdirSync(tmpdir()).filter((n) => n.startsWith("bench-tls-"))).toEqual([]);
         expectCleanProcessTable();
       },
       60_000,

@@ -1,10 +1,10 @@
 // End to end: every app as a real process on its real port, started as users start it.
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
-import { APPS, getApp } from "@bench/contract";
+import { APPS, getApp, tlsPort } from "@bench/contract";
 import {
   abandonBodies,
   descendantsOf,
@@ -12,6 +12,7 @@ import {
   pidsListeningOn,
   verify,
 } from "@bench/contract/check";
+import { makeCertificate } from "../src/apps/certificate.ts";
 import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
 import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
 
@@ -58,6 +59,27 @@ describe("every app", () => {
       expect(await portHolder(app.port)).toBeUndefined();
       expect(existsSync(dirname(database))).toBe(false);
     }, 90_000);
+  }
+});
+
+// Given the run's certificate, every app serves HTTPS on its port + 1000 too: the same cases,
+// over TLS, trusting that certificate only; and both ports are free once it stops.
+describe("every app over HTTPS", () => {
+  const certificate = makeCertificate();
+  afterAll(() => certificate.remove());
+  for (const app of APPS) {
+    test(`${app.name} serves every case over HTTPS on port ${tlsPort(app.port)}`, async () => {
+      const running = await startApp(app, { env: certificate.env });
+      try {
+        const url = `http://127.0.0.1:${app.port}`;
+        const violations = await verify(url, app.name, { tlsCa: certificate.pem });
+        expect(violations).toEqual([]);
+        expect(running.output()).toContain(`https://127.0.0.1:${tlsPort(app.port)}`);
+      } finally {
+        await running.stop(900);
+      }
+      expect(await portHolder(tlsPort(app.port))).toBeUndefined();
+    }, 60_000);
   }
 });
 

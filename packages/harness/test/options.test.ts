@@ -296,3 +296,33 @@ describe("the database scenarios", () => {
     );
   });
 });
+
+describe("the scenarios run on request", () => {
+  test('"all" leaves out tls, sse and stream; naming them runs them', () => {
+    const all = parse("-s", "all", "bun-bare").scenarios.map((s) => s.name);
+    for (const name of ["tls", "sse", "stream"]) expect(all).not.toContain(name);
+    expect(all).toContain("updates");
+    const named = parse("-s", "tls,sse,stream", "bun-bare").scenarios.map((s) => s.name);
+    expect(named).toEqual(["tls", "sse", "stream"]);
+  });
+
+  test("--help all lists them, each saying it runs on request", () => {
+    const help = helpText(true);
+    for (const name of ["tls", "sse", "stream"]) {
+      expect(help).toMatch(new RegExp(`\\n  ${name} +.*\\(on request\\)`));
+    }
+    expect(help.replace(/\s+/g, " ")).toContain(
+      '"all" leaves out the protocol scenarios (tls, sse, stream): they run when named',
+    );
+  });
+
+  test("tls does not go with a side-by-side run or --against, nor with --rates", () => {
+    expect(() => parse("-s", "tls", "--side-by-side", "bun-bare", "node-bare")).toThrow(
+      "the tls scenario does not go with --side-by-side and --against yet",
+    );
+    expect(() => parse("-s", "tls", "--rates", "1000", "bun-bare")).toThrow(
+      "the tls scenario does not go with --rates yet",
+    );
+    expect(parse("-s", "sse", "--side-by-side", "bun-bare", "node-bare").scenarios).toHaveLength(1);
+  });
+});

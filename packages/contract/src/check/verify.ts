@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { basename } from "node:path";
 import { ERRORS, MAX_BODY_BYTES, ROUTES } from "../spec/endpoints.ts";
 import { type AppSpec, getApp } from "../spec/registry.ts";
+import { tlsPort } from "../spec/tls.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./payloads.ts";
@@ -168,6 +169,28 @@ export function checkStreamingLimit(
   });
 }
 
+/**
+ * Every case over HTTPS on the app's TLS port (port + 1000), the run's certificate the only one
+ * trusted (Bun's fetch takes it as `tls.ca`): the same answers as over plain HTTP.
+ */
+export async function checkOverTls(
+  host: string,
+  port: number,
+  app: AppSpec,
+  ca: string,
+  timeoutMs: number,
+): Promise<Violation[]> {
+  const fetcher: Fetcher = (request) =>
+    fetch(request, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
+      tls: { ca },
+    } as RequestInit);
+  const origin = `https://${host}:${tlsPort(port)}`;
+  const violations = await checkCases(fetcher, app, origin, false);
+  return violations.map((v) => ({ check: `over HTTPS: ${v.check}`, detail: v.detail }));
+}
+
 /** What checkServingExecutable reads of the system (/proc on Linux); tests pass their own. */
 export interface ProcessProbe {
   readonly pidsListeningOn: (port: number, address?: string) => number[];
@@ -215,6 +238,11 @@ export interface VerifyOptions {
   /** Server processes behind the port (BENCH_WORKERS): each has its own rate limit. */
   readonly processes?: number;
   /**
+   * The run's certificate (PEM), when the app was given it: every case is sent over HTTPS too,
+   * to the app's TLS port, trusting that certificate alone.
+   */
+  readonly tlsCa?: string;
+  /**
    * The app's database: its SQLite file (BENCH_DB) or its PostgreSQL URL (BENCH_PG, postgres://).
    * The database routes are checked against it.
    */
@@ -242,6 +270,9 @@ export async function verify(
   violations.push(...(await checkMiddleware(host, port, app, timeoutMs, options.processes)));
   if (options.database !== undefined) {
     violations.push(...(await checkDatabaseAt(fetcher, url.origin, options.database)));
+  }
+  if (options.tlsCa !== undefined) {
+    violations.push(...(await checkOverTls(host, port, app, options.tlsCa, timeoutMs)));
   }
   if (onRegistryPort(url, app)) {
     violations.push(...checkServingExecutable(app, undefined, url.hostname));

@@ -24,6 +24,7 @@ import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import { DB_ENV, PG_ENV } from "../spec/db.ts";
 import { isDeno } from "../spec/runtime.ts";
+import { TLS_ENV } from "../spec/tls.ts";
 
 export const WORKERS_ENV = "BENCH_WORKERS";
 
@@ -99,6 +100,9 @@ function forkDeno(count: number): ChildProcess {
       ...(process.env[LISTEN_ENV] ? { [LISTEN_ENV]: process.env[LISTEN_ENV] } : {}),
       ...(process.env[DB_ENV] ? { [DB_ENV]: process.env[DB_ENV] } : {}),
       ...(process.env[PG_ENV] ? { [PG_ENV]: process.env[PG_ENV] } : {}),
+      ...Object.fromEntries(
+        Object.values(TLS_ENV).flatMap((v) => (process.env[v] ? [[v, process.env[v]]] : [])),
+      ),
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

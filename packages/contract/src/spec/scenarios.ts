@@ -37,6 +37,11 @@ export interface Scenario {
   /** Run only when named: `-s all` leaves it out (the protocols beyond a short answer). */
   readonly onRequest?: true;
   /**
+   * Sent over HTTPS to the app's TLS port (spec/tls.ts), the harness giving every app process
+   * the run's certificate; connections are opened before the window and kept alive.
+   */
+  readonly tls?: true;
+  /**
    * Answers of another status that are right too, up to `perWindow` per server process and
    * window begun: a rate limiter lets a client's first requests of each window through.
    */
@@ -171,6 +176,15 @@ export const SCENARIOS = [
     method: "GET",
     path: `${DB_ROUTES.updates}?queries=${SCENARIO_QUERIES}`,
     database: true,
+  },
+  {
+    name: "tls",
+    description:
+      "GET /api/test over HTTPS (HTTP/1.1, keep-alive) on the app's port + 1000: what TLS costs per request (on request)",
+    method: "GET",
+    path: ROUTES.api,
+    tls: true,
+    onRequest: true,
   },
   {
     name: "sse",

@@ -160,6 +160,9 @@ function ohaArgs(tool: ToolInfo, plan: LoadPlan, post: boolean, contentType: str
     ...(post ? ["-H", `content-type: ${contentType}`, "-D", plan.bodyFile as string] : []),
     ...headerFlags(plan.scenario, ": "),
     ...(plan.rate === undefined ? [] : ["-q", String(plan.rate), "--latency-correction"]),
+    // The tls scenario's certificate is the run's own, self-signed: oha verifies by default
+    // (wrk and autocannon do not verify at all).
+    ...(plan.url.startsWith("https:") ? ["--insecure"] : []),
     plan.url,
   ];
 }

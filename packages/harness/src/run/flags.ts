@@ -193,7 +193,7 @@ const SCENARIO_LIST: readonly Scenario[] = SCENARIOS;
 /** The scenarios that are a production-middleware stage, and those that need a database. */
 const MIDDLEWARE = SCENARIO_LIST.filter((s) => s.middleware).map((s) => s.name);
 export const DATABASE_SCENARIOS = SCENARIO_LIST.filter((s) => s.database).map((s) => s.name);
-/** The scenarios `-s all` leaves out: they run when named. */
+/** The scenarios `-s all` leaves out (TLS, streamed answers): they run when named. */
 const ON_REQUEST = SCENARIO_LIST.filter((s) => s.onRequest).map((s) => s.name);
 
 /** The first and last port the apps listen on ("3000-3014"): what a firewall must let through. */
@@ -224,9 +224,9 @@ export const FLAGS = [
     form: anyText,
     default: () => DEFAULT_SCENARIO,
     brief: (d) =>
-      `scenarios, comma-separated, or "all" (default: ${d}; the list, and the streamed ones "all" leaves out: --help all)`,
+      `scenarios, comma-separated, or "all" (default: ${d}; the list, and the ones "all" leaves out: --help all)`,
     help: (d) =>
-      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the streamed scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}) brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}`,
+      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the protocol scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}) brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}`,
   }),
   flag({
     names: ["-d", "--duration"],

@@ -150,6 +150,7 @@ export function parseOptions(
   if (server) remoteLimits(values);
   const runtimeVersions = versionsOf(values, apps);
   const db = dbOf(values.db, scenarios.scenarios, !!server, !!side, counts.workerCounts);
+  tlsLimits(scenarios.scenarios, { server: !!server, side: !!side, rates: ratePath !== undefined });
   if (server) {
     const install = "install it (apt-get install openssh-client, or your system's OpenSSH)";
     needCommand("ssh", `--server-host needs ssh: ${install}`);
@@ -424,6 +425,26 @@ function remoteLimits(values: Values): void {
   ];
   const found = refused.find(([, given]) => given);
   if (found) throw new UsageError(`${found[0]} does not go with --server-host yet`);
+}
+
+/**
+ * What the tls scenario does not go with yet, refused before anything starts: its certificate
+ * names 127.0.0.1 (this machine's apps only), and the side-by-side pairs and the open loop's
+ * floor server speak plain HTTP.
+ */
+function tlsLimits(
+  scenarios: readonly Scenario[],
+  run: { readonly server: boolean; readonly side: boolean; readonly rates: boolean },
+): void {
+  const tls = scenarios.find((s) => s.tls);
+  if (!tls) return;
+  const refused: [string, boolean][] = [
+    ["--server-host", run.server],
+    ["--side-by-side and --against", run.side],
+    ["--rates", run.rates],
+  ];
+  const found = refused.find(([, given]) => given);
+  if (found) throw new UsageError(`the ${tls.name} scenario does not go with ${found[0]} yet`);
 }
 
 /** The scenarios as listed, with api first when a middleware stage is among them and api is not. */

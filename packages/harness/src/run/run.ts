@@ -15,6 +15,7 @@ import {
 import { againstFails } from "../analysis/ratios.ts";
 import { settingsKey, testbedOf } from "../analysis/settings.ts";
 import { DatabaseError, databaseServer } from "../apps/app-db.ts";
+import { CertificateError, makeCertificate, type RunCertificate } from "../apps/certificate.ts";
 import type { PostgresServer } from "../apps/postgres-server.ts";
 import { extraStarts } from "../apps/startup-run.ts";
 import { gitInfo } from "../common/manifest.ts";
@@ -201,14 +202,17 @@ async function measureRun(values: Values, argv: string[]): Promise<number> {
     return 2;
   }
   let postgres: PostgresServer | undefined;
+  let certificate: RunCertificate | undefined;
   try {
     postgres = await databaseServer(options, plan);
-    return await measure(new Run(options, host, postgres));
+    certificate = options.scenarios.some((s) => s.tls) ? makeCertificate() : undefined;
+    return await measure(new Run(options, host, postgres, certificate));
   } catch (error) {
-    if (!(error instanceof DatabaseError)) throw error;
+    if (!(error instanceof DatabaseError) && !(error instanceof CertificateError)) throw error;
     log(`bench: ${error.message}`);
-    return 1;
+    return error instanceof CertificateError ? 2 : 1;
   } finally {
+    certificate?.remove();
     await postgres?.stop();
     await host.close();
   }

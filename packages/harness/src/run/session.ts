@@ -6,9 +6,10 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { type AppSpec, ROUTES, type Scenario } from "@bench/contract";
+import { type AppSpec, ROUTES, type Scenario, tlsPort } from "@bench/contract";
 import { verify } from "@bench/contract/check";
 import { databaseRecord } from "../apps/app-db.ts";
+import type { RunCertificate } from "../apps/certificate.ts";
 import type { RunningApp, StartOptions } from "../apps/launch.ts";
 import type { PostgresServer } from "../apps/postgres-server.ts";
 import { type AfterRounds, measureStartup } from "../apps/startup-run.ts";
@@ -53,9 +54,18 @@ export class Run {
   /** --db postgres: the server every app process gets its own database from. */
   readonly postgres: PostgresServer | undefined;
 
-  constructor(options: Options, host: ServerHost = localHost(), postgres?: PostgresServer) {
+  /** A run with the tls scenario: the certificate every app process serves HTTPS with. */
+  readonly certificate: RunCertificate | undefined;
+
+  constructor(
+    options: Options,
+    host: ServerHost = localHost(),
+    postgres?: PostgresServer,
+    certificate?: RunCertificate,
+  ) {
     this.options = options;
     this.postgres = postgres;
+    this.certificate = certificate;
     this.host = host;
     const { cores, hasTaskset } = host.info;
     this.pinning = host.remote
@@ -115,7 +125,9 @@ export class Run {
     const tool = open?.tool ?? this.options.tool;
     const cmd = toolCommand(tool, {
       ...(open ? { rate: open.rate } : {}),
-      url: `http://${open?.port ? "127.0.0.1" : this.host.address}:${open?.port ?? target.app.port}${scenario.path}`,
+      url: open?.port
+        ? `http://127.0.0.1:${open.port}${scenario.path}`
+        : `${this.origin(target.app, scenario)}${scenario.path}`,
       scenario,
       connections,
       durationSec: seconds,
@@ -130,12 +142,25 @@ export class Run {
       serverCpus: pinning.enabled ? cpuList(pinning.serverCpus) : [],
       machineCores: this.host.info.cores,
       host: this.host,
-      ...(target.workers ? { workers: { pids: target.workers, port: target.app.port } } : {}),
+      ...(target.workers
+        ? { workers: { pids: target.workers, port: this.portOf(target.app, scenario) } }
+        : {}),
       ...(this.postgres && scenario.database ? { database: this.postgres.pid } : {}),
     };
     return runLoad(tool, cmd, seconds, sampled, (child) => {
       this.tools = child ? [child] : [];
     }).then((run) => ({ ...run, threads: cmd.threads, connections: cmd.connections }));
+  }
+
+  /** The port a scenario's requests go to: the app's, or its TLS port for the tls scenario. */
+  portOf(app: AppSpec, scenario: Scenario): number {
+    return scenario.tls ? tlsPort(app.port) : app.port;
+  }
+
+  /** Where a scenario's requests go: http://ADDRESS:PORT, or https:// to the TLS port. */
+  origin(app: AppSpec, scenario: Scenario): string {
+    const scheme = scenario.tls ? "https" : "http";
+    return `${scheme}://${this.host.address}:${this.portOf(app, scenario)}`;
   }
 
   /** Across two hosts: what judge() needs to know of the network between them. */
@@ -158,6 +183,7 @@ export class Run {
       ...(this.options.scenarios.some((s) => s.database)
         ? { database: postgres ? () => postgres.appDatabase() : true }
         : {}),
+      ...(this.certificate ? { env: this.certificate.env } : {}),
     };
   }
 
@@ -172,6 +198,7 @@ export class Run {
     const violations = await verify(url, registryName(app.name), {
       processes: workerCount,
       ...(running.database ? { database: running.database } : {}),
+      ...(this.certificate ? { tlsCa: this.certificate.pem } : {}),
     });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
     let identity: { runtime: string; version: string } | undefined;

@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getApp, listeningAfter, TLS_ENV, tlsPem, tlsPort } from "@bench/contract";
+import { checkOverTls } from "@bench/contract/check";
+import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
+
+/** A certificate for 127.0.0.1, made as the harness makes the run's (apps/certificate.ts). */
+function certificate(): { dir: string; cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), "contract-tls-"));
+  const [cert, key] = [join(dir, "cert.pem"), join(dir, "key.pem")];
+  const made = spawnSync("openssl", [
+    ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
+    ...["-days", "1", "-subj", "/CN=localhost"],
+    ...["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert],
+  ]);
+  expect(made.status).toBe(0);
+  return { dir, cert, key };
+}
+
+const made = [certificate(), certificate()];
+const [ours, theirs] = made as [ReturnType<typeof certificate>, ReturnType<typeof certificate>];
+const servers: { stop: (force: boolean) => void }[] = [];
+afterAll(() => {
+  for (const server of servers) server.stop(true);
+  for (const { dir } of made) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the TLS port and the certificate's variables", () => {
+  test("HTTPS is the app's port + 1000", () => {
+    expect(tlsPort(3000)).toBe(4000);
+    expect(tlsPort(getApp("deno-fastify").port)).toBe(4014);
+  });
+
+  test("neither variable: plain HTTP only; both: the two PEM texts", () => {
+    expect(tlsPem({})).toBeUndefined();
+    const pem = tlsPem({ [TLS_ENV.cert]: ours.cert, [TLS_ENV.key]: ours.key });
+    expect(pem?.cert).toBe(readFileSync(ours.cert, "utf8"));
+    expect(pem?.key).toStartWith("-----BEGIN PRIVATE KEY-----");
+  });
+
+  test("one without the other is an error naming both", () => {
+    const message = "BENCH_TLS_CERT and BENCH_TLS_KEY are set together";
+    expect(() => tlsPem({ [TLS_ENV.cert]: ours.cert })).toThrow(message);
+    expect(() => tlsPem({ [TLS_ENV.key]: ours.key })).toThrow(message);
+  });
+
+  test("listeningAfter says listening once, after the last of the servers", () => {
+    let said = 0;
+    const listened = listeningAfter(2, () => said++);
+    listened();
+    expect(said).toBe(0);
+    listened();
+    expect(said).toBe(1);
+    const one = listeningAfter(1, () => said++);
+    one();
+    expect(said).toBe(2);
+  });
+});
+
+describe("checkOverTls", () => {
+  /** bun-bare's routes over HTTPS on `port`'s TLS port, with the given certificate. */
+  function serveTls(port: number, pem: { cert: string; key: string }) {
+    const tls = { cert: readFileSync(pem.cert, "utf8"), key: readFileSync(pem.key, "utf8") };
+    const server = Bun.serve({ ...serveOptions, port: tlsPort(port), hostname: "127.0.0.1", tls });
+    servers.push(server);
+  }
+  const app = getApp("bun-bare");
+  // Ports no app of the contract uses (the TLS ports are the apps' + 1000).
+  const [good, plain] = [38_001, 38_002];
+
+  test("every case answered over HTTPS: no violation", async () => {
+    serveTls(good, ours);
+    const violations = await checkOverTls(
+      "127.0.0.1",
+      good,
+      app,
+      readFileSync(ours.cert, "utf8"),
+      5000,
+    );
+    expect(violations).toEqual([]);
+  }, 30_000);
+
+  test("a certificate the checker was not given is refused, every case named as over HTTPS", async () => {
+    const violations = await checkOverTls(
+      "127.0.0.1",
+      good,
+      app,
+      readFileSync(theirs.cert, "utf8"),
+      5000,
+    );
+    expect(violations.length).toBeGreaterThan(50);
+    for (const v of violations) {
+      expect(v.check).toStartWith("over HTTPS: ");
+      expect(v.detail).toStartWith("request failed: ");
+    }
+  }, 30_000);
+
+  test("plain HTTP on the TLS port is not HTTPS", async () => {
+    const server = Bun.serve({ ...serveOptions, port: tlsPort(plain), hostname: "127.0.0.1" });
+    servers.push(server);
+    const violations = await checkOverTls(
+      "127.0.0.1",
+      plain,
+      app,
+      readFileSync(ours.cert, "utf8"),
+      5000,
+    );
+    expect(violations.length).toBeGreaterThan(50);
+  }, 30_000);
+});
