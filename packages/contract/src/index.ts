@@ -105,6 +105,7 @@ export {
   DEFAULT_SCENARIO,
   expectedStatus,
   findScenario,
+  isStage,
   SCENARIOS,
   type Scenario,
   type ScenarioName,

@@ -199,11 +199,14 @@ describe("the streamed and TLS scenarios, on request", () => {
         expect(r.code).toBe(0);
         const results = r.results as Results;
         expect(schemaErrors(results)).toEqual([]);
-        expect(results.manifest.settings.scenarios).toEqual(["sse", "stream", "tls"]);
+        // tls brings api along: TLS's cost is each app's tls against its own api.
+        expect(results.manifest.settings.scenarios).toEqual(["api", "sse", "stream", "tls"]);
         expect(results.trials.map((t) => [t.app, t.scenario]).sort()).toEqual([
+          ["bun-elysia", "api"],
           ["bun-elysia", "sse"],
           ["bun-elysia", "stream"],
           ["bun-elysia", "tls"],
+          ["node-fastify", "api"],
           ["node-fastify", "sse"],
           ["node-fastify", "stream"],
           ["node-fastify", "tls"],
@@ -229,6 +232,7 @@ describe("the streamed and TLS scenarios, on request", () => {
         expect(r.stdout).toContain("== sse");
         expect(r.stdout).toContain("== stream");
         expect(r.stdout).toContain("== tls");
+        expect(readFileSync(join(r.out, "report.md"), "utf8")).toContain("## Production tax");
         // The run's certificate went with the run.
         expect(readdirSync(tmpdir()).filter((n) => n.startsWith("bench-tls-"))).toEqual([]);
         expectCleanProcessTable();

@@ -157,6 +157,12 @@ describe("parseOptions", () => {
     const plain = parse("--apps", "bun-bare", "--scenarios", "echo");
     expect(plain.scenarios.map((s) => s.name)).toEqual(["echo"]);
     expect(plain.apiAdded).toBeUndefined();
+    // tls is set against api too: the same answer through TLS.
+    const tls = parse("--apps", "bun-bare", "--scenarios", "tls");
+    expect(tls.scenarios.map((s) => s.name)).toEqual(["api", "tls"]);
+    expect(tls.apiAdded).toBe(true);
+    const streamed = parse("--apps", "bun-bare", "--scenarios", "sse");
+    expect(streamed.apiAdded).toBeUndefined();
   });
 });
 
@@ -302,8 +308,8 @@ describe("the scenarios run on request", () => {
     const all = parse("-s", "all", "bun-bare").scenarios.map((s) => s.name);
     for (const name of ["tls", "sse", "stream"]) expect(all).not.toContain(name);
     expect(all).toContain("updates");
-    const named = parse("-s", "tls,sse,stream", "bun-bare").scenarios.map((s) => s.name);
-    expect(named).toEqual(["tls", "sse", "stream"]);
+    const named = parse("-s", "sse,stream,tls", "bun-bare").scenarios.map((s) => s.name);
+    expect(named).toEqual(["api", "sse", "stream", "tls"]);
   });
 
   test("--help all lists them, each saying it runs on request", () => {

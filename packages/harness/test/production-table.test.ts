@@ -82,6 +82,29 @@ describe("production tax", () => {
     expect(marked?.find((r) => r[0] === "bun-bare")?.slice(1, 4)).toEqual(["100,000", "—", "60%*"]);
   });
 
+  test("tls is a stage too: HTTPS against the same app's plain api; a streamed scenario is not", () => {
+    const tlsRun = syntheticRun(
+      ["bun-bare"],
+      ["api", "tls", "sse"],
+      [
+        ...trials("bun-bare", "api", 100_000),
+        ...trials("bun-bare", "tls", 70_000),
+        ...trials("bun-bare", "sse", 10_000),
+      ],
+      { trials: 5 },
+    );
+    const costs = analyze(tlsRun).production;
+    expect(costs.map((c) => [c.app, c.stage])).toEqual([["bun-bare", "tls"]]);
+    expect(costs[0]?.pctOfApi).toBeCloseTo(70, 6);
+    expect(costs[0]?.vsApi.significant).toBe(true);
+    expect(productionViews(analyze(tlsRun))[0]?.header).toEqual([
+      "app",
+      "api req/s",
+      "framework tax (of bare)",
+      "tls",
+    ]);
+  });
+
   test("a run without middleware stages has no production table", () => {
     const plain = syntheticRun(["bun-bare"], ["api"], trials("bun-bare", "api", 1000));
     expect(analyze(plain).production).toEqual([]);

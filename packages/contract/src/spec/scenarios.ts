@@ -215,6 +215,14 @@ export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.name === name);
 }
 
+/**
+ * A stage set against the same app's `api` in the same run (its cost, the production tax): a
+ * production-middleware scenario, or `tls` (the same answer through TLS).
+ */
+export function isStage(scenario: Scenario): boolean {
+  return scenario.middleware === true || scenario.tls === true;
+}
+
 /** The status a scenario's answers must have. */
 export function expectedStatus(scenario: Scenario): number {
   return scenario.status ?? 200;

@@ -1,16 +1,16 @@
 // The production tax: what each middleware stage (auth, cors, gzip, etag, ratelimit, stack)
-// costs an app, against the same app's `api` scenario in the same run. Each round measures
+// and TLS (the same answer over HTTPS) costs an app, against the same app's `api` scenario in the same run. Each round measures
 // every scenario on one process, so the two estimates come from the same processes. All the
 // run's stage-against-api comparisons are one family, held to ALPHA by Holm, like a group's.
 
-import { findScenario } from "@bench/contract";
+import { findScenario, isStage } from "@bench/contract";
 import type { GroupAnalysis } from "./analysis.ts";
 import { scenarioOfKey } from "./groups.ts";
 import { familyVerdicts, type PairTest, testPair, type Verdict } from "./verdicts.ts";
 
 export interface StageCost {
   readonly app: string;
-  /** The middleware scenario. */
+  /** The middleware or tls scenario. */
   readonly stage: string;
   /** Its group ("auth", or "auth (c=10)" when a run measured several counts). */
   readonly group: string;
@@ -30,7 +30,8 @@ export function productionTax(
   const members: (Omit<StageCost, "vsApi"> & { key: string; test: PairTest | undefined })[] = [];
   for (const [key, group] of groups) {
     const stage = scenarioOfKey(key);
-    if (!findScenario(stage)?.middleware) continue;
+    const scenario = findScenario(stage);
+    if (!scenario || !isStage(scenario)) continue;
     const api = groups.get(apiKeyOf(key, stage));
     for (const row of group.rows) {
       const base = api?.rows.find((r) => r.app === row.app);

@@ -226,7 +226,7 @@ export const FLAGS = [
     brief: (d) =>
       `scenarios, comma-separated, or "all" (default: ${d}; the list, and the ones "all" leaves out: --help all)`,
     help: (d) =>
-      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the protocol scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}) brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}`,
+      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the protocol scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}) or tls brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}`,
   }),
   flag({
     names: ["-d", "--duration"],

@@ -9,6 +9,7 @@ import {
   APPS,
   type AppSpec,
   findScenario,
+  isStage,
   type Runtime,
   SCENARIOS,
   type Scenario,
@@ -447,7 +448,7 @@ function tlsLimits(
   if (found) throw new UsageError(`the ${tls.name} scenario does not go with ${found[0]} yet`);
 }
 
-/** The scenarios as listed, with api first when a middleware stage is among them and api is not. */
+/** The scenarios as listed, with api first when a stage (middleware, tls) is among them and api is not. */
 export function scenariosOf(list: string): Pick<Options, "scenarios" | "apiAdded"> {
   // "all" is the standard set: the streamed scenarios run when named.
   const scenarios = names<Scenario>(
@@ -456,8 +457,7 @@ export function scenariosOf(list: string): Pick<Options, "scenarios" | "apiAdded
     "scenario",
   );
   const api = findScenario(BASELINE_SCENARIO);
-  const needsApi =
-    scenarios.some((s) => s.middleware) && !scenarios.some((s) => s.name === BASELINE_SCENARIO);
+  const needsApi = scenarios.some(isStage) && !scenarios.some((s) => s.name === BASELINE_SCENARIO);
   return needsApi && api ? { scenarios: [api, ...scenarios], apiAdded: true } : { scenarios };
 }
 

@@ -174,7 +174,7 @@ async function measureRun(values: Values, argv: string[]): Promise<number> {
     const parsed = parseOptions(values, argv, log);
     if (parsed.history) await checkHistoryWritable(parsed.history);
     if (parsed.apiAdded) {
-      log("bench: api added: each middleware stage's cost is measured against it");
+      log("bench: api added: each middleware stage's (or TLS's) cost is measured against it");
     }
     options = await withAgainst(withBuilds(parsed, await installBuilds(parsed)));
   } catch (error) {
