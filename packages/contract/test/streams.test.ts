@@ -203,6 +203,12 @@ describe("streamedProblems", () => {
     expect(streamedProblems(200, chunked, "abd", "abc")).toEqual([
       "the body differs from the expected bytes",
     ]);
+    const held = new Map([...chunked, ["connection", "Keep-Alive"]]);
+    expect(streamedProblems(200, held, "abc", "abc")).toEqual([
+      "Connection: keep-alive in answer to Connection: close",
+    ]);
+    const closing = new Map([...chunked, ["connection", "close"]]);
+    expect(streamedProblems(200, closing, "abc", "abc")).toEqual([]);
   });
 });
 

@@ -228,16 +228,21 @@ function addDatabaseRoutes(app: Hono): void {
 
 /**
  * The streamed routes with Hono's streaming helper: streamSSE writes each event as it is made
- * (`data: <i>` and a blank line) and sets text/event-stream; stream() sends each chunk as it is
+ * (`data: <i>` and a blank line) and sets text/event-stream (and Connection, removed below); stream() sends each chunk as it is
  * written, awaiting the reader (backpressure). A bad count is refused before the stream starts.
  */
 function addStreamRoutes(app: Hono): void {
   app.get(STREAM_ROUTES.sse, (c) => {
     const events = parseEventCount(c.req.query("events"));
     if (events === undefined) return c.json(errorBody(STREAM_ERRORS.badEvents), 400);
-    return streamSSE(c, async (sse) => {
+    const answer = streamSSE(c, async (sse) => {
       for (let i = 1; i <= events; i++) await sse.writeSSE({ data: sseData(i) });
     });
+    // streamSSE sets Connection: keep-alive, a hop-by-hop header that is the server's to set:
+    // asked to close, @hono/node-server kept the connection open until Node's keep-alive timeout
+    // (5 s), and Bun and Deno said keep-alive while closing. Removed, the server decides.
+    answer.headers.delete("connection");
+    return answer;
   });
   app.get(STREAM_ROUTES.stream, (c) => {
     const bytes = parseByteCount(c.req.query("bytes"));
