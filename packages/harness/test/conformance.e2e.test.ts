@@ -13,6 +13,7 @@ import {
   verify,
 } from "@bench/contract/check";
 import { makeCertificate } from "../src/apps/certificate.ts";
+import { portOpen } from "../src/apps/port-open.ts";
 import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
 import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
 
@@ -71,6 +72,7 @@ describe("every app over HTTPS", () => {
     test(`${app.name} serves every case over HTTPS on port ${tlsPort(app.port)}`, async () => {
       const running = await startApp(app, { env: certificate.env });
       try {
+        expect(await portOpen("127.0.0.1", tlsPort(app.port), 10_000)).toBe(true);
         const url = `http://127.0.0.1:${app.port}`;
         const violations = await verify(url, app.name, { tlsCa: certificate.pem });
         expect(violations).toEqual([]);

@@ -11,6 +11,7 @@ import { verify } from "@bench/contract/check";
 import { databaseRecord } from "../apps/app-db.ts";
 import type { RunCertificate } from "../apps/certificate.ts";
 import type { RunningApp, StartOptions } from "../apps/launch.ts";
+import { portOpen } from "../apps/port-open.ts";
 import type { PostgresServer } from "../apps/postgres-server.ts";
 import { type AfterRounds, measureStartup } from "../apps/startup-run.ts";
 import { cpuList, type Pinning, pinningPlan, remotePlan, serverPinning } from "../common/plan.ts";
@@ -26,6 +27,9 @@ import type { Options } from "./options.ts";
 import { newResults, Recorder } from "./record.ts";
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);
+
+/** How long an app given the certificate may take to open its TLS port after its plain one. */
+const TLS_PORT_WAIT_MS = 10_000;
 
 export type MeasuredRun = LoadRun & { readonly threads: number; readonly connections: number };
 
@@ -195,6 +199,11 @@ export class Run {
     address = this.host.address,
   ): Promise<Target | undefined> {
     const url = `http://${address}:${app.port}`;
+    // Given the certificate, the app opens its TLS port too, on Node once node:https is loaded.
+    if (this.certificate && !(await portOpen(address, tlsPort(app.port), TLS_PORT_WAIT_MS))) {
+      this.fail(app.name, `its TLS port ${tlsPort(app.port)} did not open within 10 s`);
+      return undefined;
+    }
     const violations = await verify(url, registryName(app.name), {
       processes: workerCount,
       ...(running.database ? { database: running.database } : {}),
