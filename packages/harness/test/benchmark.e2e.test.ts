@@ -29,6 +29,7 @@ import {
   fakeRoot,
   WRONG_GREETING,
 } from "./support/fake-root.ts";
+import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
 import {
   BENCHMARK,
   runBenchmark,
@@ -182,7 +183,7 @@ describe("measures with each load generator", () => {
 describe("the streamed and TLS scenarios, on request", () => {
   for (const tool of ["oha", "wrk", "autocannon"] as const) {
     const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
-    test.skipIf(!available)(
+    test.skipIf(!available || SKIP_WITHOUT_OPENSSL)(
       `${tool}: -s sse,stream,tls on a generator-fed and a Node-stream app, every sample judged`,
       async () => {
         const r = await run([

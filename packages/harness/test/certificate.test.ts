@@ -5,25 +5,29 @@ import { tmpdir } from "node:os";
 import { dirname } from "node:path";
 import { TLS_ENV } from "@bench/contract";
 import { CertificateError, makeCertificate, opensslArgs } from "../src/apps/certificate.ts";
+import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
 
-test("the run's certificate: P-256, for 127.0.0.1 and localhost, a day long; removed after", () => {
-  const made = makeCertificate();
-  const certFile = made.env[TLS_ENV.cert] as string;
-  const keyFile = made.env[TLS_ENV.key] as string;
-  try {
-    expect(readFileSync(certFile, "utf8")).toBe(made.pem);
-    expect(readFileSync(keyFile, "utf8")).toStartWith("-----BEGIN PRIVATE KEY-----");
-    const x509 = new X509Certificate(made.pem);
-    expect(x509.subjectAltName).toBe("IP Address:127.0.0.1, DNS:localhost");
-    expect(x509.publicKey.asymmetricKeyDetails?.namedCurve).toBe("prime256v1");
-    const days = (Date.parse(x509.validTo) - Date.parse(x509.validFrom)) / 86_400_000;
-    expect(days).toBe(1);
-    expect(dirname(certFile)).toMatch(new RegExp(`bench-tls-${process.pid}-`));
-  } finally {
-    made.remove();
-  }
-  expect(existsSync(dirname(certFile))).toBe(false);
-});
+test.skipIf(SKIP_WITHOUT_OPENSSL)(
+  "the run's certificate: P-256, for 127.0.0.1 and localhost, a day long; removed after",
+  () => {
+    const made = makeCertificate();
+    const certFile = made.env[TLS_ENV.cert] as string;
+    const keyFile = made.env[TLS_ENV.key] as string;
+    try {
+      expect(readFileSync(certFile, "utf8")).toBe(made.pem);
+      expect(readFileSync(keyFile, "utf8")).toStartWith("-----BEGIN PRIVATE KEY-----");
+      const x509 = new X509Certificate(made.pem);
+      expect(x509.subjectAltName).toBe("IP Address:127.0.0.1, DNS:localhost");
+      expect(x509.publicKey.asymmetricKeyDetails?.namedCurve).toBe("prime256v1");
+      const days = (Date.parse(x509.validTo) - Date.parse(x509.validFrom)) / 86_400_000;
+      expect(days).toBe(1);
+      expect(dirname(certFile)).toMatch(new RegExp(`bench-tls-${process.pid}-`));
+    } finally {
+      made.remove();
+    }
+    expect(existsSync(dirname(certFile))).toBe(false);
+  },
+);
 
 test("without openssl: a CertificateError saying how to install it, and no folder left", () => {
   let error: unknown;
@@ -41,7 +45,7 @@ test("without openssl: a CertificateError saying how to install it, and no folde
 
 test("openssl's own refusal is quoted by its last line", () => {
   // `false` exits 1 with nothing to say: the reason is then empty, the hint still there.
-  expect(() => makeCertificate("false")).toThrow(
+  expect(() => makeCertificate("/bin/false")).toThrow(
     /failed \(\); Debian\/Ubuntu: apt-get install openssl/,
   );
 });

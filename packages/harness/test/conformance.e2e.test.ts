@@ -1,5 +1,5 @@
 // End to end: every app as a real process on its real port, started as users start it.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
@@ -12,10 +12,11 @@ import {
   pidsListeningOn,
   verify,
 } from "@bench/contract/check";
-import { makeCertificate } from "../src/apps/certificate.ts";
+import { makeCertificate, type RunCertificate } from "../src/apps/certificate.ts";
 import { portOpen } from "../src/apps/port-open.ts";
 import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
 import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
+import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
 
 /** A connection that has had one answer and stays open, idle (HTTP/1.1 keep-alive). */
 function keptAlive(port: number): Promise<Socket> {
@@ -66,22 +67,30 @@ describe("every app", () => {
 // Given the run's certificate, every app serves HTTPS on its port + 1000 too: the same cases,
 // over TLS, trusting that certificate only; and both ports are free once it stops.
 describe("every app over HTTPS", () => {
-  const certificate = makeCertificate();
-  afterAll(() => certificate.remove());
+  let certificate: RunCertificate;
+  beforeAll(() => {
+    if (!SKIP_WITHOUT_OPENSSL) certificate = makeCertificate();
+  });
+  afterAll(() => certificate?.remove());
   for (const app of APPS) {
-    test(`${app.name} serves every case over HTTPS on port ${tlsPort(app.port)}`, async () => {
-      const running = await startApp(app, { env: certificate.env });
-      try {
-        expect(await portOpen("127.0.0.1", tlsPort(app.port), 10_000)).toBe(true);
-        const url = `http://127.0.0.1:${app.port}`;
-        const violations = await verify(url, app.name, { tlsCa: certificate.pem });
-        expect(violations).toEqual([]);
-        expect(running.output()).toContain(`https://127.0.0.1:${tlsPort(app.port)}`);
-      } finally {
-        await running.stop(900);
-      }
-      expect(await portHolder(tlsPort(app.port))).toBeUndefined();
-    }, 60_000);
+    const name = `${app.name} serves every case over HTTPS on port ${tlsPort(app.port)}`;
+    test.skipIf(SKIP_WITHOUT_OPENSSL)(
+      name,
+      async () => {
+        const running = await startApp(app, { env: certificate.env });
+        try {
+          expect(await portOpen("127.0.0.1", tlsPort(app.port), 10_000)).toBe(true);
+          const url = `http://127.0.0.1:${app.port}`;
+          const violations = await verify(url, app.name, { tlsCa: certificate.pem });
+          expect(violations).toEqual([]);
+          expect(running.output()).toContain(`https://127.0.0.1:${tlsPort(app.port)}`);
+        } finally {
+          await running.stop(900);
+        }
+        expect(await portHolder(tlsPort(app.port))).toBeUndefined();
+      },
+      60_000,
+    );
   }
 });
 
