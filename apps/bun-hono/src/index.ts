@@ -1,4 +1,5 @@
-import { getApp, tlsPem, tlsPort } from "@bench/contract";
+import { getApp } from "@bench/contract";
+import { listenPlainAndTls } from "@bench/contract/listen";
 import { serveWorkers } from "@bench/contract/workers";
 import { fetchWithHead } from "@bench/hono-app";
 import type { Server } from "bun";
@@ -14,16 +15,12 @@ const headServer = (server: Server<undefined>, received: Request) =>
 
 const app = honoApp(getConnInfo);
 const { name, port } = getApp("bun-hono");
-serveWorkers(name, ({ reusePort, host }, listening) => {
-  // The server is fetch's second argument, as Hono's Bun guide passes it: getConnInfo reads it.
-  const fetch = fetchWithHead(app, headServer);
-  Bun.serve({ port, hostname: host, reusePort, fetch });
-  console.log(`${name} listening on http://${host}:${port}`);
+// The server is fetch's second argument, as Hono's Bun guide passes it: getConnInfo reads it.
+const fetch = fetchWithHead(app, headServer);
+serveWorkers(name, ({ reusePort, host }, listening) =>
   // Given the run's certificate, the same app over HTTPS too (Bun.serve's own TLS).
-  const tls = tlsPem();
-  if (tls) {
-    Bun.serve({ port: tlsPort(port), hostname: host, reusePort, fetch, tls });
-    console.log(`${name} listening on https://${host}:${tlsPort(port)}`);
-  }
-  listening();
-});
+  listenPlainAndTls(name, host, port, listening, (at, tls, done) => {
+    Bun.serve({ port: at, hostname: host, reusePort, fetch, ...(tls ? { tls } : {}) });
+    done();
+  }),
+);

@@ -1,4 +1,5 @@
-import { getApp, listeningAfter, tlsPem, tlsPort } from "@bench/contract";
+import { getApp } from "@bench/contract";
+import { listenPlainAndTls } from "@bench/contract/listen";
 import { serveWorkers } from "@bench/contract/workers";
 import { app, tlsApp } from "./app.ts";
 
@@ -10,19 +11,12 @@ const { name, port } = getApp("node-elysia");
 // node-elysia took 1 s to exit with an idle keep-alive connection open.
 const SRVX_OPTIONS = { gracefulShutdown: false };
 
-serveWorkers(name, ({ host }, listening) => {
-  const tls = tlsPem();
-  const listened = listeningAfter(tls ? 2 : 1, listening);
-  app.listen({ port, hostname: host, ...SRVX_OPTIONS }, () => {
-    console.log(`${name} listening on http://${host}:${port}`);
-    listened();
-  });
-  // Given the run's certificate, HTTPS too: srvx's `tls` option, which serves it with
-  // node:http2's secure server and HTTP/1.1 by ALPN (allowHTTP1), on a second instance.
-  if (tls) {
-    tlsApp().listen({ port: tlsPort(port), hostname: host, tls, ...SRVX_OPTIONS }, () => {
-      console.log(`${name} listening on https://${host}:${tlsPort(port)}`);
-      listened();
-    });
-  }
-});
+// Given the run's certificate, HTTPS too: srvx's `tls` option, which serves it with
+// node:http2's secure server and HTTP/1.1 by ALPN (allowHTTP1), on a second instance.
+serveWorkers(name, ({ host }, listening) =>
+  listenPlainAndTls(name, host, port, listening, (at, tls, done) => {
+    const options = { port: at, hostname: host, ...SRVX_OPTIONS };
+    if (tls) tlsApp().listen({ ...options, tls }, done);
+    else app.listen(options, done);
+  }),
+);

@@ -27,7 +27,6 @@ import {
   isJsonContentType,
   JWT_SECRET,
   jsonDocumentError,
-  listeningAfter,
   MAX_BODY_BYTES,
   MIDDLEWARE_ROUTES,
   parseByteCount,
@@ -46,8 +45,6 @@ import {
   selectUserFields,
   sseEvents,
   streamChunks,
-  tlsPem,
-  tlsPort,
   unknownFieldError,
   updatedUser,
   userById,
@@ -55,6 +52,7 @@ import {
   withValue,
   worldStore,
 } from "@bench/contract";
+import { listenPlainAndTls } from "@bench/contract/listen";
 import { serveWorkers } from "@bench/contract/workers";
 import compression from "compression";
 import cors from "cors";
@@ -355,22 +353,14 @@ export function createApp(): express.Express {
  */
 export function serveApp(name: string, app: express.Express): void {
   const { port } = getApp(name);
-  serveWorkers(name, ({ reusePort, host }, listening) => {
-    const tls = tlsPem();
-    const listened = listeningAfter(tls ? 2 : 1, listening);
-    createServer(app).listen({ port, host, reusePort }, () => {
-      console.log(`${name} listening on http://${host}:${port}`);
-      listened();
-    });
-    // Given the run's certificate, HTTPS too: Express's way, the app on node:https (imported
-    // only then).
-    if (!tls) return;
-    import("node:https").then(({ createServer: createHttpsServer }) => {
-      const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);
-      server.listen({ port: tlsPort(port), host, reusePort }, () => {
-        console.log(`${name} listening on https://${host}:${tlsPort(port)}`);
-        listened();
-      });
-    });
-  });
+  // Given the run's certificate, HTTPS too: Express's way, the app on node:https (imported
+  // only then).
+  serveWorkers(name, ({ reusePort, host }, listening) =>
+    listenPlainAndTls(name, host, port, listening, async (at, tls, done) => {
+      const server = tls
+        ? (await import("node:https")).createServer({ cert: tls.cert, key: tls.key }, app)
+        : createServer(app);
+      server.listen({ port: at, host, reusePort }, done);
+    }),
+  );
 }

@@ -21,7 +21,6 @@ import {
   isClientGone,
   isJsonContentType,
   jsonDocumentError,
-  listeningAfter,
   MAX_BODY_BYTES,
   parseByteCount,
   parseEventCount,
@@ -37,8 +36,6 @@ import {
   sseEvents,
   streamChunks,
   type TlsPem,
-  tlsPem,
-  tlsPort,
   type UserUpdate,
   unknownFieldError,
   updatedUser,
@@ -46,6 +43,7 @@ import {
   withValue,
   worldStore,
 } from "@bench/contract";
+import { listenPlainAndTls } from "@bench/contract/listen";
 import { serveWorkers } from "@bench/contract/workers";
 import Fastify, {
   type FastifyError,
@@ -187,24 +185,16 @@ export function createApp(https?: TlsPem): FastifyInstance {
  */
 export function serveApp(name: string, app: FastifyInstance): void {
   const { port } = getApp(name);
-  serveWorkers(name, ({ reusePort, host }, listening) => {
-    const tls = tlsPem();
-    const listened = listeningAfter(tls ? 2 : 1, listening);
-    // Fastify hands these to node:http's listen(); its type leaves reusePort out.
-    const options = { port, host, reusePort };
-    app.listen(options, (error) => {
-      if (error) throw error;
-      console.log(`${name} listening on http://${host}:${port}`);
-      listened();
-    });
-    // Given the run's certificate, HTTPS too: Fastify's `https` option, which takes an
-    // instance of its own (the option is the server's, fixed when the instance is made).
-    if (!tls) return;
-    const tlsOptions = { ...options, port: tlsPort(port) };
-    createApp(tls).listen(tlsOptions, (error) => {
-      if (error) throw error;
-      console.log(`${name} listening on https://${host}:${tlsPort(port)}`);
-      listened();
-    });
-  });
+  // Given the run's certificate, HTTPS too: Fastify's `https` option, which takes an instance
+  // of its own (the option is the server's, fixed when the instance is made).
+  serveWorkers(name, ({ reusePort, host }, listening) =>
+    listenPlainAndTls(name, host, port, listening, (at, tls, done) => {
+      // Fastify hands these to node:http's listen(); its type leaves reusePort out.
+      const options = { port: at, host, reusePort };
+      (tls ? createApp(tls) : app).listen(options, (error) => {
+        if (error) throw error;
+        done();
+      });
+    }),
+  );
 }
