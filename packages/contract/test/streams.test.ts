@@ -175,9 +175,12 @@ describe("the streamed cases", () => {
         body: JSON.stringify({ error: message }),
       });
     }
-    expect(paths).toContain(`${STREAM_ROUTES.sse}?events=${SSE_EVENTS_MAX + 1}`);
-    expect(paths).toContain(`${STREAM_ROUTES.stream}?bytes=${STREAM_BYTES_MAX + 1}`);
-    expect(paths).toContain(`${STREAM_ROUTES.stream}?bytes=`);
+    const refused = (route: string, key: string, over: number) =>
+      ["0", "-1", "abc", "1.5", "1e3", "", String(over)].map((n) => `${route}?${key}=${n}`);
+    expect(bad.map((c) => c.request.path)).toEqual([
+      ...refused(STREAM_ROUTES.sse, "events", SSE_EVENTS_MAX + 1),
+      ...refused(STREAM_ROUTES.stream, "bytes", STREAM_BYTES_MAX + 1),
+    ]);
   });
 });
 
