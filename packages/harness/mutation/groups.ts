@@ -263,6 +263,8 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/lenient.test.ts",
       "test/contract.test.ts",
       "test/streams.test.ts",
+      // checkOverTls against live HTTPS stand-ins (a certificate made by openssl).
+      "test/tls.test.ts",
     ],
   },
   {
