@@ -26,6 +26,7 @@ export {
   hostile,
   survived,
 } from "./check/hostile.ts";
+export { alpnChoice, checkH2Refused, h2Fetcher, openH2 } from "./check/h2-checks.ts";
 export {
   ask,
   checkMiddleware,
@@ -54,6 +55,7 @@ export {
 } from "./check/stream-cases.ts";
 export {
   checkCases,
+  checkOverH2,
   checkOverTls,
   checkServingExecutable,
   checkStreamingLimit,

@@ -10,6 +10,7 @@ export {
   readJsonBody,
   TOO_LARGE,
 } from "./serve/body.ts";
+export { headAnswer } from "./serve/head.ts";
 export { listeningAfter, type TlsPem, tlsPem } from "./serve/tls-pem.ts";
 export { validateUserUpdate } from "./serve/validate.ts";
 export {
@@ -72,6 +73,7 @@ export {
   userPath,
 } from "./spec/endpoints.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./spec/fixtures.ts";
+export { H2_ALPN, H2_STREAMS, H2_UNSUPPORTED, h2Split, notSupported } from "./spec/http2.ts";
 export {
   bearer,
   CORS,

@@ -1,28 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
 import { getApp, listeningAfter, TLS_ENV, tlsPem, tlsPort } from "@bench/contract";
 import { checkOverTls } from "@bench/contract/check";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
+import { SKIP_WITHOUT_OPENSSL, testCertificate } from "./support/certificate.ts";
 
-/** A certificate for 127.0.0.1, made as the harness makes the run's (apps/certificate.ts). */
-function certificate(): { dir: string; cert: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), "contract-tls-"));
-  const [cert, key] = [join(dir, "cert.pem"), join(dir, "key.pem")];
-  const made = spawnSync("openssl", [
-    ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
-    ...["-days", "1", "-subj", "/CN=localhost"],
-    ...["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert],
-  ]);
-  expect(made.status).toBe(0);
-  return { dir, cert, key };
-}
-
-// Where openssl is not installed the tests that need a certificate are skipped (bun test lists
-// them), except in CI, where they must run.
-const SKIP = spawnSync("openssl", ["version"]).status !== 0 && process.env.CI !== "true";
+const SKIP = SKIP_WITHOUT_OPENSSL;
+const certificate = () => testCertificate("contract-tls-");
 
 type Made = ReturnType<typeof certificate>;
 let ours: Made;

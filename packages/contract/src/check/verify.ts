@@ -1,12 +1,15 @@
 // verify(): does a live app obey the contract? Returns the list of violations, empty when it
 // conforms. The harness refuses to measure an app with any violation.
 
+import type { ClientHttp2Session } from "node:http2";
 import { connect } from "node:net";
 import { basename } from "node:path";
 import { ERRORS, MAX_BODY_BYTES, ROUTES } from "../spec/endpoints.ts";
-import { type AppSpec, getApp } from "../spec/registry.ts";
+import { H2_UNSUPPORTED } from "../spec/http2.ts";
+import { type AppName, type AppSpec, getApp } from "../spec/registry.ts";
 import { tlsPort } from "../spec/tls.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
+import { checkH2Refused, h2Fetcher, openH2 } from "./h2-checks.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./payloads.ts";
 import { checkPipelined } from "./pipeline.ts";
@@ -191,6 +194,35 @@ export async function checkOverTls(
   return violations.map((v) => ({ check: `over HTTPS: ${v.check}`, detail: v.detail }));
 }
 
+/**
+ * Every contract case over HTTP/2, on one session with the app's TLS port (h2 by ALPN), as
+ * checkOverTls sends them over HTTP/1.1; an app that cannot serve HTTP/2 must offer no h2.
+ */
+export async function checkOverH2(
+  host: string,
+  port: number,
+  app: AppSpec,
+  ca: string,
+  timeoutMs: number,
+): Promise<Violation[]> {
+  if (H2_UNSUPPORTED[app.name as AppName] !== undefined) {
+    return checkH2Refused(host, port, app, ca, timeoutMs);
+  }
+  let session: ClientHttp2Session;
+  try {
+    session = await openH2(host, port, ca, timeoutMs);
+  } catch (error) {
+    return [{ check: "over HTTP/2: an h2 session by ALPN", detail: describeError(error) }];
+  }
+  try {
+    const origin = `https://${host}:${tlsPort(port)}`;
+    const violations = await checkCases(h2Fetcher(session, timeoutMs), app, origin, false);
+    return violations.map((v) => ({ check: `over HTTP/2: ${v.check}`, detail: v.detail }));
+  } finally {
+    session.close();
+  }
+}
+
 /** What checkServingExecutable reads of the system (/proc on Linux); tests pass their own. */
 export interface ProcessProbe {
   readonly pidsListeningOn: (port: number, address?: string) => number[];
@@ -242,6 +274,8 @@ export interface VerifyOptions {
    * to the app's TLS port, trusting that certificate alone.
    */
   readonly tlsCa?: string;
+  /** With tlsCa, a run of the h2 scenario: every case over HTTP/2 too (checkOverH2). */
+  readonly http2?: boolean;
   /**
    * The app's database: its SQLite file (BENCH_DB) or its PostgreSQL URL (BENCH_PG, postgres://).
    * The database routes are checked against it.
@@ -273,6 +307,9 @@ export async function verify(
   }
   if (options.tlsCa !== undefined) {
     violations.push(...(await checkOverTls(host, port, app, options.tlsCa, timeoutMs)));
+    if (options.http2) {
+      violations.push(...(await checkOverH2(host, port, app, options.tlsCa, timeoutMs)));
+    }
   }
   if (onRegistryPort(url, app)) {
     violations.push(...checkServingExecutable(app, undefined, url.hostname));

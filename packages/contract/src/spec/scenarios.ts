@@ -6,6 +6,7 @@ import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
 import { DB_ROUTES, SCENARIO_QUERIES } from "./db.ts";
 import { ROUTES, userPath } from "./endpoints.ts";
 import { ECHO_BODY } from "./fixtures.ts";
+import { H2_STREAMS } from "./http2.ts";
 import {
   bearer,
   CORS,
@@ -41,6 +42,12 @@ export interface Scenario {
    * the run's certificate; connections are opened before the window and kept alive.
    */
   readonly tls?: true;
+  /**
+   * Sent over HTTP/2 (with `tls`: negotiated by ALPN on the TLS port), the scenario's in-flight
+   * requests spread over connections of several streams each (spec/http2.ts); an app that
+   * cannot serve HTTP/2 says why (H2_UNSUPPORTED) and is shown so, not measured.
+   */
+  readonly http2?: true;
   /**
    * Answers of another status that are right too, up to `perWindow` per server process and
    * window begun: a rate limiter lets a client's first requests of each window through.
@@ -187,6 +194,15 @@ export const SCENARIOS = [
     onRequest: true,
   },
   {
+    name: "h2",
+    description: `GET /api/test over HTTP/2 with TLS (ALPN h2) on the app's port + 1000, ${H2_STREAMS} streams per connection: what HTTP/2 costs or saves per request (on request)`,
+    method: "GET",
+    path: ROUTES.api,
+    tls: true,
+    http2: true,
+    onRequest: true,
+  },
+  {
     name: "sse",
     description: `GET /sse?events=${SCENARIO_EVENTS} — ${SCENARIO_EVENTS} server-sent events per request, each written as it is made (on request)`,
     method: "GET",
@@ -217,7 +233,7 @@ export function findScenario(name: string): Scenario | undefined {
 
 /**
  * A stage set against the same app's `api` in the same run (its cost, the production tax): a
- * production-middleware scenario, or `tls` (the same answer through TLS).
+ * production-middleware scenario, or `tls` and `h2` (the same answer through TLS, and HTTP/2).
  */
 export function isStage(scenario: Scenario): boolean {
   return scenario.middleware === true || scenario.tls === true;

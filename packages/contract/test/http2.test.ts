@@ -1,0 +1,260 @@
+// The h2 scenario's side of the contract: which apps cannot serve HTTP/2 and why, how its load
+// splits into connections and streams, the HTTP/2 fetcher, and checkOverH2 against live
+// stand-ins on ports no app uses: Fastify over node:http2 (h2 by ALPN) and Bun.serve (no h2).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { createSecureServer, type Http2SecureServer } from "node:http2";
+import { createServer } from "node:net";
+import {
+  APPS,
+  findScenario,
+  getApp,
+  H2_STREAMS,
+  H2_UNSUPPORTED,
+  h2Split,
+  headAnswer,
+  notSupported,
+  tlsPort,
+} from "@bench/contract";
+import { alpnChoice, checkH2Refused, checkOverH2, h2Fetcher, openH2 } from "@bench/contract/check";
+import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
+import { createApp as fastifyApp } from "../../fastify-app/src/index.ts";
+import { pemOf, SKIP_WITHOUT_OPENSSL, testCertificate } from "./support/certificate.ts";
+
+const SKIP = SKIP_WITHOUT_OPENSSL;
+const HOST = "127.0.0.1";
+// Ports no app of the contract uses (checks add 1000 for the TLS port).
+const [H2_PORT, H1_PORT, RAW_PORT] = [38_011, 38_012, 38_013];
+
+let dir = "";
+let pem = { cert: "", key: "" };
+const stops: (() => void)[] = [];
+beforeAll(async () => {
+  if (SKIP) return;
+  const made = testCertificate("contract-h2-");
+  dir = made.dir;
+  pem = pemOf(made);
+  // bun-fastify's app: Fastify's http2 option, HTTP/1.1 and HTTP/2 by ALPN on one port.
+  const h2 = fastifyApp(pem);
+  await h2.listen({ port: tlsPort(H2_PORT), host: HOST });
+  stops.push(() => void h2.close());
+  const h1 = Bun.serve({ ...serveOptions, port: tlsPort(H1_PORT), hostname: HOST, tls: pem });
+  stops.push(() => h1.stop(true));
+});
+afterAll(() => {
+  for (const stop of stops) stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("which apps serve HTTP/2", () => {
+  const h2 = findScenario("h2");
+
+  test("the h2 scenario: the api route over TLS and HTTP/2, on request", () => {
+    expect(h2).toMatchObject({ path: "/api/test", tls: true, http2: true, onRequest: true });
+  });
+
+  test("Bun.serve's apps and the Express apps cannot, each with its reason; the rest can", () => {
+    if (!h2) throw new Error("no h2 scenario");
+    const cannot: string[] = APPS.filter((app) => notSupported(app, h2) !== undefined).map(
+      (a) => a.name,
+    );
+    expect(cannot.sort()).toEqual(
+      ["bun-bare", "bun-elysia", "bun-express", "bun-hono", "deno-express", "node-express"].sort(),
+    );
+    expect(notSupported(getApp("bun-hono"), h2)).toStartWith("Bun.serve speaks HTTP/1.1 only");
+    expect(notSupported(getApp("deno-express"), h2)).toStartWith("Express cannot serve");
+    expect(Object.keys(H2_UNSUPPORTED).sort()).toEqual(cannot.sort());
+  });
+
+  test("every app serves the HTTP/1.1 scenarios, tls among them", () => {
+    for (const name of ["api", "tls", "sse"]) {
+      const scenario = findScenario(name);
+      if (!scenario) throw new Error(`no ${name} scenario`);
+      for (const app of APPS) expect(notSupported(app, scenario)).toBeUndefined();
+    }
+  });
+});
+
+describe("h2Split: the in-flight requests as connections × streams", () => {
+  test("the most streams up to H2_STREAMS that divide the count", () => {
+    expect(H2_STREAMS).toBe(10);
+    expect(h2Split(100)).toEqual({ connections: 10, streams: 10 });
+    expect(h2Split(64)).toEqual({ connections: 8, streams: 8 });
+    expect(h2Split(50)).toEqual({ connections: 5, streams: 10 });
+    expect(h2Split(7)).toEqual({ connections: 1, streams: 7 });
+    expect(h2Split(22)).toEqual({ connections: 11, streams: 2 });
+  });
+
+  test("a count no stream count divides: one stream per connection", () => {
+    expect(h2Split(1)).toEqual({ connections: 1, streams: 1 });
+    expect(h2Split(13)).toEqual({ connections: 13, streams: 1 });
+  });
+});
+
+describe("checkOverH2 against live stand-ins", () => {
+  test.skipIf(SKIP)(
+    "an app served over HTTP/2: every case answered right, no violation",
+    async () => {
+      const violations = await checkOverH2(HOST, H2_PORT, getApp("bun-fastify"), pem.cert, 5000);
+      expect(violations).toEqual([]);
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "an app said to serve HTTP/2 whose port offers HTTP/1.1 only: one violation, no session",
+    async () => {
+      const violations = await checkOverH2(HOST, H1_PORT, getApp("deno-bare"), pem.cert, 5000);
+      expect(violations).toHaveLength(1);
+      expect(violations[0]?.check).toBe("over HTTP/2: an h2 session by ALPN");
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "an app said not to serve HTTP/2 whose port picks h2: its reason is out of date",
+    async () => {
+      const violations = await checkOverH2(HOST, H2_PORT, getApp("bun-bare"), pem.cert, 5000);
+      expect(violations).toHaveLength(1);
+      expect(violations[0]?.detail).toContain("bun-bare picked h2 by ALPN");
+      expect(violations[0]?.detail).toContain(H2_UNSUPPORTED["bun-bare"] as string);
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "an app said not to serve HTTP/2 that offers none: no violation; a port that is closed: one",
+    async () => {
+      expect(await alpnChoice(HOST, H1_PORT, pem.cert, 5000)).not.toBe("h2");
+      expect(await checkH2Refused(HOST, H1_PORT, getApp("bun-hono"), pem.cert, 5000)).toEqual([]);
+      const closed = await checkH2Refused(HOST, 38_019, getApp("bun-hono"), pem.cert, 5000);
+      expect(closed[0]?.detail).toStartWith("TLS connection failed: ");
+    },
+    30_000,
+  );
+});
+
+describe("h2Fetcher", () => {
+  let raw: Http2SecureServer;
+  beforeAll(async () => {
+    if (SKIP) return;
+    raw = createSecureServer(pem, (req, res) => {
+      const seen = { method: req.method, authority: req.headers[":authority"], te: req.headers.te };
+      if (req.url === "/reset") {
+        res.writeHead(413, { "content-type": "application/json" });
+        res.write('{"partial"');
+        setTimeout(() => res.stream.close(8), 20); // NGHTTP2_CANCEL after the head and a part
+        return;
+      }
+      if (req.url === "/none") {
+        res.writeHead(204, { "x-n": ["1", "2"] });
+        res.end();
+        return;
+      }
+      let body = "";
+      req.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ ...seen, body }));
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(tlsPort(RAW_PORT), HOST, resolve));
+    stops.push(() => raw.close());
+  });
+
+  async function fetcher() {
+    const session = await openH2(HOST, RAW_PORT, pem.cert, 5000);
+    stops.push(() => session.close());
+    return h2Fetcher(session, 2000);
+  }
+
+  test.skipIf(SKIP)(
+    "a request's method, body and Host go over as :method, DATA and :authority; connection headers stay off",
+    async () => {
+      const fetch = await fetcher();
+      const request = new Request(`https://${HOST}:${tlsPort(RAW_PORT)}/echo?x=1`, {
+        method: "POST",
+        body: "hello",
+        headers: { host: "api", connection: "close", "content-type": "text/plain" },
+      });
+      const answer = await fetch(request);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toBe("application/json");
+      expect(await answer.json()).toEqual({ method: "POST", authority: "api", body: "hello" });
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "an answer whose stream is reset after its head: the status and what came of the body",
+    async () => {
+      const fetch = await fetcher();
+      const answer = await fetch(new Request(`https://${HOST}/reset`));
+      expect(answer.status).toBe(413);
+      expect(await answer.text()).toBe('{"partial"');
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "a 204: no body, every value of a repeated header",
+    async () => {
+      const fetch = await fetcher();
+      const answer = await fetch(new Request(`https://${HOST}/none`));
+      expect(answer.status).toBe(204);
+      expect(answer.headers.get("x-n")).toBe("1, 2");
+      expect(await answer.text()).toBe("");
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "no h2 session on a closed port: the error, not a hang",
+    async () => {
+      await expect(openH2(HOST, 38_018, pem.cert, 2000)).rejects.toThrow();
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "a port that accepts and never shakes hands: an error after the timeout, for both checks",
+    async () => {
+      const mute = createServer(() => {});
+      await new Promise<void>((resolve) => mute.listen(tlsPort(38_017), HOST, resolve));
+      stops.push(() => mute.close());
+      await expect(openH2(HOST, 38_017, pem.cert, 300)).rejects.toThrow(
+        "no h2 session within 300 ms",
+      );
+      const [refused] = await checkH2Refused(HOST, 38_017, getApp("bun-hono"), pem.cert, 300);
+      expect(refused?.detail).toBe("TLS connection failed: no TLS session within 300 ms");
+    },
+    30_000,
+  );
+});
+
+describe("headAnswer: HEAD from GET's answer, with no body (Deno.serve over HTTP/2)", () => {
+  test("GET's status and headers, its body's length counted, no body", async () => {
+    const get = new Response("twelve bytes", { status: 201, headers: { "x-a": "1" } });
+    const head = await headAnswer(get);
+    expect(head.status).toBe(201);
+    expect(head.headers.get("x-a")).toBe("1");
+    expect(head.headers.get("content-length")).toBe("12");
+    expect(head.body).toBeNull();
+  });
+
+  test("a length GET's answer names is kept, the body left unread", async () => {
+    // A body that never ends: read, it would never resolve.
+    const endless = new ReadableStream({ pull: () => new Promise(() => {}) });
+    const get = new Response(endless, { headers: { "content-length": "5" } });
+    const head = await headAnswer(get);
+    expect(head.headers.get("content-length")).toBe("5");
+    expect(head.body).toBeNull();
+  });
+
+  test("an answer with no body is GET's own", async () => {
+    const get = new Response(null, { status: 304 });
+    expect(await headAnswer(get)).toBe(get);
+  });
+});
