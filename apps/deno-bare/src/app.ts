@@ -46,7 +46,8 @@ export function handler(
     path.startsWith(USERS_PREFIX) && !path.includes("/", USERS_PREFIX.length)
       ? path.slice(USERS_PREFIX.length)
       : undefined;
-  // HEAD is GET without the body (RFC 9110): Deno.serve drops the body of a HEAD response.
+  // HEAD is GET without the body (RFC 9110): Deno.serve drops the body of a HEAD answer over
+  // HTTP/1.1, and index.ts makes it body-less for HTTP/2.
   const method = request.method;
   const read = method === "GET" || method === "HEAD";
   if (path === ROUTES.root && read) return greeting();

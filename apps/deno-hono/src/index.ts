@@ -1,4 +1,4 @@
-import { getApp } from "@bench/contract";
+import { getApp, headAnswer } from "@bench/contract";
 import { listenPlainAndTls } from "@bench/contract/listen";
 import { serveWorkers } from "@bench/contract/workers";
 import { fetchWithHead } from "@bench/hono-app";
@@ -7,7 +7,8 @@ import { honoApp } from "./app.ts";
 
 const app = honoApp(getConnInfo);
 const { name, port } = getApp("deno-hono");
-const handler = fetchWithHead(app);
+// HEAD's answer without GET's body: Deno.serve sends that body over HTTP/2 (serve/head.ts).
+const handler = fetchWithHead(app, (env) => env, headAnswer);
 // Hono's Deno guide: Deno.serve(app.fetch), here with the address every app listens on. The
 // handler's second argument (the connection's info) reaches hono/deno's getConnInfo as env.
 // Given the run's certificate, HTTPS too (Deno.serve's own TLS, which offers HTTP/2 by ALPN).

@@ -1,7 +1,7 @@
 // node:http with no framework: the baseline that node-hono and node-elysia are measured against.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Server as HttpsServer } from "node:https";
+import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import {
   apiPayload,
   buildItems,
@@ -224,6 +224,8 @@ function guard(res: ServerResponse, step: () => void): void {
   }
 }
 
+type CompatHandler = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
+
 /** Every request, with a bug in a handler costing that request a 500. */
 function serve(req: IncomingMessage, res: ServerResponse): void {
   try {
@@ -239,8 +241,14 @@ export function createApp(): Server {
   return createServer(serve);
 }
 
-/** The same handler over HTTPS (node:https, imported only when a run gives a certificate). */
-export async function createTlsApp(tls: TlsPem): Promise<HttpsServer> {
-  const { createServer: createHttpsServer } = await import("node:https");
-  return createHttpsServer({ cert: tls.cert, key: tls.key }, serve);
+/**
+ * The same handler over HTTPS, HTTP/1.1 and HTTP/2 by ALPN on one port: node:http2's secure
+ * server with allowHTTP1 (imported only when a run gives a certificate). Over HTTP/2 the handler
+ * gets node:http2's compatibility request and response, which carry the same API it uses (and
+ * drop the connection headers HTTP/2 has none of).
+ */
+export async function createTlsApp(tls: TlsPem): Promise<Http2SecureServer> {
+  const { createSecureServer } = await import("node:http2");
+  const options = { cert: tls.cert, key: tls.key, allowHTTP1: true };
+  return createSecureServer(options, serve as unknown as CompatHandler);
 }

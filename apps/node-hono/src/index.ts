@@ -9,7 +9,7 @@ const app = honoApp(getConnInfo);
 const { name, port } = getApp("node-hono");
 // node:cluster's primary accepts and hands out the connections, so no reusePort here. Given the
 // run's certificate, HTTPS too: @hono/node-server's documented createServer option with
-// node:https (imported only then).
+// node:http2's secure server (imported only then), HTTP/1.1 and HTTP/2 by ALPN (allowHTTP1).
 serveWorkers(name, ({ host }, listening) =>
   listenPlainAndTls(name, host, port, listening, async (at, tls, done) => {
     const options = { fetch: app.fetch, port: at, hostname: host };
@@ -17,7 +17,8 @@ serveWorkers(name, ({ host }, listening) =>
       serve(options, done);
       return;
     }
-    const { createServer } = await import("node:https");
-    serve({ ...options, createServer, serverOptions: { cert: tls.cert, key: tls.key } }, done);
+    const { createSecureServer: createServer } = await import("node:http2");
+    const serverOptions = { cert: tls.cert, key: tls.key, allowHTTP1: true };
+    serve({ ...options, createServer, serverOptions }, done);
   }),
 );

@@ -160,10 +160,18 @@ function onError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply)
   return fail(reply, 500, ERRORS.internal);
 }
 
-/** The app; given `https` (the run's certificate), an instance served over HTTPS by Fastify. */
+/**
+ * The app; given `https` (the run's certificate), an instance served over HTTPS by Fastify, with
+ * HTTP/1.1 and HTTP/2 by ALPN on one port (its `http2` option and node:http2's allowHTTP1).
+ */
 export function createApp(https?: TlsPem): FastifyInstance {
+  const secure = https
+    ? { http2: true, https: { cert: https.cert, key: https.key, allowHTTP1: true } }
+    : {};
+  // Fastify's types follow the server: over node:http2 the instance types its request and reply
+  // with http2's; the handlers use only what both have.
   const app = Fastify({
-    ...(https ? { https: { cert: https.cert, key: https.key } } : {}),
+    ...(secure as object),
     bodyLimit: MAX_BODY_BYTES,
     // Fastify's Ajv coerces types by default ("42" would pass as the integer 42); the contract
     // wants the JSON types as sent. Unknown properties are dropped (removeAdditional).

@@ -228,7 +228,8 @@ function addDatabaseRoutes(app: Hono): void {
 
 /**
  * The streamed routes with Hono's streaming helper: streamSSE writes each event as it is made
- * (`data: <i>` and a blank line) and sets text/event-stream (and Connection, removed below); stream() sends each chunk as it is
+ * (`data: <i>` and a blank line) and sets text/event-stream (and Connection and Transfer-Encoding,
+ * removed below); stream() sends each chunk as it is
  * written, awaiting the reader (backpressure). A bad count is refused before the stream starts.
  */
 function addStreamRoutes(app: Hono): void {
@@ -240,8 +241,11 @@ function addStreamRoutes(app: Hono): void {
     });
     // streamSSE sets Connection: keep-alive, a hop-by-hop header that is the server's to set:
     // asked to close, @hono/node-server kept the connection open until Node's keep-alive timeout
-    // (5 s), and Bun and Deno said keep-alive while closing. Removed, the server decides.
+    // (5 s), and Bun and Deno said keep-alive while closing. Transfer-Encoding too: HTTP/2 has
+    // none, and node:http2 throws on it, which ended node-hono's process on the first /sse over
+    // HTTP/2. Removed, the server decides (HTTP/1.1 servers chunk a body of unknown length).
     answer.headers.delete("connection");
+    answer.headers.delete("transfer-encoding");
     return answer;
   });
   app.get(STREAM_ROUTES.stream, (c) => {
@@ -339,14 +343,18 @@ export function bunGetPath(request: Request): string {
  * body off the wire itself and sends its real length. Costs one comparison per request.
  * `env` (Bun's server, Deno's connection info) is passed on for the adapter's getConnInfo;
  * `headEnv` gives the GET copy of a HEAD the env it needs, where that env knows only the
- * request the server received (Bun's requestIP).
+ * request the server received (Bun's requestIP). `headOf` makes the HEAD answer of GET's where
+ * the server does not leave its body off (Deno.serve over HTTP/2: @bench/contract's headAnswer).
  */
 export function fetchWithHead<E>(
   app: Hono,
   headEnv: (env: E, received: Request) => E = (env) => env,
+  headOf?: (get: Response) => Promise<Response>,
 ): (request: Request, env: E) => Response | Promise<Response> {
-  return (request, env) =>
-    request.method === "HEAD"
-      ? app.fetch(new Request(request, { method: "GET" }), headEnv(env, request))
-      : app.fetch(request, env);
+  const asGet = (request: Request, env: E) =>
+    app.fetch(new Request(request, { method: "GET" }), headEnv(env, request));
+  return (request, env) => {
+    if (request.method !== "HEAD") return app.fetch(request, env);
+    return headOf ? Promise.resolve(asGet(request, env)).then(headOf) : asGet(request, env);
+  };
 }
