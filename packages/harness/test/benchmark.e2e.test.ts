@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APPS, findScenario, STANDARD_SCENARIOS } from "@bench/contract";
+import { APPS, findScenario, H2_UNSUPPORTED, STANDARD_SCENARIOS } from "@bench/contract";
 import { pidsListeningOn } from "@bench/contract/check";
 import { isRunning } from "../src/apps/launch.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
@@ -181,6 +181,50 @@ describe("measures with each load generator", () => {
 });
 
 describe("the streamed and TLS scenarios, on request", () => {
+  const oha = has("oha") || process.env.CI === "true";
+  test.skipIf(!oha || SKIP_WITHOUT_OPENSSL)(
+    "oha: -s h2 loads an app over HTTP/2 and shows one that cannot serve it as not supported",
+    async () => {
+      const r = await run([
+        ...QUICK,
+        "--warmup",
+        "0",
+        "--scenario",
+        "h2",
+        "node-fastify",
+        "bun-hono",
+      ]);
+      expect(r.code).toBe(0);
+      const results = r.results as Results;
+      expect(schemaErrors(results)).toEqual([]);
+      // No --tool: oha, the one generator that speaks HTTP/2, for every scenario of the run.
+      expect(results.manifest.tool.name).toBe("oha");
+      expect(results.unsupported).toEqual([
+        { app: "bun-hono", scenario: "h2", reason: H2_UNSUPPORTED["bun-hono"] as string },
+      ]);
+      expect(results.trials.map((t) => [t.app, t.scenario]).sort()).toEqual([
+        ["bun-hono", "api"],
+        ["node-fastify", "api"],
+        ["node-fastify", "h2"],
+      ]);
+      for (const trial of results.trials) {
+        expect(trial.checks.invalidReasons).toEqual([]);
+        expect(trial.result?.non2xx).toBe(0);
+        expect(trial.result?.socketErrors).toBe(0);
+        expect(trial.result?.rps).toBeGreaterThan(10);
+      }
+      // 32 requests in flight: 4 connections of 8 streams, over TLS to the TLS port.
+      const h2 = results.trials.find((t) => t.scenario === "h2");
+      expect(h2?.command.join(" ")).toMatch(
+        / --http2 -c 4 -p 8 .* --insecure https:\/\/127\.0\.0\.1:4010\/api\/test$/,
+      );
+      expect(r.stdout).toContain(`bun-hono: not supported: ${H2_UNSUPPORTED["bun-hono"]}`);
+      expect(readFileSync(join(r.out, "report.md"), "utf8")).toContain("## Not supported");
+      expectCleanProcessTable();
+    },
+    60_000,
+  );
+
   for (const tool of ["oha", "wrk", "autocannon"] as const) {
     const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
     test.skipIf(!available || SKIP_WITHOUT_OPENSSL)(

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
-import { APPS, getApp, tlsPort } from "@bench/contract";
+import { APPS, getApp, H2_UNSUPPORTED, tlsPort } from "@bench/contract";
 import {
   abandonBodies,
   descendantsOf,
@@ -65,15 +65,19 @@ describe("every app", () => {
 });
 
 // Given the run's certificate, every app serves HTTPS on its port + 1000 too: the same cases,
-// over TLS, trusting that certificate only; and both ports are free once it stops.
-describe("every app over HTTPS", () => {
+// over TLS, trusting that certificate only, and over HTTP/2 where the app serves it (where it
+// cannot, its port must offer no h2: the contract's reason still holds); and both ports are
+// free once it stops.
+describe("every app over HTTPS and HTTP/2", () => {
   let certificate: RunCertificate;
   beforeAll(() => {
     if (!SKIP_WITHOUT_OPENSSL) certificate = makeCertificate();
   });
   afterAll(() => certificate?.remove());
   for (const app of APPS) {
-    const name = `${app.name} serves every case over HTTPS on port ${tlsPort(app.port)}`;
+    const h2 =
+      H2_UNSUPPORTED[app.name] === undefined ? "and HTTP/2" : "(no h2, as the contract says)";
+    const name = `${app.name} serves every case over HTTPS ${h2} on port ${tlsPort(app.port)}`;
     test.skipIf(SKIP_WITHOUT_OPENSSL)(
       name,
       async () => {
@@ -81,7 +85,8 @@ describe("every app over HTTPS", () => {
         try {
           expect(await portOpen("127.0.0.1", tlsPort(app.port), 10_000)).toBe(true);
           const url = `http://127.0.0.1:${app.port}`;
-          const violations = await verify(url, app.name, { tlsCa: certificate.pem });
+          const options = { tlsCa: certificate.pem, http2: true };
+          const violations = await verify(url, app.name, options);
           expect(violations).toEqual([]);
           expect(running.output()).toContain(`https://127.0.0.1:${tlsPort(app.port)}`);
         } finally {

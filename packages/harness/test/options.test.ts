@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { DEFAULT_MAX_STEAL } from "../src/analysis/steal.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { commandOf } from "../src/run/command.ts";
+import { chooseTool, findOha } from "../src/run/environment.ts";
 import { DEFAULTS, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
 import { helpText } from "../src/run/help.ts";
 import { runOptions } from "../src/run/options.ts";
@@ -304,9 +305,9 @@ describe("the database scenarios", () => {
 });
 
 describe("the scenarios run on request", () => {
-  test('"all" leaves out tls, sse and stream; naming them runs them', () => {
+  test('"all" leaves out tls, h2, sse and stream; naming them runs them', () => {
     const all = parse("-s", "all", "bun-bare").scenarios.map((s) => s.name);
-    for (const name of ["tls", "sse", "stream"]) expect(all).not.toContain(name);
+    for (const name of ["tls", "h2", "sse", "stream"]) expect(all).not.toContain(name);
     expect(all).toContain("updates");
     const named = parse("-s", "sse,stream,tls", "bun-bare").scenarios.map((s) => s.name);
     expect(named).toEqual(["api", "sse", "stream", "tls"]);
@@ -314,11 +315,39 @@ describe("the scenarios run on request", () => {
 
   test("--help all lists them, each saying it runs on request", () => {
     const help = helpText(true);
-    for (const name of ["tls", "sse", "stream"]) {
+    for (const name of ["tls", "h2", "sse", "stream"]) {
       expect(help).toMatch(new RegExp(`\\n  ${name} +.*\\(on request\\)`));
     }
     expect(help.replace(/\s+/g, " ")).toContain(
-      '"all" leaves out the protocol scenarios (tls, sse, stream): they run when named',
+      '"all" leaves out the protocol scenarios (tls, h2, sse, stream): they run when named',
+    );
+  });
+
+  test("h2 brings api along and is loaded by oha; --tool wrk or autocannon is refused", () => {
+    for (const tool of ["wrk", "autocannon"]) {
+      expect(() => parse("-s", "h2", "--tool", tool, "bun-bare")).toThrow(
+        `the h2 scenario needs oha (${tool} speaks HTTP/1.1 only): give --tool oha or leave --tool out`,
+      );
+    }
+    // No --tool: oha, where it is installed.
+    const untold = (...args: string[]) => runOptions([...BASE, "-o", out(), ...args], () => {});
+    if (findOha() === undefined) {
+      expect(() => untold("-s", "h2", "bun-bare")).toThrow(
+        "the h2 scenario needs oha, the one load generator here that speaks HTTP/2: oha is not installed",
+      );
+      return;
+    }
+    const options = untold("-s", "h2", "bun-bare");
+    expect(options.tool.name).toBe("oha");
+    expect(options.scenarios.map((s) => s.name)).toEqual(["api", "h2"]);
+    // Without h2 the default is wrk's, where it is installed.
+    expect(untold("-s", "tls", "bun-bare").tool.name).toBe(chooseTool(undefined, () => {}).name);
+    expect(parse("-s", "h2", "--tool", "oha", "bun-bare").tool.name).toBe("oha");
+  });
+
+  test("h2, as tls, does not go with a side-by-side run", () => {
+    expect(() => parse("-s", "h2", "--side-by-side", "bun-bare", "node-bare")).toThrow(
+      "the h2 scenario does not go with --side-by-side and --against yet",
     );
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
 import { qualityOf, spread } from "../src/analysis/stats.ts";
+import { summaryExtras } from "../src/report/extras.ts";
+import { markdownReport } from "../src/report/markdown.ts";
 import { SIDE_INTRO } from "../src/report/side-by-side.ts";
 import {
   baselineName,
@@ -243,6 +245,35 @@ describe("apps without a valid trial", () => {
     const text = formatSummary(analyze(r));
     expect(text).toContain("  bun-bare: not measured\n");
     expect(text).toContain("  node-bare: FAILED: unknown\n");
+  });
+
+  test("an app the contract says cannot serve the scenario: NOT SUPPORTED with the reason, in every report", () => {
+    const why = "Bun.serve speaks HTTP/1.1 only";
+    const withCell: Results = {
+      ...r,
+      unsupported: [{ app: "bun-bare", scenario: "api", reason: why }],
+    };
+    expect(schemaErrors(withCell)).toEqual([]);
+    const analysis = analyze(withCell);
+    const flags = analysis.groups.get("api")?.rows.find((x) => x.app === "bun-bare")?.flags;
+    expect(flags).toEqual([{ tag: "NOT SUPPORTED", text: `not supported: ${why}` }]);
+    // A cell of another scenario leaves this one not measured.
+    const elsewhere = analyze({
+      ...r,
+      unsupported: [{ app: "bun-bare", scenario: "h2", reason: why }],
+    });
+    expect(elsewhere.groups.get("api")?.rows.find((x) => x.app === "bun-bare")?.flags).toEqual([
+      { tag: "NOT MEASURED", text: "not measured" },
+    ]);
+    const text = formatSummary(analysis);
+    expect(text).toContain(`  bun-bare: not supported: ${why}\n`);
+    const extras = summaryExtras(analysis).join("\n");
+    expect(extras).toContain(`== not supported (no figure: the app cannot serve the scenario)\n`);
+    expect(extras).toMatch(/bun-bare +api +Bun\.serve speaks HTTP\/1\.1 only/);
+    const md = markdownReport(analysis);
+    expect(md).toContain("## Not supported");
+    expect(md).toContain(`| bun-bare | api | ${why} |`);
+    expect(markdownReport(analyze(r))).not.toContain("Not supported");
   });
 
   test("an untestable fastest row does not tie the rest: the first testable row is the reference", () => {

@@ -53,6 +53,45 @@ describe("tool command lines send the same request", () => {
   });
 });
 
+describe("the h2 scenario: oha over HTTP/2, the in-flight requests as connections × streams", () => {
+  const h2 = findScenario("h2");
+  if (!h2) throw new Error("no h2 scenario");
+  const h2Plan = {
+    ...plan,
+    url: "https://127.0.0.1:4000/api/test",
+    scenario: h2,
+    connections: 100,
+  };
+
+  test("oha: --http2, 10 connections of 10 streams, the run's certificate not verified", () => {
+    const c = toolCommand({ name: "oha", path: "/bin/oha", version: "1" }, h2Plan);
+    const argv = c.argv.join(" ");
+    expect(argv).toContain(" -z 5s --http2 -c 10 -p 10 -w ");
+    expect(argv).toEndWith(" --insecure https://127.0.0.1:4000/api/test");
+    // The judge's in-flight bound is every stream of every connection.
+    expect(c.connections).toBe(100);
+    expect(c.threads).toBe(Math.min(physicalCores(), 10));
+  });
+
+  test("wrk and autocannon speak HTTP/1.1 only: refused, not sent over HTTP/1.1", () => {
+    for (const name of ["wrk", "autocannon"] as const) {
+      expect(() => toolCommand({ name, path: "/bin/x", version: "1" }, h2Plan)).toThrow(
+        `${name} speaks HTTP/1.1 only: the h2 scenario needs oha`,
+      );
+    }
+  });
+
+  test("the tls scenario stays on HTTP/1.1: -c as given, no --http2", () => {
+    const tls = findScenario("tls") as Scenario;
+    const c = toolCommand(
+      { name: "oha", path: "/bin/oha", version: "1" },
+      { ...h2Plan, scenario: tls },
+    );
+    expect(c.argv).not.toContain("--http2");
+    expect(c.argv.join(" ")).toContain(" -c 100 -w ");
+  });
+});
+
 describe("wrk opens every connection it is asked for", () => {
   test("threads divide the connections: -c 400 on 15 cores is 10 threads of 40, not 15 of 26", () => {
     expect(wrkThreads(400, 15)).toBe(10);

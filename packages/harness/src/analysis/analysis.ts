@@ -179,6 +179,7 @@ function flagsFor(
   processes: number,
   exclusion: Exclusion,
   failure?: string,
+  unsupported?: string,
 ): Flag[] {
   const flags: Flag[] = [];
   // The first line says what happened; results.json keeps the app's whole output.
@@ -207,8 +208,14 @@ function flagsFor(
         `${processes} process${processes === 1 ? "" : "es"} with valid samples: too few samples for a CI` +
         (processes === 1 ? ", and every comparison is a tie (≈)" : ""),
     });
-  if (failure === undefined && trials.length === 0)
-    flags.push({ tag: "NOT MEASURED", text: "not measured" });
+  if (failure === undefined && trials.length === 0) {
+    // An app the contract says cannot serve the scenario (the reason is the run's record).
+    flags.push(
+      unsupported === undefined
+        ? { tag: "NOT MEASURED", text: "not measured" }
+        : { tag: "NOT SUPPORTED", text: `not supported: ${unsupported}` },
+    );
+  }
   return flags;
 }
 
@@ -258,6 +265,7 @@ function rowFor(results: Results, app: string, group: Group, exclusion: Exclusio
       est.processes,
       exclusion,
       failed ? (record?.failure ?? "unknown") : undefined,
+      results.unsupported?.find((c) => c.app === app && c.scenario === group.scenario)?.reason,
     ),
     notes: [...new Set(valid.flatMap((t) => t.checks.notes))],
   };

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { allowedOtherAnswers, expectedStatus, type Scenario } from "@bench/contract";
+import { allowedOtherAnswers, expectedStatus, h2Split, type Scenario } from "@bench/contract";
 import type { ToolName } from "./parse.ts";
 
 const HARNESS_DIR = join(import.meta.dir, "..", "..");
@@ -137,6 +137,16 @@ export function wrkHeaders(scenario: Scenario): string {
     .join("\n");
 }
 
+/**
+ * oha's connections: `-c` of them over HTTP/1.1; over HTTP/2 (the h2 scenario) the same number
+ * of requests in flight, as fewer connections of several streams each (`-c` × `-p`, h2Split).
+ */
+function connectionFlags(plan: LoadPlan): string[] {
+  if (plan.scenario.http2 !== true) return ["-c", String(plan.connections)];
+  const { connections, streams } = h2Split(plan.connections);
+  return ["--http2", "-c", String(connections), "-p", String(streams)];
+}
+
 function ohaArgs(tool: ToolInfo, plan: LoadPlan, post: boolean, contentType: string): string[] {
   return [
     tool.path,
@@ -148,8 +158,7 @@ function ohaArgs(tool: ToolInfo, plan: LoadPlan, post: boolean, contentType: str
     "json",
     "-z",
     `${plan.durationSec}s`,
-    "-c",
-    String(plan.connections),
+    ...connectionFlags(plan),
     // Wait for in-flight requests at the deadline instead of aborting them; the harness
     // computes req/s over the requested time, not over oha's stretched total.
     "-w",
@@ -191,12 +200,20 @@ function autocannonArgs(
   ];
 }
 
+/** The TCP connections a plan opens: its connections, or h2Split's for HTTP/2. */
+export function openedConnections(plan: LoadPlan): number {
+  return plan.scenario.http2 === true ? h2Split(plan.connections).connections : plan.connections;
+}
+
 export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
   const { scenario, connections, durationSec, url, bodyFile } = plan;
   if (plan.rate !== undefined && tool.name !== "oha") {
     throw new Error(
       `${tool.name} cannot send a fixed rate with latency from when requests were due`,
     );
+  }
+  if (scenario.http2 === true && tool.name !== "oha") {
+    throw new Error(`${tool.name} speaks HTTP/1.1 only: the ${scenario.name} scenario needs oha`);
   }
   const post = scenario.body !== undefined && bodyFile !== undefined;
   const contentType = scenario.contentType ?? "application/json";
@@ -208,7 +225,7 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
     case "oha":
       argv = ohaArgs(tool, plan, post, contentType);
       // Its fast path runs min(physical cores, connections) load threads (oha 1.x).
-      threads = Math.min(physicalCores(), connections);
+      threads = Math.min(physicalCores(), openedConnections(plan));
       break;
     case "wrk":
       threads = wrkThreads(connections, plan.cores);

@@ -274,10 +274,27 @@ function profiles(analysis: Analysis): Section[] {
   return section("Profiles", PROFILES_INTRO, parts);
 }
 
+const NOT_SUPPORTED_INTRO =
+  "Apps that cannot serve a scenario of the run, and why (the contract's reason, which verify() checks against the app at every start: the day the app serves it, the check fails and the entry goes). No figure stands in for these cells.";
+
+/** The cells the contract says an app cannot serve, each with its reason. */
+function notSupported(analysis: Analysis): Section[] {
+  const cells = analysis.results.unsupported ?? [];
+  if (cells.length === 0) return [];
+  const table: Table = {
+    header: ["app", "scenario", "not supported because"],
+    align: "lll",
+    rows: cells.map((c) => [c.app, c.scenario, c.reason]),
+    terminal: { caption: "not supported (no figure: the app cannot serve the scenario)" },
+  };
+  return section("Not supported", NOT_SUPPORTED_INTRO, [{ tables: [table] }]);
+}
+
 /** Every section the run has, in the order every report shows them. */
 export function sections(analysis: Analysis): Section[] {
   return [
     side,
+    notSupported,
     production,
     cpuCost,
     curve,

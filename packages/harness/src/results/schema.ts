@@ -137,6 +137,10 @@ export const ResultsSchema = T.Object({
   profiles: T.Optional(T.Array(ProfileSchema)),
   /** --side-by-side: one record per sample of a pair; such a run has no `trials`. */
   pairTrials: T.Optional(T.Array(PairTrialSchema)),
+  /** The apps that cannot serve a scenario of the run, each with the contract's reason. */
+  unsupported: T.Optional(
+    T.Array(T.Object({ app: T.String(), scenario: T.String(), reason: T.String() })),
+  ),
   /** The run as a session of the history (absent: not recorded, as --no-history or --calibrate). */
   history: T.Optional(HistorySchema),
 });

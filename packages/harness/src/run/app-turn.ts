@@ -2,7 +2,7 @@
 // per scenario warm up, measure its samples, its open-loop rates and, in the last round, the
 // capacity search; stop it, leaving nothing behind.
 
-import type { Scenario } from "@bench/contract";
+import { getApp, notSupported, type Scenario } from "@bench/contract";
 import { RATE_TOLERANCE } from "../analysis/rate-levels.ts";
 import { LaunchError, type RunningApp } from "../apps/launch.ts";
 import { serverPinning } from "../common/plan.ts";
@@ -13,7 +13,7 @@ import { MIN_WINDOW_SHARE } from "../load/thresholds.ts";
 import { type Floor, startFloor } from "../rates/floor.ts";
 import { runRates, runSearch } from "../rates/open-loop.ts";
 import type { Trial } from "../results/schema.ts";
-import type { AppRun } from "../runtimes/runtime-versions.ts";
+import { type AppRun, registryName } from "../runtimes/runtime-versions.ts";
 import { retakeStolen, stealMark } from "./retake.ts";
 import { log, type MeasuredRun, type Run, type Target, withNsPerRequest } from "./session.ts";
 
@@ -56,6 +56,12 @@ export async function measureApp(
   const { warmupSec, connectionCounts } = run.options;
   for (const listed of run.options.scenarios) {
     if (run.interrupted) return;
+    // By the registry's name: a row of --node 22,24 is named node-hono@22.
+    const reason = notSupported(getApp(registryName(app.name)), listed);
+    if (reason !== undefined) {
+      run.notSupported(app.name, listed.name, reason);
+      continue;
+    }
     const scenario = await scenarioAsSent(listed, app.port);
     if (typeof scenario === "string") {
       run.fail(app.name, `${listed.name}: ${scenario}`);

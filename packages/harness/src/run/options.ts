@@ -21,6 +21,7 @@ import type { DbEngine } from "../common/engine.ts";
 import { REPO_ROOT } from "../common/root.ts";
 import { defaultHistory } from "../history/store.ts";
 import type { RemoteSpec } from "../hosts/remote.ts";
+import type { ToolName } from "../load/parse.ts";
 import { type ToolInfo, toolVersion } from "../load/tools.ts";
 import type { RateSpec } from "../rates/rates.ts";
 import { type AppRun, type RuntimeBuild, versionedName } from "../runtimes/runtime-versions.ts";
@@ -146,12 +147,12 @@ export function parseOptions(
     return parseOptions(shuffled(values, values.orderSeed, apps), argv, warn);
   }
   const scenarios = scenariosOf(values.scenario);
-  const tool = chooseTool(values.tool, warn);
   const ratePath = load.search || load.rates.length > 0 ? rateTool() : undefined;
   if (server) remoteLimits(values);
   const runtimeVersions = versionsOf(values, apps);
   const db = dbOf(values.db, scenarios.scenarios, !!server, !!side, counts.workerCounts);
   tlsLimits(scenarios.scenarios, { server: !!server, side: !!side, rates: ratePath !== undefined });
+  const tool = toolOf(values.tool, scenarios.scenarios, warn);
   if (server) {
     const install = "install it (apt-get install openssh-client, or your system's OpenSSH)";
     needCommand("ssh", `--server-host needs ssh: ${install}`);
@@ -426,6 +427,32 @@ function remoteLimits(values: Values): void {
   ];
   const found = refused.find(([, given]) => given);
   if (found) throw new UsageError(`${found[0]} does not go with --server-host yet`);
+}
+
+/**
+ * The closed-loop generator (chooseTool); with an HTTP/2 scenario oha, the one generator here
+ * that speaks it, for every scenario of the run (so they compare through one generator).
+ */
+function toolOf(
+  wanted: string | undefined,
+  scenarios: readonly Scenario[],
+  warn: (line: string) => void,
+): { name: ToolName; path: string } {
+  const h2 = scenarios.find((s) => s.http2);
+  if (!h2) return chooseTool(wanted, warn);
+  if (wanted !== undefined && wanted !== "oha") {
+    throw new UsageError(
+      `the ${h2.name} scenario needs oha (${wanted} speaks HTTP/1.1 only): give --tool oha or leave --tool out`,
+    );
+  }
+  try {
+    return chooseTool("oha", warn);
+  } catch (error) {
+    if (!(error instanceof EnvironmentError)) throw error;
+    throw new EnvironmentError(
+      `the ${h2.name} scenario needs oha, the one load generator here that speaks HTTP/2: ${error.message}`,
+    );
+  }
 }
 
 /**

@@ -97,6 +97,15 @@ export class Run {
     for (const tool of this.tools) tool.kill("SIGTERM");
   }
 
+  /** An app that cannot serve a scenario (the contract's reason): shown so, once per run. */
+  notSupported(name: string, scenario: string, reason: string): void {
+    const cells = this.recorder.results.unsupported ?? [];
+    if (cells.some((c) => c.app === name && c.scenario === scenario)) return;
+    this.recorder.results.unsupported = [...cells, { app: name, scenario, reason }];
+    this.recorder.save();
+    log(`  ${name} · ${scenario}: not supported: ${reason}`);
+  }
+
   fail(name: string, failure: string): void {
     this.recorder.update(name, { status: "failed", failure });
     log(`  ${name}: FAILED: ${failure}`);
@@ -199,7 +208,7 @@ export class Run {
     address = this.host.address,
   ): Promise<Target | undefined> {
     const url = `http://${address}:${app.port}`;
-    // Given the certificate, the app opens its TLS port too, on Node once node:https is loaded.
+    // Given the certificate, the app opens its TLS port too, on Node once node:http2 is loaded.
     if (this.certificate && !(await portOpen(address, tlsPort(app.port), TLS_PORT_WAIT_MS))) {
       this.fail(app.name, `its TLS port ${tlsPort(app.port)} did not open within 10 s`);
       return undefined;
@@ -208,6 +217,7 @@ export class Run {
       processes: workerCount,
       ...(running.database ? { database: running.database } : {}),
       ...(this.certificate ? { tlsCa: this.certificate.pem } : {}),
+      ...(this.options.scenarios.some((s) => s.http2) ? { http2: true } : {}),
     });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
     let identity: { runtime: string; version: string } | undefined;
