@@ -18,6 +18,7 @@ export {
   rewriteWorlds,
   sqliteProbe,
 } from "./check/db-probes.ts";
+export { alpnChoice, checkH2Refused, h2Fetcher, openH2 } from "./check/h2-checks.ts";
 export {
   abandonBodies,
   EXTRA_ATTACKS,
@@ -26,7 +27,6 @@ export {
   hostile,
   survived,
 } from "./check/hostile.ts";
-export { alpnChoice, checkH2Refused, h2Fetcher, openH2 } from "./check/h2-checks.ts";
 export {
   ask,
   checkMiddleware,

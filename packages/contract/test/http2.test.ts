@@ -53,16 +53,25 @@ describe("which apps serve HTTP/2", () => {
     expect(h2).toMatchObject({ path: "/api/test", tls: true, http2: true, onRequest: true });
   });
 
-  test("Bun.serve's apps and the Express apps cannot, each with its reason; the rest can", () => {
+  test("Bun.serve's apps, the Express apps and Fastify on Deno cannot, each with its reason; the rest can", () => {
     if (!h2) throw new Error("no h2 scenario");
     const cannot: string[] = APPS.filter((app) => notSupported(app, h2) !== undefined).map(
       (a) => a.name,
     );
     expect(cannot.sort()).toEqual(
-      ["bun-bare", "bun-elysia", "bun-express", "bun-hono", "deno-express", "node-express"].sort(),
+      [
+        "bun-bare",
+        "bun-elysia",
+        "bun-express",
+        "bun-hono",
+        "deno-express",
+        "deno-fastify",
+        "node-express",
+      ].sort(),
     );
     expect(notSupported(getApp("bun-hono"), h2)).toStartWith("Bun.serve speaks HTTP/1.1 only");
     expect(notSupported(getApp("deno-express"), h2)).toStartWith("Express cannot serve");
+    expect(notSupported(getApp("deno-fastify"), h2)).toStartWith("Deno's node:http2 server ends");
     expect(Object.keys(H2_UNSUPPORTED).sort()).toEqual(cannot.sort());
   });
 

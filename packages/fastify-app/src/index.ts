@@ -10,6 +10,7 @@
 
 import { Readable } from "node:stream";
 import {
+  type AppName,
   apiPayload,
   DB_ROUTES,
   ERRORS,
@@ -17,6 +18,7 @@ import {
   fortunesHtml,
   GREETING,
   getApp,
+  H2_UNSUPPORTED,
   invalidFieldError,
   isClientGone,
   isJsonContentType,
@@ -162,11 +164,15 @@ function onError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply)
 
 /**
  * The app; given `https` (the run's certificate), an instance served over HTTPS by Fastify, with
- * HTTP/1.1 and HTTP/2 by ALPN on one port (its `http2` option and node:http2's allowHTTP1).
+ * HTTP/1.1 and HTTP/2 by ALPN on one port (its `http2` option and node:http2's allowHTTP1), or
+ * HTTP/1.1 only with `http2` false (where the contract says the app cannot serve HTTP/2).
  */
-export function createApp(https?: TlsPem): FastifyInstance {
-  const secure = https
-    ? { http2: true, https: { cert: https.cert, key: https.key, allowHTTP1: true } }
+export function createApp(https?: TlsPem, http2 = true): FastifyInstance {
+  const pem = https ? { cert: https.cert, key: https.key } : undefined;
+  const secure = pem
+    ? http2
+      ? { http2, https: { ...pem, allowHTTP1: true } }
+      : { https: pem }
     : {};
   // Fastify's types follow the server: over node:http2 the instance types its request and reply
   // with http2's; the handlers use only what both have.
@@ -193,13 +199,15 @@ export function createApp(https?: TlsPem): FastifyInstance {
  */
 export function serveApp(name: string, app: FastifyInstance): void {
   const { port } = getApp(name);
+  // HTTP/2 unless the contract says this app cannot serve it (Fastify on Deno: spec/http2.ts).
+  const h2 = H2_UNSUPPORTED[name as AppName] === undefined;
   // Given the run's certificate, HTTPS too: Fastify's `https` option, which takes an instance
   // of its own (the option is the server's, fixed when the instance is made).
   serveWorkers(name, ({ reusePort, host }, listening) =>
     listenPlainAndTls(name, host, port, listening, (at, tls, done) => {
       // Fastify hands these to node:http's listen(); its type leaves reusePort out.
       const options = { port: at, host, reusePort };
-      (tls ? createApp(tls) : app).listen(options, (error) => {
+      (tls ? createApp(tls, h2) : app).listen(options, (error) => {
         if (error) throw error;
         done();
       });

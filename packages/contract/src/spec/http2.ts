@@ -20,6 +20,9 @@ const BUN_SERVE =
 const EXPRESS =
   "Express cannot serve over node:http2 (its compatibility API): the first request over HTTP/2 throws inside Express's request object and ends the process; so the app serves HTTPS with node:https, HTTP/1.1 only";
 
+const DENO_NODE_HTTP2 =
+  "Deno's node:http2 server ends the process (an nghttp2 assertion, SIGABRT or SIGSEGV) when a client closes an HTTP/2 session with streams in flight, as a load generator does at the end of its window; so the app serves HTTPS with Fastify's https option, HTTP/1.1 only";
+
 /** Why an app serves no HTTP/2, for each app that cannot. */
 export const H2_UNSUPPORTED: Readonly<Partial<Record<AppName, string>>> = {
   "bun-hono": BUN_SERVE,
@@ -28,6 +31,7 @@ export const H2_UNSUPPORTED: Readonly<Partial<Record<AppName, string>>> = {
   "node-express": EXPRESS,
   "bun-express": EXPRESS,
   "deno-express": EXPRESS,
+  "deno-fastify": DENO_NODE_HTTP2,
 };
 
 /**
