@@ -36,8 +36,15 @@ export async function runApp(run: Run, app: AppRun, round: number, workers: numb
     const target = await run.verifyApp(app, running, workers);
     if (target) await measureApp(run, target, round, running);
   } catch (error) {
-    // Anything unforeseen costs this app, not the run.
-    run.fail(app.name, `harness error: ${error instanceof Error ? error.message : String(error)}`);
+    // Anything unforeseen costs this app, not the run. An app that died mid-turn surfaces as
+    // a refused connection somewhere: say that it exited, and what it said last.
+    const why = error instanceof Error ? error.message : String(error);
+    run.fail(
+      app.name,
+      running.hasExited()
+        ? `exited (${await running.exited}) during its turn (${why}). Its output:\n${running.output().trim()}`
+        : `harness error: ${why}`,
+    );
   } finally {
     const stopped = await running.stop();
     if (stopped.survivors.length > 0) {
