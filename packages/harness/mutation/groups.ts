@@ -255,6 +255,9 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/serve/body.ts",
       "src/spec/streams.ts",
       "src/check/stream-cases.ts",
+      "src/spec/http2.ts",
+      "src/check/h2-checks.ts",
+      "src/serve/head.ts",
     ],
     // verify.test.ts and hostile.test.ts wait out timeouts and spawn the CLI; lenient.test.ts
     // breaks every rule of verify(), checkCases() and hostile() with fast stand-ins instead.
@@ -265,6 +268,9 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/streams.test.ts",
       // checkOverTls against live HTTPS stand-ins (a certificate made by openssl).
       "test/tls.test.ts",
+      // checkOverH2, the HTTP/2 fetcher and the apps that cannot serve HTTP/2, against live
+      // stand-ins (Fastify over node:http2, Bun.serve, a bare node:http2 server).
+      "test/http2.test.ts",
     ],
   },
   {
