@@ -39,7 +39,8 @@ export interface Scenario {
   readonly onRequest?: true;
   /**
    * Sent over HTTPS to the app's TLS port (spec/tls.ts), the harness giving every app process
-   * the run's certificate; connections are opened before the window and kept alive.
+   * the run's certificate; connections are kept alive, each shaking hands once, when the
+   * sample's generator opens it (so a sample's window holds its connections' handshakes).
    */
   readonly tls?: true;
   /**

@@ -201,7 +201,7 @@ function autocannonArgs(
 }
 
 /** The TCP connections a plan opens: its connections, or h2Split's for HTTP/2. */
-export function openedConnections(plan: LoadPlan): number {
+function openedConnections(plan: LoadPlan): number {
   return plan.scenario.http2 === true ? h2Split(plan.connections).connections : plan.connections;
 }
 
