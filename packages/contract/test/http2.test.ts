@@ -18,7 +18,8 @@ import {
 } from "@bench/contract";
 import { alpnChoice, checkH2Refused, checkOverH2, h2Fetcher, openH2 } from "@bench/contract/check";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
-import { createApp as fastifyApp } from "../../fastify-app/src/index.ts";
+// From the repository root: the same path from the package and from a mutation sandbox.
+import { createApp as fastifyApp } from "../../../packages/fastify-app/src/index.ts";
 import { pemOf, SKIP_WITHOUT_OPENSSL, testCertificate } from "./support/certificate.ts";
 
 const SKIP = SKIP_WITHOUT_OPENSSL;

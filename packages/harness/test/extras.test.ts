@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { analyze } from "../src/analysis/analysis.ts";
 import { summaryExtras } from "../src/report/extras.ts";
+import { markdownReport } from "../src/report/markdown.ts";
 import { COSTED } from "./support/report-side.ts";
 import { CALIBRATED, RATED, STARTED, SYNTHETIC, WORKERS } from "./support/report-synthetic.ts";
 import { syntheticVersionsRun } from "./support/synthetic.ts";
@@ -19,6 +20,39 @@ const columnStarts = (lines: string[], n: number) =>
 describe("the terminal summary's extras", () => {
   test("a plain run has none", () => {
     expect(summaryExtras(analyze(SYNTHETIC))).toEqual([]);
+  });
+
+  test("not supported: a row per cell, with its reason, under its caption; and in the Markdown", () => {
+    const unsupported = [
+      { app: "bun-hono", scenario: "h2", reason: "Bun.serve speaks HTTP/1.1 only" },
+      { app: "node-express", scenario: "h2", reason: "Express throws on node:http2" },
+    ];
+    const analysis = analyze({ ...SYNTHETIC, unsupported });
+    expect(summaryExtras(analysis)).toEqual([
+      [
+        "== not supported (no figure: the app cannot serve the scenario)",
+        "app           scenario  not supported because",
+        "bun-hono      h2        Bun.serve speaks HTTP/1.1 only",
+        "node-express  h2        Express throws on node:http2",
+      ].join("\n"),
+    ]);
+    const md = markdownReport(analysis);
+    expect(md).toContain(
+      [
+        "## Not supported",
+        "",
+        "Apps that cannot serve a scenario of the run, and why (the contract's reason, which verify() checks against the app at every start: the day the app serves it, the check fails and the entry goes). No figure stands in for these cells.",
+        "",
+        "| app | scenario | not supported because |",
+        "| :-- | :-- | :-- |",
+        "| bun-hono | h2 | Bun.serve speaks HTTP/1.1 only |",
+        "| node-express | h2 | Express throws on node:http2 |",
+      ].join("\n"),
+    );
+    // An empty list is no section.
+    expect(markdownReport(analyze({ ...SYNTHETIC, unsupported: [] }))).not.toContain(
+      "Not supported",
+    );
   });
 
   test("capacity: a block per scenario, columns padded to their widest cell", () => {

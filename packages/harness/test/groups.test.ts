@@ -7,6 +7,7 @@ import {
   type Group,
   groupsOf,
   inGroup,
+  roundsMeasured,
   scenarioOfKey,
   workersText,
 } from "../src/analysis/groups.ts";
@@ -111,6 +112,16 @@ describe("which trials a group holds", () => {
     expect(inGroup(trial("api", 10, 1), both)).toBe(false);
     expect(inGroup(trial("api", 400, 2), both)).toBe(false);
     expect(inGroup(trial("db", 10, 2), both)).toBe(false);
+  });
+});
+
+describe("the rounds a run measured", () => {
+  const at = (...rounds: number[]) => rounds.map((round) => ({ round }));
+  test("each round with a sample counts once, one at a time and side by side alike", () => {
+    expect(roundsMeasured({ trials: at(1, 1, 2, 4) } as never)).toBe(3);
+    expect(roundsMeasured({ trials: at(1), pairTrials: at(2, 3, 3) } as never)).toBe(3);
+    expect(roundsMeasured({ trials: [], pairTrials: at(5) } as never)).toBe(1);
+    expect(roundsMeasured({ trials: [] } as never)).toBe(0);
   });
 });
 

@@ -85,6 +85,13 @@ describe("CPU over the window", () => {
     expect(ratesOver(samples, { startMs: 700, endMs: 2300 }, 2, 1)).not.toHaveProperty(
       "serverStealPercent",
     );
+    // Read at one end of the window only: no figure either (not one from a missing reading).
+    for (const end of [0, stolen.length - 1]) {
+      const gap = stolen.map((x, i) => (i === end ? { ...x, serverStealTicks: undefined } : x));
+      expect(ratesOver(gap, { startMs: 0, endMs: 2600 }, 2, 1)).not.toHaveProperty(
+        "serverStealPercent",
+      );
+    }
   });
 
   test("--db postgres: the database server's CPU over the window, only where it was read", () => {

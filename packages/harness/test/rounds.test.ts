@@ -119,7 +119,9 @@ describe("runRounds", () => {
     // have gone; a fourth would end at 200 ms, past 170 and not past 200.
     const timed = (maxTimeSec: number) => {
       const s = stand({ rounds: 3, precision: { target: 0.01, maxTimeSec } }, noisy, 10);
-      let clock = 0;
+      // The clock starts where a real one would (performance.now() is never 0 by then): the
+      // time gone is a difference, not the clock's reading.
+      let clock = 5_000;
       const round = s.loop.round;
       const loop = {
         ...s.loop,

@@ -257,14 +257,16 @@ describe("apps without a valid trial", () => {
     const analysis = analyze(withCell);
     const flags = analysis.groups.get("api")?.rows.find((x) => x.app === "bun-bare")?.flags;
     expect(flags).toEqual([{ tag: "NOT SUPPORTED", text: `not supported: ${why}` }]);
-    // A cell of another scenario leaves this one not measured.
-    const elsewhere = analyze({
-      ...r,
-      unsupported: [{ app: "bun-bare", scenario: "h2", reason: why }],
-    });
-    expect(elsewhere.groups.get("api")?.rows.find((x) => x.app === "bun-bare")?.flags).toEqual([
-      { tag: "NOT MEASURED", text: "not measured" },
-    ]);
+    // A cell of another scenario, or of another app, leaves this one not measured.
+    for (const cell of [
+      { app: "bun-bare", scenario: "h2", reason: why },
+      { app: "deno-bare", scenario: "api", reason: why },
+    ]) {
+      const elsewhere = analyze({ ...r, unsupported: [cell] });
+      expect(elsewhere.groups.get("api")?.rows.find((x) => x.app === "bun-bare")?.flags).toEqual([
+        { tag: "NOT MEASURED", text: "not measured" },
+      ]);
+    }
     const text = formatSummary(analysis);
     expect(text).toContain(`  bun-bare: not supported: ${why}\n`);
     const extras = summaryExtras(analysis).join("\n");
