@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Results } from "../src/results/schema.ts";
-import { taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, taggedProcesses } from "./support/run-benchmark.ts";
 import {
   appPortsListening,
   benchmarkIn,
@@ -76,8 +76,8 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
       hosts,
       across(target, "--quick", "-o", dir, "bun-bare", "node-hono"),
     );
+    expectExit(run, 0);
     expect(run.stderr).toContain(`bench: server host root@${SERVER_ADDRESS} (${SERVER_ADDRESS})`);
-    expect(run.code).toBe(0);
     const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as Results;
     const server = results.manifest.serverHost;
     expect(server?.address).toBe(SERVER_ADDRESS);
@@ -104,7 +104,7 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
     const dir = out();
     const closed = `root@${SERVER_ADDRESS}:${SSH_PORT + 1}`;
     const run = await benchmarkIn(hosts, across(closed, "--quick", "-o", dir, "bun-bare"));
-    expect(run.code).toBe(2);
+    expectExit(run, 2);
     expect(run.stderr).toMatch(/bench: cannot connect to root@10\.77\.0\.2 over SSH: .*refused/);
     expect(existsSync(join(dir, "results.json"))).toBe(false);
     await nothingLeft();
@@ -115,7 +115,7 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
       hosts,
       across(target, "--server-dir", "/nonexistent/bench", "--quick", "-o", out(), "bun-bare"),
     );
-    expect(run.code).toBe(2);
+    expectExit(run, 2);
     expect(run.stderr).toContain("no folder /nonexistent/bench there");
     await nothingLeft();
   }, 60_000);
@@ -148,7 +148,7 @@ describe.skipIf(problem !== undefined)("--server-host across two network namespa
       },
     );
     expect(dropped).toBe(true);
-    expect(run.code).toBe(1);
+    expectExit(run, 1);
     const lost = run.stderr.split("\n").filter((l) => l.includes("lost the connection to"));
     expect(lost.some((l) => l.startsWith("bench: lost the connection to root@10.77.0.2"))).toBe(
       true,

@@ -1,6 +1,7 @@
 // Runs ./benchmark.sh as a user would (bash, from the repository root) with the Bun running
 // the tests, and collects its output.
 
+import { expect } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,6 +89,17 @@ export function startBenchmark(
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
   return { child, done };
+}
+
+/**
+ * Expects the run to have ended with `code`; when it did not, its stderr is printed first, so a
+ * failure in CI (where only the test's output remains) shows why the run ended as it did.
+ */
+export function expectExit(run: Finished, code: number): void {
+  if (run.code !== code) {
+    console.error(`benchmark.sh ended with ${run.code}, not ${code}; its stderr:\n${run.stderr}`);
+  }
+  expect(run.code).toBe(code);
 }
 
 export const runBenchmark = (args: readonly string[], env?: Readonly<Record<string, string>>) =>
