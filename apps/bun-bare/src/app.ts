@@ -32,6 +32,7 @@ import {
 } from "@bench/fetch-bare/middleware";
 import type { FixedWindowLimiter } from "@bench/fetch-bare/rate-limit";
 import type { BunRequest, Server } from "bun";
+import { type SocketData, webSocketRoutes, websocket } from "./websocket.ts";
 
 type UserRequest = BunRequest<typeof ROUTES.user>;
 
@@ -47,8 +48,8 @@ const user = w((request: UserRequest) => getUser(request, request.params.id));
 // The rate limit's key is the socket's address, which only the server knows. One store per
 // server: a process serves once, but the tests start many servers from these options (the
 // contract's reference server is this app), and each must start with the whole allowance.
-const limiters = new WeakMap<Server<undefined>, FixedWindowLimiter>();
-const limit = w((request: Request, server: Server<undefined>) => {
+const limiters = new WeakMap<Server<SocketData>, FixedWindowLimiter>();
+const limit = w((request: Request, server: Server<SocketData>) => {
   let limiter = limiters.get(server);
   if (limiter === undefined) {
     limiter = rateLimiter();
@@ -88,7 +89,10 @@ export const serveOptions = {
     // The streamed routes (a ReadableStream pulled chunk by chunk).
     [STREAM_ROUTES.sse]: { GET: w(sse) },
     [STREAM_ROUTES.stream]: { GET: w(stream) },
+    // The WebSocket routes (websocket.ts): the upgrade, and 426 or 400 when there is none.
+    ...webSocketRoutes,
   },
+  websocket,
   // Unmatched paths, and known paths with another method, fall through to here.
   fetch: () => fail(404, ERRORS.notFound),
   error: internalError,

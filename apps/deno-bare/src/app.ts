@@ -4,6 +4,7 @@
 // handlers are packages/fetch-bare's, which bun-bare routes with Bun.serve's routes table.
 
 import { DB_ROUTES, ERRORS, MIDDLEWARE_ROUTES, ROUTES, STREAM_ROUTES } from "@bench/contract";
+import { WS_ROUTES } from "@bench/contract/ws";
 import {
   api,
   echo,
@@ -30,6 +31,7 @@ import {
   rateLimiter,
   stackMe,
 } from "@bench/fetch-bare/middleware";
+import { webSocket } from "./websocket.ts";
 
 const USERS_PREFIX = ROUTES.user.slice(0, ROUTES.user.indexOf(":id"));
 
@@ -60,7 +62,7 @@ export function handler(
   return database ?? middlewareRoute(request, info, path, method, read);
 }
 
-/** The database and streamed routes, reached once the routes above have not matched. */
+/** The database, streamed and WebSocket routes, reached once the routes above have not matched. */
 function databaseRoute(request: Request, path: string): Response | Promise<Response> | undefined {
   switch (path) {
     case DB_ROUTES.db:
@@ -75,6 +77,10 @@ function databaseRoute(request: Request, path: string): Response | Promise<Respo
       return sse(request);
     case STREAM_ROUTES.stream:
       return stream(request);
+    case WS_ROUTES.echo:
+      return webSocket(request, false);
+    case WS_ROUTES.broadcast:
+      return webSocket(request, true);
     default:
       return undefined;
   }

@@ -30,8 +30,10 @@ import {
   withValue,
   worldStore,
 } from "@bench/contract";
+import { acceptUpgrades, shouldUpgradeCallback } from "@bench/contract/ws-node";
 import { middlewareRoute } from "./middleware.ts";
 import { streamRoute } from "./streams.ts";
+import { upgradeRequired } from "./websocket.ts";
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -163,8 +165,8 @@ export function handle(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /**
- * Every other path: the database, streamed and production-middleware routes (so they add
- * nothing to the routes above), then the 404.
+ * Every other path: the database, streamed, WebSocket and production-middleware routes (so
+ * they add nothing to the routes above), then the 404.
  */
 function notMatched(
   req: IncomingMessage,
@@ -174,6 +176,7 @@ function notMatched(
   read: boolean,
 ): void {
   if (read && (databaseRoute(res, path, query) || streamRoute(res, path, query))) return;
+  if (read && upgradeRequired(res, path)) return;
   const route = middlewareRoute(path, req.method, read);
   if (route === undefined) {
     sendError(res, 404, ERRORS.notFound);
@@ -237,8 +240,9 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
 
 export function createApp(): Server {
   // No closure or listener per request on the hot path: node:http emits a request's 'error'
-  // to listeners only, and only a body being read (readJson) needs one.
-  return createServer(serve);
+  // to listeners only, and only a body being read (readJson) needs one. The WebSocket routes'
+  // upgrades go to ws (@bench/contract/ws-node); any other asking to upgrade is a request.
+  return acceptUpgrades(createServer({ shouldUpgradeCallback }, serve));
 }
 
 /**

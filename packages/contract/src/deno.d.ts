@@ -32,6 +32,17 @@ declare namespace Deno {
     handler: (request: Request, info: ServeHandlerInfo) => Response | Promise<Response>,
   ): HttpServer;
 
+  interface UpgradeWebSocketOptions {
+    protocol?: string;
+    /** Seconds without a message before Deno pings, and closes when no pong comes; 120. */
+    idleTimeout?: number;
+  }
+  /** Throws a TypeError when the request is no valid opening request (no Sec-WebSocket-Key). */
+  function upgradeWebSocket(
+    request: Request,
+    options?: UpgradeWebSocketOptions,
+  ): { socket: WebSocket; response: Response };
+
   interface CommandOptions {
     args?: string[];
     env?: Record<string, string>;

@@ -54,6 +54,7 @@ import {
 } from "@bench/contract";
 import { listenPlainAndTls } from "@bench/contract/listen";
 import { serveWorkers } from "@bench/contract/workers";
+import { acceptUpgrades, shouldUpgradeCallback } from "@bench/contract/ws-node";
 import compression from "compression";
 import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -64,6 +65,7 @@ import {
   MemoryStore,
   rateLimit,
 } from "express-rate-limit";
+import { webSocketRoutes } from "./websocket.ts";
 
 const fail = (res: Response, status: number, message: ErrorMessage | string) =>
   res.status(status).json(errorBody(message as ErrorMessage));
@@ -340,6 +342,7 @@ export function createApp(): express.Express {
   app.set("x-powered-by", false);
   routes(app);
   middlewareRoutes(app);
+  webSocketRoutes(app);
   app.use((_req: Request, res: Response) => fail(res, 404, ERRORS.notFound));
   app.use(onError);
   return app;
@@ -354,12 +357,12 @@ export function createApp(): express.Express {
 export function serveApp(name: string, app: express.Express): void {
   const { port } = getApp(name);
   // Given the run's certificate, HTTPS too: Express's way, the app on node:https (imported
-  // only then).
+  // only then). WebSocket on the plain port only: ws on the server (@bench/contract/ws-node).
   serveWorkers(name, ({ reusePort, host }, listening) =>
     listenPlainAndTls(name, host, port, listening, async (at, tls, done) => {
       const server = tls
         ? (await import("node:https")).createServer({ cert: tls.cert, key: tls.key }, app)
-        : createServer(app);
+        : acceptUpgrades(createServer({ shouldUpgradeCallback }, app));
       server.listen({ port: at, host, reusePort }, done);
     }),
   );

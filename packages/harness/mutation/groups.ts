@@ -258,6 +258,10 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/spec/http2.ts",
       "src/check/h2-checks.ts",
       "src/serve/head.ts",
+      "src/spec/websocket.ts",
+      "src/check/ws-wire.ts",
+      "src/check/ws-checks.ts",
+      "src/check/abuse.ts",
     ],
     // verify.test.ts and hostile.test.ts wait out timeouts and spawn the CLI; lenient.test.ts
     // breaks every rule of verify(), checkCases() and hostile() with fast stand-ins instead.
@@ -271,6 +275,11 @@ export const GROUPS: readonly MutationGroup[] = [
       // checkOverH2, the HTTP/2 fetcher and the apps that cannot serve HTTP/2, against live
       // stand-ins (Fastify over node:http2, Bun.serve, a bare node:http2 server).
       "test/http2.test.ts",
+      // The WebSocket probe and its frame codec, against bun-bare's handlers, servers that
+      // each break one rule, and a raw server that answers as no library would.
+      "test/websocket.test.ts",
+      // The protocols' bad clients against stand-ins that count what they receive.
+      "test/abuse.test.ts",
     ],
   },
   {

@@ -5,9 +5,10 @@
 
 import type { Server } from "bun";
 import { serveOptions } from "../../../../apps/bun-bare/src/app.ts";
+import type { SocketData } from "../../../../apps/bun-bare/src/websocket.ts";
 import { apiPayload, type Framework, MIDDLEWARE_ROUTES, ROUTES } from "../../src/index.ts";
 
-export type Handler = (req: Request, server: Server<undefined>) => Promise<Response> | Response;
+export type Handler = (req: Request, server: Server<SocketData>) => Promise<Response> | Response;
 
 /** Routes to replace, as Bun.serve's table: { "/": { GET: () => new Response("...") } }. */
 export type Overrides = Record<string, Record<string, Handler>>;

@@ -1,0 +1,165 @@
+// The protocols' bad clients (check/abuse.ts) against stand-ins that count what they receive:
+// stalled TLS handshakes send exactly the first bytes of a ClientHello and hold on, a reset
+// storm cancels every stream it opens and stops when the server ends the session, a client
+// that never reads stalls or is ended, and the memory of a process tree is read from /proc.
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { connect as connectH2, createServer as createH2, type Http2Server } from "node:http2";
+import { createServer, type Server, type Socket } from "node:net";
+import {
+  appRssBytes,
+  neverReads,
+  PARTIAL_CLIENT_HELLO,
+  resetStorm,
+  stallTlsHandshakes,
+} from "../src/check/abuse.ts";
+import { acceptOf } from "../src/check/ws-wire.ts";
+
+const HOST = "127.0.0.1";
+const PORT = 38_031;
+let closeServer: (() => void) | undefined;
+afterEach(() => {
+  closeServer?.();
+  closeServer = undefined;
+});
+
+async function listen(server: Server | Http2Server): Promise<void> {
+  await new Promise<void>((listening) => server.listen(PORT, HOST, listening));
+  closeServer = () => server.close();
+}
+
+describe("stalled TLS handshakes", () => {
+  test("each connection sends the first 11 bytes of a ClientHello and holds on until released", async () => {
+    const received: Buffer[] = [];
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("data", (data: Buffer) => received.push(data));
+      socket.on("error", () => {});
+    });
+    await listen(server);
+    const stall = await stallTlsHandshakes(HOST, PORT, 5, 1000);
+    await Bun.sleep(100);
+    expect(stall.opened).toBe(5);
+    expect(Buffer.concat(received).equals(Buffer.concat(Array(5).fill(PARTIAL_CLIENT_HELLO)))).toBe(
+      true,
+    );
+    expect(PARTIAL_CLIENT_HELLO.subarray(0, 1)[0]).toBe(0x16); // a handshake record
+    expect(stall.closedByServer()).toBe(0);
+    sockets[0]?.destroy();
+    sockets[1]?.destroy();
+    await Bun.sleep(100);
+    expect(stall.closedByServer()).toBe(2);
+    stall.release();
+    await Bun.sleep(100);
+    expect(sockets.every((s) => s.destroyed || s.readableEnded)).toBe(true);
+  });
+
+  test("a port that refuses: an error, nothing left open", async () => {
+    await expect(stallTlsHandshakes(HOST, PORT, 3, 500)).rejects.toThrow("ECONNREFUSED");
+  });
+});
+
+describe("a reset storm", () => {
+  async function h2Server(goawayAfter?: number): Promise<{ streams: () => number }> {
+    let streams = 0;
+    const server = createH2();
+    server.on("stream", (stream) => {
+      stream.on("error", () => {});
+      streams++;
+      if (streams === goawayAfter) stream.session?.goaway();
+    });
+    await listen(server);
+    return { streams: () => streams };
+  }
+
+  test("every stream is opened and cancelled; the session stays", async () => {
+    const seen = await h2Server();
+    const session = connectH2(`http://${HOST}:${PORT}`);
+    const storm = await resetStorm(session, "/api/test", 1000);
+    session.destroy();
+    expect(storm).toEqual({ reset: 1000, ended: false });
+    expect(seen.streams()).toBeGreaterThan(0);
+    expect(seen.streams()).toBeLessThanOrEqual(1000);
+  });
+
+  test("a server that ends the session ends the storm", async () => {
+    await h2Server(10);
+    const session = connectH2(`http://${HOST}:${PORT}`);
+    const storm = await resetStorm(session, "/api/test", 100_000);
+    session.destroy();
+    expect(storm.ended).toBe(true);
+    expect(storm.reset).toBeLessThan(100_000);
+  });
+});
+
+describe("a client that never reads", () => {
+  /** A WebSocket handshake answered, then `then` with the socket. */
+  async function upgrading(then: (socket: Socket) => void): Promise<void> {
+    const server = createServer((socket) => {
+      socket.on("error", () => {});
+      socket.once("data", (head: Buffer) => {
+        const key = /Sec-WebSocket-Key: (\S+)/.exec(head.toString("latin1"))?.[1] ?? "";
+        socket.write(
+          `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptOf(key)}\r\n\r\n`,
+        );
+        then(socket);
+      });
+    });
+    await listen(server);
+  }
+
+  test("a server that reads no more stalls it: not all is sent", async () => {
+    await upgrading((socket) => socket.pause());
+    const flood = await neverReads(HOST, PORT, 1024, 65_536, 300);
+    flood.release();
+    expect(flood.stalled).toBe(true);
+    expect(flood.endedByServer()).toBe(false);
+    expect(flood.sentBytes).toBeLessThan(64 * 1024 * 1024);
+    expect(flood.sentBytes % 65_536).toBe(0);
+  });
+
+  test("a server that reads everything takes it all", async () => {
+    await upgrading((socket) => socket.resume());
+    const flood = await neverReads(HOST, PORT, 64, 65_536, 300);
+    flood.release();
+    expect(flood).toMatchObject({ stalled: false, sentBytes: 64 * 65_536, opened: 1 });
+  });
+
+  test("a server that hangs up ends it", async () => {
+    await upgrading((socket) => socket.once("data", () => socket.destroy()));
+    const flood = await neverReads(HOST, PORT, 1024, 65_536, 300);
+    await Bun.sleep(100);
+    flood.release();
+    expect(flood.endedByServer()).toBe(true);
+  });
+
+  test("a route that does not upgrade: an error", async () => {
+    const server = createServer((socket) => {
+      socket.on("error", () => {});
+      socket.once("data", () => socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"));
+    });
+    await listen(server);
+    await expect(neverReads(HOST, PORT, 1, 1, 300)).rejects.toThrow(
+      "the echo route did not upgrade (404)",
+    );
+  });
+});
+
+describe("appRssBytes", () => {
+  test("a process and its descendants: a shell with two sleeps holds more than one sleep; 0 for none", async () => {
+    const shell = spawn("sh", ["-c", "sleep 5 & sleep 5; wait"]);
+    await Bun.sleep(200);
+    const { descendantsOf } = await import("../src/check/proc.ts");
+    const sleeps = descendantsOf(shell.pid as number);
+    expect(sleeps.length).toBe(2);
+    const one = appRssBytes(sleeps[0] as number);
+    expect(one).toBeGreaterThan(0);
+    // Idle processes: their resident memory stays put while it is read.
+    expect(appRssBytes(shell.pid as number)).toBeGreaterThan(2 * one);
+    expect(appRssBytes(process.pid)).toBeGreaterThan(10 * 1024 * 1024);
+    shell.kill();
+    for (const pid of sleeps) process.kill(pid);
+    expect(appRssBytes(2 ** 22 + 1)).toBe(0);
+  });
+});

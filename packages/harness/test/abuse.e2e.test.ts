@@ -1,0 +1,115 @@
+// End to end: the protocols' bad-input cases (issue 48) against every app, one process, given
+// the run's certificate. 300 TLS clients stalled mid-handshake, an HTTP/2 reset storm of 20,000
+// cancelled streams (on the apps that serve HTTP/2), and a WebSocket client that sends 64 MiB of
+// messages to the echo route and reads none: while each bad client holds on, the app must
+// answer others, and the memory it holds for the never-reading client must stay bounded.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { get } from "node:https";
+import { APPS, H2_UNSUPPORTED, ROUTES, tlsPort } from "@bench/contract";
+import { appRssBytes, neverReads, resetStorm, stallTlsHandshakes } from "@bench/contract/abuse";
+import { h2Fetcher, openH2 } from "@bench/contract/check";
+import { checkWebSocket } from "@bench/contract/ws-check";
+import { makeCertificate, type RunCertificate } from "../src/apps/certificate.ts";
+import { portOpen } from "../src/apps/port-open.ts";
+import { startApp } from "../src/index.ts";
+import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
+
+const HOST = "127.0.0.1";
+const MIB = 1024 * 1024;
+/** What the never-reading client sends: 1,024 messages of 64 KiB. */
+const FLOOD = { messages: 1024, bytes: 64 * 1024 };
+/** The memory an app may add while it holds the never-reading client: half of what it sent. */
+const FLOOD_RSS_BOUND = 32 * MIB;
+
+/** Whether GET /api/test over HTTPS is answered 200 within `timeoutMs`. */
+function httpsAnswers(port: number, ca: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    const request = get(
+      { host: HOST, port: tlsPort(port), path: ROUTES.api, ca, timeout: timeoutMs },
+      (answer) => {
+        answer.resume();
+        resolve(answer.statusCode === 200 ? "ok" : `status ${answer.statusCode}`);
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on("error", (error) => resolve(error.message));
+  });
+}
+
+async function stalledHandshakes(port: number, ca: string): Promise<string[]> {
+  const stall = await stallTlsHandshakes(HOST, tlsPort(port), 300, 3000);
+  try {
+    const answered = await httpsAnswers(port, ca, 3000);
+    return answered === "ok" ? [] : [`with 300 stalled TLS handshakes: ${answered}`];
+  } finally {
+    stall.release();
+  }
+}
+
+async function resetStormProblems(port: number, ca: string): Promise<string[]> {
+  const session = await openH2(HOST, port, ca, 3000);
+  const storm = await resetStorm(session, ROUTES.api, 20_000);
+  session.destroy();
+  const fresh = await openH2(HOST, port, ca, 3000);
+  try {
+    const url = `https://${HOST}:${tlsPort(port)}${ROUTES.api}`;
+    const answer = await h2Fetcher(fresh, 3000)(new Request(url));
+    if (answer.status === 200) return [];
+    return [`after ${storm.reset} reset streams, a new session got ${answer.status}`];
+  } catch (error) {
+    return [`after ${storm.reset} reset streams, a new session failed: ${String(error)}`];
+  } finally {
+    fresh.close();
+  }
+}
+
+async function neverReadingClient(pid: number, port: number): Promise<string[]> {
+  const before = appRssBytes(pid);
+  const flood = await neverReads(HOST, port, FLOOD.messages, FLOOD.bytes, 1000);
+  try {
+    await Bun.sleep(500);
+    const grown = appRssBytes(pid) - before;
+    const problems: string[] = [];
+    if (grown > FLOOD_RSS_BOUND) {
+      problems.push(
+        `a WebSocket client that never reads (${flood.sentBytes / MIB} MiB sent) grew the app by ${Math.round(grown / MIB)} MiB`,
+      );
+    }
+    const probe = await checkWebSocket({ host: HOST, port, timeoutMs: 3000 });
+    const echo = probe.find((v) => v.check === "ws echo: text and binary messages");
+    if (echo) problems.push(`meanwhile, another client's echo: ${echo.detail}`);
+    return problems;
+  } finally {
+    flood.release();
+  }
+}
+
+describe("every app against the protocols' bad clients", () => {
+  let certificate: RunCertificate;
+  beforeAll(() => {
+    if (!SKIP_WITHOUT_OPENSSL) certificate = makeCertificate();
+  });
+  afterAll(() => certificate?.remove());
+  for (const app of APPS) {
+    const h2 = H2_UNSUPPORTED[app.name] === undefined;
+    test.skipIf(SKIP_WITHOUT_OPENSSL)(
+      `${app.name} serves others beside stalled TLS handshakes, ${h2 ? "an HTTP/2 reset storm, " : ""}and a WebSocket client that never reads`,
+      async () => {
+        const running = await startApp(app, { env: certificate.env, workers: 1 });
+        try {
+          expect(await portOpen(HOST, tlsPort(app.port), 10_000)).toBe(true);
+          const problems = [
+            ...(await stalledHandshakes(app.port, certificate.pem)),
+            ...(h2 ? await resetStormProblems(app.port, certificate.pem) : []),
+            ...(await neverReadingClient(running.pid, app.port)),
+          ];
+          expect(problems).toEqual([]);
+          expect(running.hasExited()).toBe(false);
+        } finally {
+          await running.stop(900);
+        }
+      },
+      60_000,
+    );
+  }
+});
