@@ -4,8 +4,9 @@ import { serveWorkers } from "@bench/contract/workers";
 import { fetchWithHead } from "@bench/hono-app";
 import { getConnInfo } from "hono/deno";
 import { honoApp } from "./app.ts";
+import { webSocketRoutes } from "./websocket.ts";
 
-const app = honoApp(getConnInfo);
+const app = honoApp(getConnInfo, webSocketRoutes);
 const { name, port } = getApp("deno-hono");
 // HEAD's answer without GET's body: Deno.serve sends that body over HTTP/2 (serve/head.ts).
 const handler = fetchWithHead(app, (env) => env, headAnswer);

@@ -56,7 +56,15 @@ import type { JSONValue } from "hono/utils/types";
 import { getPath } from "hono/utils/url";
 import { type ClientRateLimitInfo, MemoryStore, rateLimiter } from "hono-rate-limiter";
 import { z } from "zod";
+import { addWebSocketRoutes, refusedOpening, type WebSocketRoutes } from "./websocket.ts";
 
+export {
+  audienceEvents,
+  echoEvents,
+  type Message,
+  type Send,
+  type WebSocketRoutes,
+} from "./websocket.ts";
 export type { GetConnInfo };
 
 const tooLarge = (c: Context) => {
@@ -260,9 +268,15 @@ function addStreamRoutes(app: Hono): void {
 
 /**
  * `getConnInfo` is the runtime adapter's (hono/bun, hono/deno, @hono/node-server/conninfo): the
- * rate limiter keys on the address it gives. The other routes do not need it.
+ * rate limiter keys on the address it gives. The other routes do not need it. `webSocket`: the
+ * WebSocket routes, made with the runtime adapter's upgradeWebSocket (websocket.ts); without
+ * them (app.fetch in-process, no server to upgrade on) the routes are left out.
  */
-export function createApp(options: HonoOptions<BlankEnv> = {}, getConnInfo?: GetConnInfo): Hono {
+export function createApp(
+  options: HonoOptions<BlankEnv> = {},
+  getConnInfo?: GetConnInfo,
+  webSocket?: WebSocketRoutes,
+): Hono {
   const app = new Hono(options);
 
   app.get(ROUTES.root, (c) => c.text(GREETING));
@@ -300,6 +314,7 @@ export function createApp(options: HonoOptions<BlankEnv> = {}, getConnInfo?: Get
   addMiddlewareRoutes(app, getConnInfo);
   addDatabaseRoutes(app);
   addStreamRoutes(app);
+  if (webSocket) addWebSocketRoutes(app, webSocket);
 
   // Hono answers an unmatched method with 404 too, which is what the contract asks.
   app.notFound((c) => c.json(errorBody(ERRORS.notFound), 404));
@@ -318,6 +333,9 @@ export function createApp(options: HonoOptions<BlankEnv> = {}, getConnInfo?: Get
     }
     // The client left mid-body (bodyLimit or the validator was reading it): not our failure.
     if (isClientGone(error)) return c.json(errorBody(ERRORS.bodyUnreadable), 400);
+    // A WebSocket opening request the runtime threw on (Deno.upgradeWebSocket): the client's.
+    const refused = refusedOpening(error, c);
+    if (refused) return refused;
     console.error(error);
     return c.json(errorBody(ERRORS.internal), 500);
   });
