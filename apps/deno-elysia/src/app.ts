@@ -1,4 +1,4 @@
-import { createApp } from "@bench/elysia-app";
+import { createApp, webSocketUnsupported } from "@bench/elysia-app";
 
 // The rate limiter's key. Deno gives the client's address only as its handler's second argument,
 // and Elysia's app.fetch takes the Request alone, so `serve` puts the connection's info on the
@@ -9,7 +9,8 @@ type WithPeer = Request & { [PEER]?: Deno.ServeHandlerInfo };
 
 const clientAddress = (request: Request) => (request as WithPeer)[PEER]?.remoteAddr.hostname;
 
-export const app = createApp({}, { clientAddress });
+// No WebSocket: Elysia's web-standard adapter has none (the contract's WS_UNSUPPORTED).
+export const app = createApp({}, { clientAddress }).use(webSocketUnsupported("deno-elysia"));
 
 /** Deno.serve's handler: app.fetch, with the connection's info kept on the request. */
 export function serve(request: Request, info: Deno.ServeHandlerInfo) {

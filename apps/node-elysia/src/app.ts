@@ -1,4 +1,4 @@
-import { createApp } from "@bench/elysia-app";
+import { createApp, webSocketUnsupported } from "@bench/elysia-app";
 import { node } from "@elysiajs/node";
 
 // The rate limiter's key. @elysiajs/node's server.requestIP() throws ("This adapter doesn't support
@@ -6,7 +6,10 @@ import { node } from "@elysiajs/node";
 // address (X-Forwarded-For only with srvx's trustProxy, which is off).
 const clientAddress = (request: Request) => (request as Request & { ip?: string }).ip;
 
-export const app = createApp({ adapter: node() }, { clientAddress });
+// No WebSocket: @elysiajs/node hands Elysia every message as text (the contract's WS_UNSUPPORTED).
+export const app = createApp({ adapter: node() }, { clientAddress }).use(
+  webSocketUnsupported("node-elysia"),
+);
 
 /**
  * The HTTPS server's own instance (src/index.ts): an Elysia instance serves one listen. With

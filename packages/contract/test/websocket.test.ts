@@ -8,9 +8,12 @@ import {
   textOverLimit,
   WS_CLOSE,
   WS_ERRORS,
+  WS_JSON_TEXT,
   WS_MAX_MESSAGE_BYTES,
   WS_ROUTES,
+  WS_TEXT_REPARSED,
   WS_TOPIC,
+  WS_UNSUPPORTED,
   wantsWebSocket,
 } from "@bench/contract/ws";
 import { checkWebSocket, WS_CASES } from "@bench/contract/ws-check";
@@ -218,6 +221,19 @@ describe("the probe against stand-ins", () => {
     ]);
   });
 
+  test("an app whose framework re-serializes JSON-like text must do so, and only that app", async () => {
+    const asElysia = await checkWebSocket({ ...target(PORTS.good), app: "bun-elysia" });
+    expect(asElysia).toEqual([
+      {
+        check: "ws echo: JSON-like text",
+        detail: `the contract says bun-elysia re-serializes JSON-like text; ${WS_JSON_TEXT.sent} came back as ${WS_JSON_TEXT.sent}`,
+      },
+    ]);
+    expect(await checkWebSocket({ ...target(PORTS.good), app: "bun-bare" })).toEqual([]);
+    expect(WS_JSON_TEXT.reparsed).toBe(JSON.stringify(JSON.parse(WS_JSON_TEXT.sent)));
+    expect(Object.keys(WS_TEXT_REPARSED)).toEqual(["bun-elysia"]);
+  });
+
   test("nothing listening: every case fails, none throws", async () => {
     const violations = await checkWebSocket(target(38_029));
     expect(violations.map((v) => v.check)).toEqual(Object.keys(WS_CASES));
@@ -365,6 +381,51 @@ describe("the probe's reading of a close", () => {
       expect(await wire.frame(10)).toBe("closed");
     } finally {
       ender.close();
+    }
+  });
+});
+
+describe("an app the contract says cannot serve WebSocket", () => {
+  const reason = WS_UNSUPPORTED["node-elysia"] as string;
+  const refusing = (port: number, status: number, error: string, upgradeStatus = status) =>
+    Bun.serve({
+      port,
+      hostname: HOST,
+      fetch: (request) =>
+        Response.json({ error }, { status: wantsWebSocket(request) ? upgradeStatus : status }),
+    });
+
+  test("passes when both routes answer 501 with its reason, to an opening request too", async () => {
+    const server = refusing(38_032, 501, reason);
+    try {
+      expect(await checkWebSocket({ ...target(38_032), app: "node-elysia" })).toEqual([]);
+      // The same server, for an app that should serve WebSocket: the echo fails.
+      expect(await failed(38_032)).toContain("ws echo: text and binary messages");
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("fails on another reason, another status, or an opening request answered otherwise", async () => {
+    const check = "ws: not supported, as the contract says";
+    for (const [status, error, upgradeStatus, detail] of [
+      [
+        501,
+        "other",
+        501,
+        `GET /ws/echo got 501 {"error":"other"}, expected 501 with the contract's reason`,
+      ],
+      [404, reason, 404, "GET /ws/echo got 404"],
+      [501, reason, 400, "an opening request on /ws/echo got 400, expected 501"],
+    ] as const) {
+      const server = refusing(38_033, status, error, upgradeStatus);
+      try {
+        const violations = await checkWebSocket({ ...target(38_033), app: "node-elysia" });
+        expect(violations.map((v) => v.check)).toEqual([check]);
+        expect(violations[0]?.detail).toStartWith(detail);
+      } finally {
+        server.stop(true);
+      }
     }
   });
 });

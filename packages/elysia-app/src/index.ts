@@ -40,6 +40,8 @@ import { type Context, type ElysiaConfig, status, t } from "elysia";
 import { baseApp } from "./base.ts";
 import { type ClientAddress, middlewareRoutes } from "./middleware.ts";
 
+export { WEBSOCKET_LIMITS, webSocketRoutes, webSocketUnsupported } from "./websocket.ts";
+
 /**
  * Elysia's own JSON parser accepts text/plain bodies and has no size limit, so JSON routes read
  * the raw request with the contract's reader (media type, then at most the limit, then JSON)

@@ -8,7 +8,16 @@
 
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { WS_CLOSE, WS_ERRORS, WS_MAX_MESSAGE_BYTES, WS_ROUTES } from "../spec/websocket.ts";
+import type { AppName } from "../spec/registry.ts";
+import {
+  WS_CLOSE,
+  WS_ERRORS,
+  WS_JSON_TEXT,
+  WS_MAX_MESSAGE_BYTES,
+  WS_ROUTES,
+  WS_TEXT_REPARSED,
+  WS_UNSUPPORTED,
+} from "../spec/websocket.ts";
 import { neverReads } from "./abuse.ts";
 import { describeError } from "./payloads.ts";
 import type { Violation } from "./violation.ts";
@@ -32,6 +41,8 @@ export interface WsTarget {
   readonly port: number;
   /** How long any one answer may take. */
   readonly timeoutMs: number;
+  /** The app, for what the contract says of it (WS_UNSUPPORTED, WS_TEXT_REPARSED). */
+  readonly app?: AppName;
 }
 
 /** A case's failure: what it expected, as one line. */
@@ -134,6 +145,26 @@ const messages: Case = async (target) => {
     await expectEcho(wire, OP.text, Buffer.from("é ✓ 🎉", "utf8"), target.timeoutMs);
     await expectEcho(wire, OP.binary, randomBytes(4096), target.timeoutMs);
     await expectEcho(wire, OP.binary, randomBytes(WS_MAX_MESSAGE_BYTES), target.timeoutMs);
+  } finally {
+    wire.destroy();
+  }
+};
+
+/** Text that looks like JSON: unchanged, or re-serialized where the contract says so. */
+const jsonText: Case = async (target) => {
+  const wire = await openSocket(target, WS_ROUTES.echo);
+  try {
+    wire.send(OP.text, Buffer.from(WS_JSON_TEXT.sent));
+    const back = await nextMessage(wire, target.timeoutMs);
+    const reparsed = target.app !== undefined && WS_TEXT_REPARSED[target.app] !== undefined;
+    const expected = reparsed ? WS_JSON_TEXT.reparsed : WS_JSON_TEXT.sent;
+    const got = back.payload.toString();
+    if (back.opcode === OP.text && got === expected) return;
+    throw new Broken(
+      reparsed
+        ? `the contract says ${target.app} re-serializes JSON-like text; ${WS_JSON_TEXT.sent} came back as ${got}`
+        : `JSON-like text ${WS_JSON_TEXT.sent} came back as ${got}`,
+    );
   } finally {
     wire.destroy();
   }
@@ -303,6 +334,7 @@ const broadcast: Case = async (target) => {
 
 export const WS_CASES: Readonly<Record<string, Case>> = {
   "ws echo: text and binary messages": messages,
+  "ws echo: JSON-like text": jsonText,
   "ws echo: a fragmented message with a ping between": fragments,
   "ws echo: ping": ping,
   "ws echo: the close handshake": closing,
@@ -316,13 +348,43 @@ export const WS_CASES: Readonly<Record<string, Case>> = {
   "ws echo: still serving": messages,
 };
 
+/** An app that cannot serve WebSocket: 501 with its reason on both routes, never an upgrade. */
+async function refusesWebSocket(target: WsTarget, reason: string): Promise<void> {
+  for (const path of [WS_ROUTES.echo, WS_ROUTES.broadcast]) {
+    const url = `http://${target.host}:${target.port}${path}`;
+    const answer = await fetch(url, { signal: AbortSignal.timeout(target.timeoutMs) });
+    const body = await answer.text();
+    if (answer.status !== 501 || body !== JSON.stringify({ error: reason })) {
+      throw new Broken(
+        `GET ${path} got ${answer.status} ${body.slice(0, 120)}, expected 501 with the contract's reason`,
+      );
+    }
+    const wire = await WireConnection.open(target.host, target.port, target.timeoutMs);
+    try {
+      wire.write(openingRequest(target.host, target.port, path, newKey()));
+      const head = await wire.head(target.timeoutMs);
+      const status = typeof head === "string" ? head : head.status;
+      if (status !== 501)
+        throw new Broken(`an opening request on ${path} got ${status}, expected 501`);
+    } finally {
+      wire.destroy();
+    }
+  }
+}
+
 /**
- * Every WebSocket case against the app at host:port. The broadcast case assumes one server
- * process (a process's connections are its broadcast's audience).
+ * Every WebSocket case against the app at host:port; for an app the contract says cannot serve
+ * WebSocket, that it refuses with its reason. The broadcast case assumes one server process
+ * (a process's connections are its broadcast's audience).
  */
 export async function checkWebSocket(target: WsTarget): Promise<Violation[]> {
+  const reason = target.app === undefined ? undefined : WS_UNSUPPORTED[target.app];
+  const cases: Readonly<Record<string, Case>> =
+    reason === undefined
+      ? WS_CASES
+      : { "ws: not supported, as the contract says": (t) => refusesWebSocket(t, reason) };
   const violations: Violation[] = [];
-  for (const [check, run] of Object.entries(WS_CASES)) {
+  for (const [check, run] of Object.entries(cases)) {
     try {
       await run(target);
     } catch (error) {

@@ -5,6 +5,8 @@
 // they are checked with, which no app needs. "@bench/contract/ws": loaded by an app only for
 // these few constants, so a plain run's start-up does not carry a WebSocket client or checker.
 
+import type { AppName } from "./registry.ts";
+
 export const WS_ROUTES = {
   /** Every text or binary message comes back unchanged, as one message of the same type. */
   echo: "/ws/echo",
@@ -57,3 +59,33 @@ export function textOverLimit(text: string, limit = WS_MAX_MESSAGE_BYTES): boole
 export function wantsWebSocket(request: Request): boolean {
   return request.headers.get("upgrade")?.toLowerCase() === "websocket";
 }
+
+const ELYSIA_NODE =
+  "@elysiajs/node 1.4.5 (crossws) hands every message to Elysia's handler as text, so binary cannot be echoed as binary; it sets no message size limit (ws's default, 100 MiB) and throws on a text containing \"ping\" (ws.pong is not a function)";
+const ELYSIA_DENO =
+  "Elysia's web-standard adapter, which Elysia runs on under Deno.serve(app.fetch), has no WebSocket: .ws() warns \"Current adapter doesn't support WebSocket\" and adds no route";
+
+/**
+ * Why an app serves no WebSocket route, for each app that cannot: it answers both routes with
+ * 501 and this reason as its JSON error, and a test shows the reason still true.
+ */
+export const WS_UNSUPPORTED: Readonly<Partial<Record<AppName, string>>> = {
+  "node-elysia": ELYSIA_NODE,
+  "deno-elysia": ELYSIA_DENO,
+};
+
+/**
+ * Apps whose framework changes some text messages before the app sees them, so their echo of
+ * such text is not the text sent: the probe checks the change is what the note says (so the
+ * note goes the day the framework stops), and every other case as for any app.
+ */
+export const WS_TEXT_REPARSED: Readonly<Partial<Record<AppName, string>>> = {
+  "bun-elysia":
+    'Elysia 1.4.30 parses every text message before its handler sees it (JSON when it starts with a quote, [, { or /; numbers, true, false and null by name), with no option to turn it off (elysiajs/elysia#1911): such text is echoed re-serialized, {"a": 1} as {"a":1}',
+};
+
+/** The text the probe sends to see a framework's parsing, and what the parsing makes of it. */
+export const WS_JSON_TEXT = {
+  sent: '{"a": 1, "b": [1.50, true]}',
+  reparsed: '{"a":1,"b":[1.5,true]}',
+};
