@@ -17,6 +17,8 @@ declare namespace Deno {
     onError?: (error: unknown) => Response | Promise<Response>;
   }
   interface HttpServer {
+    /** Where it listens (the port the system picked for port 0). */
+    readonly addr: NetAddr;
     readonly finished: Promise<void>;
     shutdown(): Promise<void>;
   }
