@@ -1,0 +1,468 @@
+// ws-load (tools/ws-load, the WebSocket load generator) for real, against small servers of this
+// process on ephemeral ports: a correct echo, one that corrupts every echo, one that closes
+// after a few messages, one that never answers, Bun's publish/subscribe broadcast and one that
+// also sends the publisher its own message. The servers count what arrives (sizes, frame types,
+// close codes), so the JSON's figures are checked against what really happened. The binary is
+// tools/ws-load/target/release/ws-load, ws-load on the PATH or ~/.cargo/bin/ws-load; without
+// one these tests are skipped (visibly), except in CI (CI=true), which installs it.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Server, ServerWebSocket } from "bun";
+
+const CI = process.env.CI === "true";
+const BUILT = join(import.meta.dir, "../../../tools/ws-load/target/release/ws-load");
+
+/** Where ws-load is, or undefined. */
+function locate(): string | undefined {
+  const dirs = (process.env.PATH ?? "").split(":").filter((d) => d !== "");
+  const candidates = [
+    BUILT,
+    ...dirs.map((d) => join(d, "ws-load")),
+    join(process.env.HOME ?? "", ".cargo/bin/ws-load"),
+  ];
+  return candidates.find((p) => existsSync(p));
+}
+
+const BIN = locate();
+const SKIP = BIN === undefined && !CI;
+if (SKIP) {
+  console.log(
+    "ws-load.e2e.test.ts: skipped: no ws-load binary (cargo build --release --locked --manifest-path tools/ws-load/Cargo.toml)",
+  );
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
+
+async function wsLoad(...args: string[]): Promise<Run> {
+  if (BIN === undefined) {
+    throw new Error(
+      "no ws-load binary: CI must install it (cargo install --locked --path tools/ws-load)",
+    );
+  }
+  const began = performance.now();
+  const child = Bun.spawn([BIN, ...args], { stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout, stderr, seconds: (performance.now() - began) / 1000 };
+}
+
+interface Latency {
+  mean: number | null;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  p999: number | null;
+  max: number | null;
+}
+
+interface Result {
+  tool: string;
+  version: string;
+  mode: string;
+  url: string;
+  connections: number;
+  connected: number;
+  message_bytes: number;
+  binary: boolean;
+  threads: number;
+  duration_s: number;
+  warm_up_messages?: number;
+  messages: number;
+  deliveries: number;
+  sent: number;
+  mismatched: number;
+  timeouts: number;
+  errors: {
+    connect: number;
+    handshake: number;
+    read: number;
+    write: number;
+    closed_by_server: number;
+    self_delivery: number;
+  };
+  latency_us: Latency;
+  bytes_sent: number;
+  bytes_received: number;
+}
+
+/** A run that worked: exit 0 and exactly one JSON object on stdout. */
+async function measure(...args: string[]): Promise<Result> {
+  const run = await wsLoad(...args);
+  if (run.code !== 0) throw new Error(`ws-load exited ${run.code}: ${run.stderr}`);
+  expect(run.stdout.trim().split("\n")).toHaveLength(1);
+  return JSON.parse(run.stdout) as Result;
+}
+
+/** What a test server saw. */
+interface Seen {
+  /** Messages received, by size in bytes. */
+  sizes: Map<number, number>;
+  text: number;
+  binary: number;
+  distinct: Set<string>;
+  closeCodes: number[];
+}
+
+interface Socket {
+  route: "echo" | "broadcast";
+  count: number;
+}
+
+type Handle = (
+  ws: ServerWebSocket<Socket>,
+  message: string | Buffer,
+  server: Server<Socket>,
+) => void;
+
+const servers: Server<Socket>[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.stop(true);
+});
+
+/** A Bun.serve WebSocket server on an ephemeral port; `onMessage` answers. */
+function serve(onMessage: Handle): { url: (path: string) => string; seen: Seen } {
+  const seen: Seen = {
+    sizes: new Map(),
+    text: 0,
+    binary: 0,
+    distinct: new Set(),
+    closeCodes: [],
+  };
+  const server = Bun.serve<Socket>({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request, server) {
+      const path = new URL(request.url).pathname;
+      const route = path === "/ws/broadcast" ? "broadcast" : "echo";
+      if (server.upgrade(request, { data: { route, count: 0 } })) return;
+      return new Response("upgrade required", { status: 426 });
+    },
+    websocket: {
+      open(ws) {
+        if (ws.data.route === "broadcast") ws.subscribe("t");
+      },
+      message(ws, message) {
+        const bytes = typeof message === "string" ? Buffer.byteLength(message) : message.length;
+        seen.sizes.set(bytes, (seen.sizes.get(bytes) ?? 0) + 1);
+        if (typeof message === "string") {
+          seen.text++;
+          seen.distinct.add(message);
+        } else {
+          seen.binary++;
+        }
+        ws.data.count++;
+        onMessage(ws, message, server);
+      },
+      close(_ws, code) {
+        seen.closeCodes.push(code);
+      },
+    },
+  });
+  servers.push(server);
+  return { url: (path) => `ws://127.0.0.1:${server.port}${path}`, seen };
+}
+
+const echo: Handle = (ws, message) => {
+  ws.send(message);
+};
+
+function expectOrderedLatency(latency: Latency): void {
+  const { mean, p50, p90, p99, p999, max } = latency;
+  if (mean === null || p50 === null || p90 === null || p99 === null || p999 === null) {
+    throw new Error(`no latency: ${JSON.stringify(latency)}`);
+  }
+  expect(mean).toBeGreaterThan(0);
+  expect(p50).toBeGreaterThan(0);
+  expect(p50).toBeLessThanOrEqual(p90);
+  expect(p90).toBeLessThanOrEqual(p99);
+  expect(p99).toBeLessThanOrEqual(p999);
+  expect(p999).toBeLessThanOrEqual(max ?? 0);
+}
+
+const NO_ERRORS = {
+  connect: 0,
+  handshake: 0,
+  read: 0,
+  write: 0,
+  closed_by_server: 0,
+  self_delivery: 0,
+};
+
+describe.skipIf(SKIP)("ws-load echo", () => {
+  test("a correct server: every echo verified, each message exactly --size bytes of text", async () => {
+    const { url, seen } = serve(echo);
+    const r = await measure(
+      "echo",
+      "--url",
+      url("/ws/echo"),
+      "-c",
+      "4",
+      "-d",
+      "1",
+      "--size",
+      "32",
+      "-t",
+      "1",
+    );
+    expect(r).toMatchObject({ tool: "ws-load", mode: "echo", connections: 4, connected: 4 });
+    expect(r).toMatchObject({ message_bytes: 32, binary: false, threads: 1 });
+    expect(r.messages).toBeGreaterThan(100);
+    expect(r.deliveries).toBe(r.messages);
+    expect(r.mismatched).toBe(0);
+    expect(r.timeouts).toBe(0);
+    expect(r.errors).toEqual(NO_ERRORS);
+    // Every message sent came back (the end waits for those in flight), and nothing else arrived.
+    expect(r.sent).toBe(r.messages);
+    expect(seen.sizes).toEqual(new Map([[32, r.sent]]));
+    expect(seen.text).toBe(r.sent);
+    expect(seen.distinct.size).toBe(r.sent);
+    expect(r.bytes_sent).toBe(32 * r.sent);
+    expect(r.bytes_received).toBe(32 * r.messages);
+    expectOrderedLatency(r.latency_us);
+    // Little's law for a closed loop: rate x mean latency <= connections (the time between an
+    // echo and the next send is outside the latency); far below it, the latency is misread.
+    const inFlight = (r.messages / r.duration_s) * ((r.latency_us.mean ?? 0) / 1e6);
+    expect(inFlight).toBeGreaterThan(0.5);
+    expect(inFlight).toBeLessThanOrEqual(4 * 1.05);
+    expect(r.duration_s).toBeGreaterThanOrEqual(1);
+    expect(r.duration_s).toBeLessThan(1.5);
+    // Each connection ended with a close frame, code 1000.
+    expect(seen.closeCodes).toEqual([1000, 1000, 1000, 1000]);
+  }, 20_000);
+
+  test("--binary: binary frames of exactly --size bytes", async () => {
+    const { url, seen } = serve(echo);
+    const r = await measure(
+      "echo",
+      "--url",
+      url("/ws/echo"),
+      "-c",
+      "2",
+      "-d",
+      "1",
+      "--size",
+      "4096",
+      "--binary",
+      "-t",
+      "1",
+    );
+    expect(r.binary).toBe(true);
+    expect(r.messages).toBeGreaterThan(100);
+    expect(r.mismatched).toBe(0);
+    expect(seen.text).toBe(0);
+    expect(seen.binary).toBe(r.sent);
+    expect(seen.sizes).toEqual(new Map([[4096, r.sent]]));
+  }, 20_000);
+
+  test("a server that corrupts one byte of every echo: all mismatched, none counted", async () => {
+    const { url } = serve((ws, message) => {
+      const text = String(message);
+      ws.send((text[0] === "x" ? "y" : "x") + text.slice(1));
+    });
+    const r = await measure("echo", "--url", url("/ws/echo"), "-c", "2", "-d", "1", "--size", "64");
+    expect(r.messages).toBe(0);
+    expect(r.mismatched).toBeGreaterThan(100);
+    expect(r.mismatched).toBe(r.sent);
+    expect(r.latency_us.p50).toBeNull();
+  }, 20_000);
+
+  test("a server that closes each connection at its 4th message: counted, and the run ends", async () => {
+    const { url } = serve((ws, message) => {
+      if (ws.data.count === 4) ws.close(1001, "enough");
+      else ws.send(message);
+    });
+    const r = await measure("echo", "--url", url("/ws/echo"), "-c", "3", "-d", "2", "--size", "16");
+    expect(r.errors.closed_by_server).toBe(3);
+    expect(r.messages).toBe(9);
+    expect(r.sent).toBe(12);
+    expect(r.duration_s).toBeLessThan(1);
+  }, 20_000);
+
+  test("a server that never answers: every wait ends at --timeout", async () => {
+    const { url } = serve(() => {});
+    const began = performance.now();
+    const r = await measure(
+      "echo",
+      "--url",
+      url("/ws/echo"),
+      "-c",
+      "3",
+      "-d",
+      "1",
+      "--size",
+      "8",
+      "--timeout",
+      "1",
+    );
+    expect(r.timeouts).toBe(3);
+    expect(r.sent).toBe(3);
+    expect(r.messages).toBe(0);
+    expect((performance.now() - began) / 1000).toBeLessThan(4);
+  }, 20_000);
+});
+
+describe.skipIf(SKIP)("ws-load broadcast", () => {
+  test("Bun's publish/subscribe: every message reaches every subscriber, exactly once", async () => {
+    const { url, seen } = serve((ws, message) => {
+      ws.publish("t", message);
+    });
+    const r = await measure(
+      "broadcast",
+      "--url",
+      url("/ws/broadcast"),
+      "-c",
+      "5",
+      "-d",
+      "1",
+      "--size",
+      "32",
+      "-p",
+      "2",
+      "-t",
+      "1",
+    );
+    expect(r).toMatchObject({ mode: "broadcast", connections: 5, connected: 5 });
+    expect(r.messages).toBeGreaterThan(100);
+    expect(r.timeouts).toBe(0);
+    expect(r.mismatched).toBe(0);
+    expect(r.errors).toEqual(NO_ERRORS);
+    // The publisher waits for what is in flight at the end: with no time-out, exact.
+    expect(r.sent).toBe(r.messages);
+    expect(r.deliveries).toBe(r.messages * 5);
+    expect(r.bytes_received).toBe(32 * r.deliveries);
+    // The server got the window's messages and the warm-up's, all exactly 32 bytes.
+    const warmUp = r.warm_up_messages ?? -1;
+    expect(warmUp).toBeGreaterThanOrEqual(1);
+    expect(seen.sizes).toEqual(new Map([[32, r.sent + warmUp]]));
+    expectOrderedLatency(r.latency_us);
+    expect(seen.closeCodes).toEqual([1000, 1000, 1000, 1000, 1000, 1000]);
+  }, 20_000);
+
+  test("a server that also sends the publisher its own message: self_delivery", async () => {
+    const { url } = serve((_ws, message, server) => {
+      server.publish("t", message);
+    });
+    const r = await measure(
+      "broadcast",
+      "--url",
+      url("/ws/broadcast"),
+      "-c",
+      "3",
+      "-d",
+      "1",
+      "--size",
+      "32",
+    );
+    expect(r.errors.self_delivery).toBeGreaterThan(0);
+    expect(r.mismatched).toBe(0);
+    expect(r.messages).toBeGreaterThan(0);
+    expect(r.deliveries).toBe(r.messages * 3);
+  }, 20_000);
+});
+
+describe.skipIf(SKIP)("ws-load refuses and reports", () => {
+  test("bad arguments: exit 2 with the usage, nothing on stdout", async () => {
+    const url = "ws://127.0.0.1:9/ws/echo";
+    const cases = [
+      ["echo", "--url", url, "-c", "1", "-d", "1", "--size", "8", "--frobnicate"],
+      ["echo", "-c", "1", "-d", "1", "--size", "8"],
+      ["echo", "--url", url, "-c", "1", "-d", "1", "--size", "0"],
+      ["echo", "--url", url, "-c", "0", "-d", "1", "--size", "8"],
+      ["echo", "--url", "http://127.0.0.1:9/", "-c", "1", "-d", "1", "--size", "8"],
+      ["echo", "--url", "ws://example.com/ws/echo", "-c", "1", "-d", "1", "--size", "8"],
+      ["ping", "--url", url],
+    ];
+    for (const args of cases) {
+      const run = await wsLoad(...args);
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("usage: ws-load echo");
+    }
+  }, 20_000);
+
+  test("--help and --version", async () => {
+    const help = await wsLoad("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("ws-load broadcast --url");
+    const version = await wsLoad("--version");
+    expect(version.stdout).toMatch(/^ws-load \d+\.\d+\.\d+\n$/);
+  });
+
+  test("a closed port: exit 1, the reason on stderr", async () => {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+    const port = probe.port;
+    probe.stop(true);
+    const run = await wsLoad(
+      "echo",
+      "--url",
+      `ws://127.0.0.1:${port}/`,
+      "-c",
+      "2",
+      "-d",
+      "1",
+      "--size",
+      "8",
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/no connection could be opened: connect: .*refused/i);
+  });
+
+  test("a refused handshake: exit 1 with its HTTP status", async () => {
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response("no", { status: 404 }),
+    });
+    try {
+      const run = await wsLoad(
+        "echo",
+        "--url",
+        `ws://127.0.0.1:${server.port}/x`,
+        "-c",
+        "2",
+        "-d",
+        "1",
+        "--size",
+        "8",
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("HTTP 404");
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("a server that accepts TCP but never answers the handshake: exit 1 at --timeout", async () => {
+    const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    try {
+      const run = await wsLoad(
+        "echo",
+        "--url",
+        `ws://127.0.0.1:${listener.port}/ws/echo`,
+        "-c",
+        "2",
+        "-d",
+        "1",
+        "--size",
+        "8",
+        "--timeout",
+        "1",
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("no 101 answer");
+      expect(run.seconds).toBeLessThan(3);
+    } finally {
+      listener.stop(true);
+    }
+  }, 10_000);
+});
