@@ -7,10 +7,10 @@
 
 import { readFileSync } from "node:fs";
 import { type ClientHttp2Session, constants } from "node:http2";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { WS_ROUTES } from "../spec/websocket.ts";
 import { descendantsOf } from "./proc.ts";
-import { newKey, OP, openingRequest, WireConnection } from "./ws-wire.ts";
+import { connectWithin, newKey, OP, openingRequest, WireConnection } from "./ws-wire.ts";
 
 /** Bad clients held open until release(). */
 export interface Held {
@@ -26,24 +26,6 @@ export const PARTIAL_CLIENT_HELLO = Buffer.from([
   0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03,
 ]);
 
-function connected(host: string, port: number, timeoutMs: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host, port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no connection to ${host}:${port} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.once("connect", () => {
-      clearTimeout(timer);
-      resolve(socket);
-    });
-    socket.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
-
 /** `count` connections to a TLS port, each stalled after the first bytes of its handshake. */
 export async function stallTlsHandshakes(
   host: string,
@@ -55,7 +37,7 @@ export async function stallTlsHandshakes(
   let closed = 0;
   try {
     for (let i = 0; i < count; i++) {
-      const socket = await connected(host, tlsPort, timeoutMs);
+      const socket = await connectWithin(host, tlsPort, timeoutMs);
       socket.on("error", () => {});
       socket.on("close", () => closed++);
       socket.write(PARTIAL_CLIENT_HELLO);

@@ -102,6 +102,25 @@ function parseHead(buffer: Buffer): Handshake | undefined {
   return { status, headers, rest: buffer.subarray(end + 4) };
 }
 
+/** A TCP connection to host:port; rejects when it cannot be made within `timeoutMs`. */
+export function connectWithin(host: string, port: number, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection to ${host}:${port} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
 /** What a read ends with when no frame comes: the server closed, or it said nothing in time. */
 export type NoFrame = "closed" | "timeout";
 
@@ -128,23 +147,10 @@ export class WireConnection {
   }
 
   /** A connection to host:port; rejects when it cannot be made within `timeoutMs`. */
-  static open(host: string, port: number, timeoutMs: number): Promise<WireConnection> {
-    return new Promise((resolve, reject) => {
-      const socket = connect({ host, port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new Error(`no connection to ${host}:${port} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      socket.once("connect", () => {
-        clearTimeout(timer);
-        socket.setNoDelay(true);
-        resolve(new WireConnection(socket));
-      });
-      socket.once("error", (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
+  static async open(host: string, port: number, timeoutMs: number): Promise<WireConnection> {
+    const socket = await connectWithin(host, port, timeoutMs);
+    socket.setNoDelay(true);
+    return new WireConnection(socket);
   }
 
   write(bytes: Buffer | string): void {
