@@ -41,7 +41,7 @@ deno_flags() {
   local port
   port=$(sed -n "s/.*name: \"$app\".*port: \([0-9]*\).*/\1/p" "$root/packages/contract/src/spec/registry.ts")
   [[ -n "$port" ]] || die "packages/contract/src/spec/registry.ts names no port for $app"
-  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,BENCH_PG,BENCH_TLS_CERT,BENCH_TLS_KEY,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM"
+  local env="--allow-env=BENCH_WORKERS,BENCH_DENO_WORKER,BENCH_DENO_FLAGS,BENCH_LISTEN,BENCH_DB,BENCH_PG,BENCH_TLS_CERT,BENCH_TLS_KEY,NODE_ENV,ENV,ELYSIA_AOT,READABLE_STREAM,WS_NO_BUFFER_UTIL,WS_NO_UTF_8_VALIDATE"
   # Express, and elysia-rate-limit on deno-elysia, load `debug`, which lists every variable
   # (Object.keys(process.env)) at import for its DEBUG_* settings: no list of names can allow
   # that, only the whole environment.

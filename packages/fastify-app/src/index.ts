@@ -47,6 +47,7 @@ import {
 } from "@bench/contract";
 import { listenPlainAndTls } from "@bench/contract/listen";
 import { serveWorkers } from "@bench/contract/workers";
+import { shouldUpgradeCallback } from "@bench/contract/ws-node";
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -56,6 +57,7 @@ import Fastify, {
 import { fail, items, type Query, single } from "./answers.ts";
 import { middlewareRoutes } from "./middleware.ts";
 import { SCHEMAS } from "./schemas.ts";
+import { webSocketRoutes } from "./websocket.ts";
 
 type WithId = { Params: { id: string } } & Query;
 
@@ -173,7 +175,11 @@ export function createApp(https?: TlsPem, http2 = true): FastifyInstance {
     ? http2
       ? { http2, https: { ...pem, allowHTTP1: true } }
       : { https: pem }
-    : {};
+    : // Plain HTTP, the one with the WebSocket routes: node:http's createServer option (Node
+      // 24.9; Bun and Deno honour it) sends only their upgrades to the plugin's 'upgrade'
+      // listener, which routes every upgrade it gets through Fastify. Any other request that
+      // asks to upgrade (h2c, say) is served as a request, as without the listener.
+      { http: { shouldUpgradeCallback } };
   // Fastify's types follow the server: over node:http2 the instance types its request and reply
   // with http2's; the handlers use only what both have.
   const app = Fastify({
@@ -189,6 +195,9 @@ export function createApp(https?: TlsPem, http2 = true): FastifyInstance {
   app.setNotFoundHandler((_req, reply) => fail(reply, 404, ERRORS.notFound));
   routes(app);
   middlewareRoutes(app);
+  // WebSocket on the plain HTTP port only (the contract asks no more): the TLS instance has no
+  // WebSocket server and no 'upgrade' listener.
+  if (!https) webSocketRoutes(app);
   return app;
 }
 
