@@ -258,10 +258,6 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/spec/http2.ts",
       "src/check/h2-checks.ts",
       "src/serve/head.ts",
-      "src/spec/websocket.ts",
-      "src/check/ws-wire.ts",
-      "src/check/ws-checks.ts",
-      "src/check/abuse.ts",
     ],
     // verify.test.ts and hostile.test.ts wait out timeouts and spawn the CLI; lenient.test.ts
     // breaks every rule of verify(), checkCases() and hostile() with fast stand-ins instead.
@@ -275,6 +271,20 @@ export const GROUPS: readonly MutationGroup[] = [
       // checkOverH2, the HTTP/2 fetcher and the apps that cannot serve HTTP/2, against live
       // stand-ins (Fastify over node:http2, Bun.serve, a bare node:http2 server).
       "test/http2.test.ts",
+    ],
+  },
+  {
+    // A group of its own: its tests wait on live stand-ins (~6 s a run), which every mutant
+    // of the contract group would otherwise pay too.
+    name: "websocket",
+    package: "contract",
+    mutate: [
+      "src/spec/websocket.ts",
+      "src/check/ws-wire.ts",
+      "src/check/ws-checks.ts",
+      "src/check/abuse.ts",
+    ],
+    tests: [
       // The WebSocket probe and its frame codec, against bun-bare's handlers, servers that
       // each break one rule, and a raw server that answers as no library would.
       "test/websocket.test.ts",
