@@ -26,6 +26,8 @@ const SKIP = SKIP_WITHOUT_OPENSSL;
 const HOST = "127.0.0.1";
 // Ports no app of the contract uses (checks add 1000 for the TLS port).
 const [H2_PORT, H1_PORT, RAW_PORT] = [38_011, 38_012, 38_013];
+/** What Bun.serve's TLS picks when offered h2 and http/1.1: nothing (it negotiates no ALPN). */
+const BUN_SERVE_ALPN = "";
 
 let dir = "";
 let pem = { cert: "", key: "" };
@@ -135,9 +137,10 @@ describe("checkOverH2 against live stand-ins", () => {
   test.skipIf(SKIP)(
     "an app said not to serve HTTP/2 that offers none: no violation; a port that is closed: one",
     async () => {
-      expect(await alpnChoice(HOST, H1_PORT, pem.cert, 5000)).not.toBe("h2");
+      expect(await alpnChoice(HOST, H1_PORT, pem.cert, 5000)).toBe(BUN_SERVE_ALPN);
       expect(await checkH2Refused(HOST, H1_PORT, getApp("bun-hono"), pem.cert, 5000)).toEqual([]);
       const closed = await checkH2Refused(HOST, 38_019, getApp("bun-hono"), pem.cert, 5000);
+      expect(closed[0]?.check).toBe("over HTTP/2: an app that cannot serve it offers no h2");
       expect(closed[0]?.detail).toStartWith("TLS connection failed: ");
     },
     30_000,
@@ -156,6 +159,7 @@ describe("h2Fetcher", () => {
         setTimeout(() => res.stream.close(8), 20); // NGHTTP2_CANCEL after the head and a part
         return;
       }
+      if (req.url === "/silent") return; // never answers
       if (req.url === "/none") {
         res.writeHead(204, { "x-n": ["1", "2"] });
         res.end();
@@ -216,6 +220,75 @@ describe("h2Fetcher", () => {
       expect(answer.status).toBe(204);
       expect(answer.headers.get("x-n")).toBe("1, 2");
       expect(await answer.text()).toBe("");
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "the connection headers of HTTP/1.1 stay off (node:http2 refuses to send them)",
+    async () => {
+      const fetch = await fetcher();
+      const headers = { "keep-alive": "timeout=5", "proxy-connection": "keep-alive" };
+      const answer = await fetch(new Request(`https://${HOST}/echo`, { headers }));
+      expect(answer.status).toBe(200);
+      // No pseudo-header of the answer becomes a header of the Response.
+      expect([...answer.headers.keys()].filter((name) => name.startsWith(":"))).toEqual([]);
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "a GET ends its stream at once: a server that answers at the request's end answers it",
+    async () => {
+      const fetch = await fetcher();
+      const answer = await fetch(new Request(`https://${HOST}/echo`));
+      expect(await answer.json()).toMatchObject({ method: "GET", body: "" });
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "a stream never answered: an error after the fetcher's timeout",
+    async () => {
+      const session = await openH2(HOST, RAW_PORT, pem.cert, 5000);
+      stops.push(() => session.close());
+      await expect(h2Fetcher(session, 300)(new Request(`https://${HOST}/silent`))).rejects.toThrow(
+        "no answer within 300 ms",
+      );
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "alpnChoice ends its TLS connection once it knows the answer",
+    async () => {
+      const { createServer: createTls } = await import("node:tls");
+      let ended = 0;
+      const tls = createTls(pem, (socket) => {
+        socket.on("error", () => {});
+        socket.on("end", () => {
+          ended++;
+          socket.end();
+        });
+      });
+      await new Promise<void>((resolve) => tls.listen(tlsPort(38_016), HOST, resolve));
+      stops.push(() => tls.close());
+      await alpnChoice(HOST, 38_016, pem.cert, 2000);
+      await Bun.sleep(200);
+      expect(ended).toBe(1);
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "a session outlives openH2's own timeout",
+    async () => {
+      const session = await openH2(HOST, RAW_PORT, pem.cert, 200);
+      stops.push(() => session.close());
+      await Bun.sleep(400);
+      expect(session.destroyed).toBe(false);
+      const answer = await h2Fetcher(session, 2000)(new Request(`https://${HOST}/none`));
+      expect(answer.status).toBe(204);
     },
     30_000,
   );

@@ -178,18 +178,18 @@ afterAll(() => {
 describe("the probe against stand-ins", () => {
   test("bun-bare's handlers pass every case", async () => {
     expect(await checkWebSocket(target(PORTS.good))).toEqual([]);
-  });
+  }, 20_000);
 
   test("binary echoed as text fails the echo cases (and only those)", async () => {
     expect(await failed(PORTS.binaryAsText)).toEqual([
       "ws echo: text and binary messages",
       "ws echo: still serving",
     ]);
-  });
+  }, 20_000);
 
   test("no size limit fails the limit's case", async () => {
     expect(await failed(PORTS.noLimit)).toEqual(["ws echo: a message over the limit"]);
-  });
+  }, 20_000);
 
   test("a client that never reads, kept while its echoes are dropped, fails its case", async () => {
     const violations = await checkWebSocket(target(PORTS.dropsSilently));
@@ -199,7 +199,7 @@ describe("the probe against stand-ins", () => {
         detail: "a client that read nothing took all 64 MiB it sent and was not disconnected",
       },
     ]);
-  });
+  }, 20_000);
 
   test("a GET without Upgrade answered 404 fails its case", async () => {
     const violations = await checkWebSocket(target(PORTS.plain404));
@@ -209,7 +209,7 @@ describe("the probe against stand-ins", () => {
         detail: "a GET without Upgrade got 404, expected 426",
       },
     ]);
-  });
+  }, 20_000);
 
   test("a broadcast that reaches its sender fails the broadcast case", async () => {
     const violations = await checkWebSocket(target(PORTS.toAll));
@@ -219,7 +219,7 @@ describe("the probe against stand-ins", () => {
         detail: "the sender got its own message back",
       },
     ]);
-  });
+  }, 20_000);
 
   test("an app whose framework re-serializes JSON-like text must do so, and only that app", async () => {
     const asElysia = await checkWebSocket({ ...target(PORTS.good), app: "bun-elysia" });
@@ -232,13 +232,13 @@ describe("the probe against stand-ins", () => {
     expect(await checkWebSocket({ ...target(PORTS.good), app: "bun-bare" })).toEqual([]);
     expect(WS_JSON_TEXT.reparsed).toBe(JSON.stringify(JSON.parse(WS_JSON_TEXT.sent)));
     expect(Object.keys(WS_TEXT_REPARSED)).toEqual(["bun-elysia"]);
-  });
+  }, 20_000);
 
   test("nothing listening: every case fails, none throws", async () => {
     const violations = await checkWebSocket(target(38_029));
     expect(violations.map((v) => v.check)).toEqual(Object.keys(WS_CASES));
     expect(violations[0]?.detail).toContain("ECONNREFUSED");
-  });
+  }, 20_000);
 });
 
 /** What the raw stand-in does wrong, set per test. */
@@ -322,7 +322,7 @@ describe("the probe against a raw server's faults", () => {
     expect(await run("silent", "ws echo: ping")).toBe(
       "the opening request on /ws/echo got no answer (timeout), expected 101",
     );
-  });
+  }, 20_000);
 
   test("a masked frame from the server, and a pong with another payload, fail", async () => {
     expect(await run("masked", "ws echo: ping")).toBe(
@@ -332,7 +332,7 @@ describe("the probe against a raw server's faults", () => {
     expect(await run("pong", "ws echo: a fragmented message with a ping between")).toBe(
       "a ping between fragments got no pong with its payload first",
     );
-  });
+  }, 20_000);
 
   test("the close handshake: another code, or no close frame, fails", async () => {
     expect(await run("accept", "ws echo: the close handshake")).toStartWith("Sec-WebSocket");
@@ -342,7 +342,7 @@ describe("the probe against a raw server's faults", () => {
     expect(await run("no-close", "ws echo: the close handshake")).toBe(
       "no frame came: the connection stayed silent",
     );
-  });
+  }, 20_000);
 
   test("a server that echoes everything passes the echo cases but not the limits", async () => {
     // This raw server joins no fragments and checks nothing: each fragment comes back alone.
@@ -354,7 +354,7 @@ describe("the probe against a raw server's faults", () => {
     expect(await run("pong", "ws echo: text that is not UTF-8")).toBe(
       "a text frame that is not UTF-8: expected the connection to end (1007), got opcode 1",
     );
-  });
+  }, 20_000);
 });
 
 describe("the probe's reading of a close", () => {
@@ -382,7 +382,7 @@ describe("the probe's reading of a close", () => {
     } finally {
       ender.close();
     }
-  });
+  }, 20_000);
 });
 
 describe("an app the contract says cannot serve WebSocket", () => {
@@ -404,7 +404,7 @@ describe("an app the contract says cannot serve WebSocket", () => {
     } finally {
       server.stop(true);
     }
-  });
+  }, 20_000);
 
   test("fails on another reason, another status, or an opening request answered otherwise", async () => {
     const check = "ws: not supported, as the contract says";
@@ -427,5 +427,5 @@ describe("an app the contract says cannot serve WebSocket", () => {
         server.stop(true);
       }
     }
-  });
+  }, 20_000);
 });

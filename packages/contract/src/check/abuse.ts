@@ -10,7 +10,14 @@ import { type ClientHttp2Session, constants } from "node:http2";
 import type { Socket } from "node:net";
 import { WS_ROUTES } from "../spec/websocket.ts";
 import { descendantsOf } from "./proc.ts";
-import { connectWithin, newKey, OP, openingRequest, WireConnection } from "./ws-wire.ts";
+import {
+  connectWithin,
+  encodeFrame,
+  newKey,
+  OP,
+  openingRequest,
+  WireConnection,
+} from "./ws-wire.ts";
 
 /** Bad clients held open until release(). */
 export interface Held {
@@ -130,11 +137,12 @@ export async function neverReads(
   wire.socket.on("close", () => {
     ended = true;
   });
-  const payload = Buffer.alloc(bytes, 0x5a);
+  // One frame, sent again and again: masking 64 MiB afresh would cost more than the server's part.
+  const frame = encodeFrame(OP.binary, Buffer.alloc(bytes, 0x5a));
   let sent = 0;
   let stalled = false;
   for (let i = 0; i < messages && !ended && !stalled; i++) {
-    wire.send(OP.binary, payload);
+    wire.write(frame);
     sent += bytes;
     // Let the kernel take what it will; a server that stopped reading stops us too.
     if (wire.socket.writableLength > 4 * bytes) {
