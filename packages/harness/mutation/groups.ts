@@ -274,25 +274,6 @@ export const GROUPS: readonly MutationGroup[] = [
     ],
   },
   {
-    // A group of its own: its tests wait on live stand-ins (~6 s a run), which every mutant
-    // of the contract group would otherwise pay too.
-    name: "websocket",
-    package: "contract",
-    mutate: [
-      "src/spec/websocket.ts",
-      "src/check/ws-wire.ts",
-      "src/check/ws-checks.ts",
-      "src/check/abuse.ts",
-    ],
-    tests: [
-      // The WebSocket probe and its frame codec, against bun-bare's handlers, servers that
-      // each break one rule, and a raw server that answers as no library would.
-      "test/websocket.test.ts",
-      // The protocols' bad clients against stand-ins that count what they receive.
-      "test/abuse.test.ts",
-    ],
-  },
-  {
     name: "database",
     package: "contract",
     mutate: [
