@@ -109,6 +109,13 @@ export interface Flood extends Held {
   readonly stalled: boolean;
   /** Whether the server has ended the connection (so far). */
   endedByServer(): boolean;
+  /**
+   * Reads again, throwing away what comes, until the server ends the connection or `timeoutMs`
+   * passes; whether it ended. A paused socket may not see the server's end (Bun's node:net
+   * reports neither the FIN nor a reset while nothing reads), so a client that stopped reading
+   * learns it this way.
+   */
+  readToEnd(timeoutMs: number): Promise<boolean>;
 }
 
 /**
@@ -158,6 +165,10 @@ export async function neverReads(
     sentBytes: sent,
     stalled,
     endedByServer: () => ended,
+    readToEnd: async (ms) => {
+      wire.socket.resume();
+      return ended || (await wire.closedWithin(ms));
+    },
     release: () => wire.destroy(),
   };
 }

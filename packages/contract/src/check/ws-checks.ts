@@ -274,7 +274,7 @@ const neverReading: Case = async (target) => {
   try {
     const deadline = Date.now() + target.timeoutMs;
     while (!flood.stalled && !flood.endedByServer() && Date.now() < deadline) await sleep(20);
-    if (!flood.stalled && !flood.endedByServer()) {
+    if (!flood.stalled && !(await flood.readToEnd(target.timeoutMs))) {
       throw new Broken(
         `a client that read nothing took all ${flood.sentBytes / 1_048_576} MiB it sent and was not disconnected`,
       );
