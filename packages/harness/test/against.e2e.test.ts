@@ -12,7 +12,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Results } from "../src/results/schema.ts";
 import { benchmarkIn, cloneHere, git, plantCost } from "./support/clone.ts";
-import { taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, taggedProcesses } from "./support/run-benchmark.ts";
 
 const run = (dir: string, args: string[]) => benchmarkIn(dir, args);
 
@@ -42,7 +42,7 @@ describe("--against GIT_REF", () => {
     expect(r.stderr).toMatch(
       /bench: --against HEAD~1: the checkout holds [\d.]+ MB of its own on disk/,
     );
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     expect(r.stdout).toContain("SLOWER than HEAD~1");
     expect(r.stdout).toMatch(/bun-bare +api +\+\d[\d,]*\.\d% .* SLOWER/);
     const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
@@ -70,7 +70,7 @@ describe("--against GIT_REF", () => {
   test("the same commit against itself: not slower, exit 0", async () => {
     const out = join(dir, "..", "same");
     const r = await run(dir, ["--against", "HEAD", "--threshold", "50", "-o", out, ...SHORT]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     // two pairs may not settle even 50%: the last line then says so, and the gate still passes
     const verdict = /bun-bare +api .*(no change beyond the threshold|inconclusive)/.exec(r.stdout);
     expect(verdict).not.toBeNull();
@@ -84,7 +84,7 @@ describe("--against GIT_REF", () => {
   test("a ref that names no commit: one line, exit 2, nothing measured", async () => {
     const out = join(dir, "..", "none");
     const r = await run(dir, ["--against", "no-such-branch", "-o", out, ...SHORT]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr.trim().split("\n").at(-1)).toBe(
       "bench: --against no-such-branch: this checkout has no such commit (git rev-parse no-such-branch)",
     );

@@ -32,6 +32,7 @@ import {
 import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
 import {
   BENCHMARK,
+  expectExit,
   runBenchmark,
   startBenchmark,
   taggedProcesses,
@@ -121,7 +122,7 @@ describe("measures with each load generator", () => {
           "node-bare",
         ]);
         expect(r.stderr).toContain(`bench: ${tool} `);
-        expect(r.code).toBe(0);
+        expectExit(r, 0);
         const results = r.results as Results;
         expect(schemaErrors(results)).toEqual([]);
         expect(results.status).toBe("complete");
@@ -194,7 +195,7 @@ describe("the streamed and TLS scenarios, on request", () => {
         "node-fastify",
         "bun-hono",
       ]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
       const results = r.results as Results;
       expect(schemaErrors(results)).toEqual([]);
       // No --tool: oha, the one generator that speaks HTTP/2, for every scenario of the run.
@@ -241,7 +242,7 @@ describe("the streamed and TLS scenarios, on request", () => {
           "bun-elysia",
           "node-fastify",
         ]);
-        expect(r.code).toBe(0);
+        expectExit(r, 0);
         const results = r.results as Results;
         expect(schemaErrors(results)).toEqual([]);
         // tls brings api along: TLS's cost is each app's tls against its own api.
@@ -296,7 +297,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
     });
     try {
       const r = await run([...QUICK, "--tool", "autocannon", "bun-hono", "bun-bare"]);
-      expect(r.code).toBe(1);
+      expectExit(r, 1);
       const apps = r.results?.apps ?? [];
       expect(apps.find((a) => a.name === "bun-hono")?.failure).toContain(
         `port 3000 is already in use by pid ${process.pid}`,
@@ -320,7 +321,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
       "bun-hono",
       "bun-bare",
     ]);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     const hono = r.results?.apps.find((a) => a.name === "bun-hono");
     expect(hono?.status).toBe("failed");
     expect(hono?.failure).toContain("violates the contract");
@@ -344,7 +345,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
       "bun-bare",
       "bun-hono",
     ]);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     expect(schemaErrors(r.results)).toEqual([]);
     const bare = r.results?.apps.find((a) => a.name === "bun-bare");
     expect(bare?.status).toBe("failed");
@@ -368,7 +369,7 @@ describe("a run whose apps all work", () => {
       ...["--warmup", "0", "--trials", "2", "--no-pin", "--scenario", "api,echo"],
       ...["--apps-root", root, "bun-hono", "bun-bare"],
     ]);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     const results = r.results as Results;
     expect(schemaErrors(results)).toEqual([]);
     expect(results.apps.map((a) => [a.name, a.status])).toEqual([
@@ -400,7 +401,7 @@ describe("a run whose apps all work", () => {
     const r = await runBenchmark(["--quick", "-n", "1", "-w", "0", "bun-bare"]);
     const made = readdirSync(resultsRoot).filter((name) => !before.has(name));
     try {
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
       expect(made).toHaveLength(1);
       expect(made[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
       const dir = join(resultsRoot, made[0] as string);
@@ -416,7 +417,7 @@ describe("a run whose apps all work", () => {
       const original = readFileSync(readmePath, "utf8");
       try {
         const u = await runBenchmark(["--update-readme", join(dir, "results.json")]);
-        expect(u.code).toBe(0);
+        expectExit(u, 0);
         const updated = readFileSync(readmePath, "utf8");
         expect(updated).not.toBe(original);
         expect(updated).toContain(`[report.md](results/${made[0]}/report.md)`);
@@ -459,7 +460,7 @@ describe("Ctrl-C", () => {
     );
     const r = await done;
     expect(signalled).toBe(true);
-    expect(r.code).toBe(130);
+    expectExit(r, 130);
     expect(r.results?.status).toBe("interrupted");
     expect(schemaErrors(r.results)).toEqual([]);
     expect(r.results?.trials.length).toBeGreaterThanOrEqual(1);
@@ -529,7 +530,7 @@ describe("Ctrl-C", () => {
       );
       const r = await done;
       expect(signalled).toBe(true);
-      expect(r.code).toBe(130);
+      expectExit(r, 130);
       expect(seen).toHaveLength(1);
       expect(readdirSync(tmp).filter((name) => name.startsWith("bench-db-"))).toEqual([]);
       expectCleanProcessTable();
@@ -551,7 +552,7 @@ describe("Ctrl-C", () => {
         const complete = await run([...args, "--trials", "1", "-s", "db,fortunes"], {
           TMPDIR: tmp,
         });
-        expect(complete.code).toBe(0);
+        expectExit(complete, 0);
         expect(complete.results?.manifest.database).toMatchObject({
           engine: "postgresql",
           clients: { bun: "Bun.sql", node: "postgres.js", deno: "postgres.js" },
@@ -585,7 +586,7 @@ describe("Ctrl-C", () => {
           },
         );
         const interrupted = await done;
-        expect(interrupted.code).toBe(130);
+        expectExit(interrupted, 130);
         expect(postmaster).toBeGreaterThan(0);
         expect(isRunning(postmaster)).toBe(false);
         expect(folders()).toEqual([]);
@@ -601,7 +602,7 @@ describe("Ctrl-C", () => {
 describe("command line", () => {
   test("an unknown flag: the cause and a pointer to --help, two lines, exit 2, nothing started", async () => {
     const r = await run(["--frobnicate"]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr.trim().split("\n")).toEqual([
       "benchmark.sh: unknown option '--frobnicate'",
       "Run './benchmark.sh --help' for the flags.",
@@ -615,7 +616,7 @@ describe("command line", () => {
     [["-s", "api,api", "bun-bare"], "scenario 'api' is given twice"],
   ])("%j is refused: it would be measured twice", async (args, message) => {
     const r = await run(args);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain(message);
     expect(r.results).toBeUndefined();
   });
@@ -639,7 +640,7 @@ describe("command line", () => {
 
   test("--workers beyond 4 per CPU is refused before anything starts", async () => {
     const r = await run(["--workers", "999", "bun-bare"]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toMatch(/--workers 999 is more than 4 per CPU \(\d+ on this machine's \d+\)/);
   });
 
@@ -672,7 +673,7 @@ describe("command line", () => {
       ["--trials"],
     ]) {
       const r = await run(args);
-      expect(r.code).toBe(2);
+      expectExit(r, 2);
       expect(r.results).toBeUndefined();
     }
   }, 60_000);
@@ -735,11 +736,11 @@ describe("command line", () => {
 
   test("--help fits a screen; --help all documents every flag the table defines", async () => {
     const screen = await run(["--help"]);
-    expect(screen.code).toBe(0);
+    expectExit(screen, 0);
     expect(screen.stdout.trim()).toBe(helpText().trim());
     expect(screen.stdout.trim().split("\n").length).toBeLessThanOrEqual(60);
     const r = await run(["--help", "all"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const names = FLAGS.flatMap((f) => [...f.names, ...(f.aliases ?? [])]);
     expect(names).toContain("-s");
     expect(names).toContain("--scenarios");
@@ -763,16 +764,16 @@ describe("command line", () => {
       PATH: path,
       HOME: mkdtempSync(join(tmpdir(), "home-")),
     });
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("oha is not installed; install it with: cargo install --locked oha");
   });
 
   test("an existing results.json is never overwritten", async () => {
     const r = await run([...QUICK, "--tool", "autocannon", "bun-bare"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const before = readFileSync(join(r.out, "results.json"), "utf8");
     const again = await runBenchmark(["-o", r.out, "bun-bare"]);
-    expect(again.code).toBe(2);
+    expectExit(again, 2);
     expect(again.stderr).toContain("already holds a results.json");
     expect(readFileSync(join(r.out, "results.json"), "utf8")).toBe(before);
   }, 60_000);
@@ -784,7 +785,7 @@ describe("the throughput curve", () => {
       ...["-c", "1,8", "-s", "hello", "-d", "1", "-w", "0", "-n", "1", "--samples", "1"],
       "bun-bare",
     ]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const results = r.results as Results;
     expect(schemaErrors(results)).toEqual([]);
     expect(results.manifest.settings).toMatchObject({ connections: 8, connectionCounts: [1, 8] });

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { tCritical } from "../src/analysis/stats.ts";
 import { findPostgres, type PostgresServer, startPostgres } from "../src/apps/postgres-server.ts";
 import { benchmarkIn, cloneHere, git, plantCost } from "./support/clone.ts";
-import { taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, taggedProcesses } from "./support/run-benchmark.ts";
 
 const run = (dir: string, args: string[], history: string) =>
   benchmarkIn(dir, args, { BENCH_HISTORY: history });
@@ -84,13 +84,13 @@ async function story(target: string): Promise<void> {
     ["--sessions", "4", "--spread", "20s", "-o", out("campaign"), ...SESSION],
     target,
   );
-  expect(campaign.code).toBe(0);
+  expectExit(campaign, 0);
   expect(campaign.stderr).toMatch(/bench: campaign of 4 sessions within 20s, starting at \+/);
   expect(campaign.stdout).toContain("-- bun-bare · api · req/s");
   expect(campaign.stdout).toMatch(/across 4 sessions over [\d.]+ h: /);
 
   const listed = await run(dir, ["history", "--json"], target);
-  expect(listed.code).toBe(0);
+  expectExit(listed, 0);
   const json = JSON.parse(listed.stdout) as Json;
   const rps = json.series.find((s) => s.app === "bun-bare" && s.metric === "rps");
   expect(rps?.sessions).toHaveLength(4);
@@ -102,19 +102,19 @@ async function story(target: string): Promise<void> {
   expect(rps?.prediction?.high).toBeCloseTo(again.predictionHigh, 6);
 
   const fifth = await run(dir, ["-o", out("fifth"), ...SESSION], target);
-  expect(fifth.code).toBe(0);
+  expectExit(fifth, 0);
   expect(fifth.stdout).toMatch(
     /history: session \S+ of testbed \S+ recorded in .*; 4 earlier session\(s\) of this testbed and settings; \d+ figure\(s\) checked against them/,
   );
 
   git(dir, "checkout", "--quiet", "-");
   const costly = await run(dir, ["-o", out("costly"), ...SESSION], target);
-  expect(costly.code).toBe(0);
+  expectExit(costly, 0);
   expect(costly.stdout).toMatch(
     / {2}CHANGED: bun-bare · api · rps [\d,]+, predicted [\d,]+–[\d,]+ from 5 earlier sessions/,
   );
   const check = await run(dir, ["history", "--check", "-o", out("pages")], target);
-  expect(check.code).toBe(1);
+  expectExit(check, 1);
   expect(check.stderr).toMatch(/^CHANGED: bun-bare · api · rps \(session /m);
   expect(taggedProcesses()).toEqual([]);
 }
@@ -144,7 +144,7 @@ describe("the history of sessions", () => {
         await story(db.path);
         const nowhere = "postgres://bench@127.0.0.1:1/none";
         const refused = await run(dir, ["-o", join(dir, "..", "nowhere"), ...SESSION], nowhere);
-        expect(refused.code).toBe(2);
+        expectExit(refused, 2);
         expect(refused.stderr.trim().split("\n").at(-1)).toMatch(
           /^bench: cannot use the history at postgres:\/\/bench@127\.0\.0\.1:1\/none: /,
         );

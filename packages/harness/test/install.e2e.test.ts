@@ -21,7 +21,7 @@ import { isAlive } from "../src/load/procstats.ts";
 import { RuntimeError } from "../src/runtimes/runtime-versions.ts";
 import { installRuntime } from "../src/runtimes/runtimes.ts";
 import { runWatched } from "../src/runtimes/watched.ts";
-import { startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -89,7 +89,7 @@ describe("an install the registry never answers", () => {
       progressEveryMs: 300,
       progress: (sec) => ticks.push(sec),
     });
-    expect(result.code).toBe(0);
+    expectExit(result, 0);
     expect(ticks.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -136,7 +136,7 @@ describe("an install the registry never answers", () => {
       },
     );
     const r = await done;
-    expect(r.code).toBe(130);
+    expectExit(r, 130);
     expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
     const partial = existsSync(cache)
       ? readdirSync(cache).filter((f) => f.includes(".partial-"))

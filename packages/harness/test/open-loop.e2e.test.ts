@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RATE_TOLERANCE } from "../src/analysis/rate-levels.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
-import { hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -102,7 +102,7 @@ describe("--rates", () => {
       PATH: path,
       HOME: mkdtempSync(join(tmpdir(), "home-")),
     });
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("--rates needs oha (wrk and autocannon measure latency from when");
     expect(r.stderr).toContain("cargo install --locked oha");
     expect(existsSync(join(out, "results.json"))).toBe(false);
@@ -113,7 +113,7 @@ describe("--rates", () => {
     ["50%,,", "--rates must be 'search' or list rates"],
   ])("--rates %j: usage, exit 2", async (rates, message) => {
     const r = await runBenchmark(["--rates", rates, "bun-bare"]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain(message);
     expect(r.stderr).toContain("Run './benchmark.sh --help' for the flags.");
   });

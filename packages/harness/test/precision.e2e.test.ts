@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { APPS } from "@bench/contract";
 import { pidsListeningOn } from "@bench/contract/check";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
-import { runBenchmark, TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, runBenchmark, TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const out = join(mkdtempSync(join(tmpdir(), "bench-precision-")), "run");
@@ -66,7 +66,7 @@ describe("--calibrate", () => {
   test("sizes the extra work, measures bun-bare against itself and +2/5/10%, reports it", async () => {
     const r = await run([...SHORT, "--calibrate", "--trials", "3", "--samples", "1"]);
     expect(r.stderr).toContain("bench: calibration: ");
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const results = r.results as Results;
     expect(schemaErrors(results)).toEqual([]);
     expect(results.manifest.settings.apps).toEqual([
@@ -101,7 +101,7 @@ describe("--calibrate", () => {
       ["--calibrate", "--workers", "2"],
     ]) {
       const r = await run(args);
-      expect(r.code).toBe(2);
+      expectExit(r, 2);
       expect(r.results).toBeUndefined();
     }
     // The one command line refuses it, with the cause and a pointer to --help.
@@ -113,7 +113,7 @@ describe("--calibrate", () => {
 
   test("BENCH_EXTRA_WORK in a normal run is refused before anything is measured", async () => {
     const r = await run([...SHORT, "bun-bare"], { BENCH_EXTRA_WORK: "500" });
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("BENCH_EXTRA_WORK is set: it slows bun-bare on purpose");
     expect(r.results).toBeUndefined();
   });
@@ -138,7 +138,7 @@ describe("--precision", () => {
       "25s",
       "bun-bare",
     ]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const results = r.results as Results;
     expect(schemaErrors(results)).toEqual([]);
     expect(results.manifest.settings.precision).toEqual({ target: 0.0001, maxTimeSec: 25 });
@@ -157,7 +157,7 @@ describe("--precision", () => {
     // freedom); a burst on a busy machine can do that, so one more round may be taken. When the
     // rounds stop is precision.test.ts's to pin down on synthetic data; this is the wiring.
     const r = await run([...SHORT, "--samples", "1", "--precision", "99", "bun-bare"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const rounds = r.results?.precision?.rounds ?? 0;
     expect(r.results?.precision?.reached).toBe(true);
     expect(rounds).toBeGreaterThanOrEqual(3);

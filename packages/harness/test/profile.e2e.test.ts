@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS } from "@bench/contract";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
-import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 const root = mkdtempSync(join(tmpdir(), "bench-profile-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -51,7 +51,7 @@ test("--profile profiles every app apart from its trials, and the report reads t
     "1",
     "--profile",
   ]);
-  expect(r.code).toBe(0);
+  expectExit(r, 0);
   const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
   expect(schemaErrors(results)).toEqual([]);
   // Profiled trials are kept apart: one measured trial per app, as without --profile.

@@ -27,7 +27,7 @@ import { END, START } from "../src/report/readme.ts";
 import { formatSummary } from "../src/report/summary.ts";
 import type { Results } from "../src/results/schema.ts";
 import { RATED, SYNTHETIC } from "./support/report-synthetic.ts";
-import { runBenchmark } from "./support/run-benchmark.ts";
+import { expectExit, runBenchmark } from "./support/run-benchmark.ts";
 import { syntheticRun, syntheticTrial, syntheticVersionsRun } from "./support/synthetic.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
@@ -455,7 +455,7 @@ describe("reports of a real run", () => {
     rmSync(join(dirA, "report.html"));
     rmSync(join(dirA, "summary.txt"));
     const r = await bench(["--report", join(dirA, "results.json")]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(readFileSync(join(dirA, "report.md"), "utf8")).toBe(before);
     expect(readFileSync(join(dirA, "summary.txt"), "utf8")).toBe(summary);
     // the regenerated HTML is the report of that results.json, not just some file
@@ -465,7 +465,7 @@ describe("reports of a real run", () => {
   test("--report --export bmf: an earlier run's figures for a continuous-benchmarking service", async () => {
     const file = join(dirA, "bmf.json");
     const r = await bench(["--report", join(dirA, "results.json"), "--export", "bmf", file]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(
       JSON.parse(JSON.stringify(bmfOf(analyze(results)))),
     );
@@ -475,7 +475,7 @@ describe("reports of a real run", () => {
     const bogus = join(dirA, "bogus.json");
     writeFileSync(bogus, '{"schemaVersion": 1}');
     const r = await bench(["--report", bogus]);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stderr).toContain("not a results.json of this version");
   });
 });
@@ -504,7 +504,7 @@ describe("compare through benchmark.sh", () => {
     const same = fixed("same.json", 1);
     const r = await bench(["--compare", same, same]);
     expect(r.stdout).toContain("no regression");
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
   });
 
   test("a planted 20% drop on one app: flagged, exit 1", async () => {
@@ -513,7 +513,7 @@ describe("compare through benchmark.sh", () => {
       fixed("base.json", 1),
       fixed("planted.json", 0.8, "bun-bare"),
     ]);
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     const regressions = r.stdout.split("\n").filter((l) => l.includes("REGRESSION"));
     expect(regressions).toHaveLength(1);
     expect(regressions[0]).toMatch(/^api\s+bun-bare\s.*−20\.0%/);

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
-import { startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 function netnsProblem(): string | undefined {
   if (process.getuid?.() !== 0) return "a private network namespace (unshare --net) needs root";
@@ -49,7 +49,7 @@ const SHORT = ["--side-by-side", "--quick", "--rounds", "2", "--samples", "2", "
 describe.skipIf(problem !== undefined)("--side-by-side on real processes", () => {
   test("bun-bare against node-bare: valid, consistent samples, slots alternating, reports", async () => {
     const r = await sideRun([...SHORT, "bun-bare", "node-bare"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const results = r.results as Results;
     expect(schemaErrors(results)).toEqual([]);
     expect(results.trials).toEqual([]);
@@ -107,7 +107,7 @@ describe.skipIf(problem !== undefined)("--side-by-side on real processes", () =>
   test("one app against itself: twice on its port at two addresses, A/A, exported as BMF", async () => {
     const bmf = join(mkdtempSync(join(tmpdir(), "bench-bmf-")), "bmf.json");
     const r = await sideRun([...SHORT, "--samples", "1", "--export", "bmf", bmf, "bun-bare"]);
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     const results = r.results as Results;
     expect(results.apps.map((a) => [a.name, a.status, a.port])).toEqual([
       ["bun-bare", "ok", 3004],

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
-import { TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, TEST_TAG, taggedProcesses } from "./support/run-benchmark.ts";
 
 function pinned(app: string, runtime: string): string {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "apps", app, "package.json"), "utf8"));
@@ -186,7 +186,7 @@ describe("one install limit: BENCH_INSTALL_TIMEOUT holds npm's install of Bun to
     delete env.BENCH_BUN;
     try {
       const r = await runIn(clone, ["--help"], env, 40_000);
-      expect(r.code).toBe(2);
+      expectExit(r, 2);
       expect(r.ms).toBeLessThan(20_000);
       const want = JSON.parse(
         readFileSync(join(clone, "package.json"), "utf8"),
@@ -233,7 +233,7 @@ describe("./benchmark.sh on a fresh clone offline, its caches warm", () => {
       delete env.BENCH_BUN;
       try {
         const r = await runIn(clone, ["--help"], env, 60_000);
-        expect(r.code).toBe(0);
+        expectExit(r, 0);
         expect(r.ms).toBeLessThan(30_000);
         expect(r.stdout).toStartWith("Usage: ./benchmark.sh");
         expect(r.stderr).not.toContain("still installing");

@@ -26,7 +26,7 @@ import {
 import { prepareRuntimes, runtimeCache, versionOf } from "../src/runtimes/runtimes.ts";
 import { CONFORMING, fakeRoot } from "./support/fake-root.ts";
 import { skipWithoutRegistry } from "./support/registry.ts";
-import { runBenchmark } from "./support/run-benchmark.ts";
+import { expectExit, runBenchmark } from "./support/run-benchmark.ts";
 import { syntheticVersionsRun } from "./support/synthetic.ts";
 
 const outs: string[] = [];
@@ -254,7 +254,7 @@ describe("command line", () => {
     ] as const) {
       const out = freshOut();
       const r = await runBenchmark(["-o", out, ...args]);
-      expect(r.code).toBe(2);
+      expectExit(r, 2);
       expect(r.stderr).toContain(message);
       expect(existsSync(join(out, "results.json"))).toBe(false);
     }
@@ -274,7 +274,7 @@ describe("command line", () => {
       ] as const) {
         const out = freshOut();
         const r = await runBenchmark(["-o", out, ...args, "node-bare"]);
-        expect(r.code).toBe(2);
+        expectExit(r, 2);
         expect(r.stderr).toContain(message);
         expect(r.stderr).not.toContain("trial");
         expect(existsSync(join(out, "results.json"))).toBe(false);
@@ -308,7 +308,7 @@ describe("a row that runs another version than asked", () => {
         "1",
         "bun-bare",
       ]);
-      expect(r.code).toBe(1);
+      expectExit(r, 1);
       const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
       const [app] = results.apps;
       const asked = app?.runtimeBuild?.version as string;

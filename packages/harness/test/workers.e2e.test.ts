@@ -19,7 +19,12 @@ import { CLK_TCK, isAlive } from "../src/load/procstats.ts";
 import { scalingViews } from "../src/report/workers.ts";
 import { type Results, schemaErrors, type Trial } from "../src/results/schema.ts";
 import { workersOf } from "../src/run/options.ts";
-import { runBenchmark, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import {
+  expectExit,
+  runBenchmark,
+  startBenchmark,
+  taggedProcesses,
+} from "./support/run-benchmark.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
 
 const outs: string[] = [];
@@ -177,7 +182,7 @@ describe("command line", () => {
     ] as const) {
       const out = freshOut();
       const r = await runBenchmark(["-o", out, ...args]);
-      expect(r.code).toBe(2);
+      expectExit(r, 2);
       expect(r.stderr).toContain(message);
       expect(readResults(out)).toBeUndefined();
     }
@@ -274,7 +279,7 @@ describe("a worker that dies", () => {
     const r = await done;
     expect(killed).toBeNumber();
     const results = readResults(out) as Results;
-    expect(r.code).toBe(1);
+    expectExit(r, 1);
     const [first, second] = results.trials;
     expect(first?.checks.valid).toBe(false);
     expect(first?.checks.invalidReasons.join()).toContain(`worker ${killed} of 2 exited`);
@@ -346,7 +351,7 @@ describe("Ctrl-C with workers", () => {
       );
       const r = await done;
       expect(seen).toHaveLength(2);
-      expect(r.code).toBe(130);
+      expectExit(r, 130);
       expect(readResults(out)?.status).toBe("interrupted");
       for (const pid of seen) expect(isAlive(pid)).toBe(false);
       expect(taggedProcesses()).toEqual([]);

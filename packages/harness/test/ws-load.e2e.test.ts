@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Server, ServerWebSocket } from "bun";
+import { expectExit } from "./support/run-benchmark.ts";
 
 const CI = process.env.CI === "true";
 const BUILT = join(import.meta.dir, "../../../tools/ws-load/target/release/ws-load");
@@ -391,7 +392,7 @@ describe.skipIf(SKIP)("ws-load refuses and reports", () => {
 
   test("--help and --version", async () => {
     const help = await wsLoad("--help");
-    expect(help.code).toBe(0);
+    expectExit(help, 0);
     expect(help.stdout).toContain("ws-load broadcast --url");
     const version = await wsLoad("--version");
     expect(version.stdout).toMatch(/^ws-load \d+\.\d+\.\d+\n$/);
@@ -412,7 +413,7 @@ describe.skipIf(SKIP)("ws-load refuses and reports", () => {
       "--size",
       "8",
     );
-    expect(run.code).toBe(1);
+    expectExit(run, 1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/no connection could be opened: connect: .*refused/i);
   });
@@ -435,7 +436,7 @@ describe.skipIf(SKIP)("ws-load refuses and reports", () => {
         "--size",
         "8",
       );
-      expect(run.code).toBe(1);
+      expectExit(run, 1);
       expect(run.stderr).toContain("HTTP 404");
     } finally {
       server.stop(true);
@@ -458,7 +459,7 @@ describe.skipIf(SKIP)("ws-load refuses and reports", () => {
         "--timeout",
         "1",
       );
-      expect(run.code).toBe(1);
+      expectExit(run, 1);
       expect(run.stderr).toContain("no 101 answer");
       expect(run.seconds).toBeLessThan(3);
     } finally {

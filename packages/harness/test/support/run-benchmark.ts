@@ -95,9 +95,9 @@ export function startBenchmark(
  * Expects the run to have ended with `code`; when it did not, its stderr is printed first, so a
  * failure in CI (where only the test's output remains) shows why the run ended as it did.
  */
-export function expectExit(run: Finished, code: number): void {
+export function expectExit(run: Pick<Finished, "code" | "stderr">, code: number): void {
   if (run.code !== code) {
-    console.error(`benchmark.sh ended with ${run.code}, not ${code}; its stderr:\n${run.stderr}`);
+    console.error(`ended with ${run.code}, not ${code}; its stderr:\n${run.stderr}`);
   }
   expect(run.code).toBe(code);
 }
