@@ -73,7 +73,7 @@ export {
   userPath,
 } from "./spec/endpoints.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./spec/fixtures.ts";
-export { H2_ALPN, H2_STREAMS, H2_UNSUPPORTED, h2Split, notSupported } from "./spec/http2.ts";
+export { H2_ALPN, H2_STREAMS, H2_UNSUPPORTED, h2Split } from "./spec/http2.ts";
 export {
   bearer,
   CORS,
@@ -108,6 +108,7 @@ export {
   expectedStatus,
   findScenario,
   isStage,
+  notSupported,
   SCENARIOS,
   type Scenario,
   type ScenarioName,

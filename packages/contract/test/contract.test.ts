@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { WS_ROUTES } from "@bench/contract/ws";
 import {
   apiPayloadProblems,
   CASES,
@@ -269,14 +270,17 @@ describe("each scenario measures a request the contract verifies, with a pinned 
           (!scenario.conditional || r.headers.get("if-none-match") === '"tag"'),
       );
     for (const scenario of SCENARIOS) {
-      const verified = caseOf(scenario)?.bad === false || checked(scenario);
+      // A WebSocket scenario's route is the WebSocket probe's (checkWebSocket, websocket.test.ts).
+      const probed = "websocket" in scenario && Object.values(WS_ROUTES).includes(scenario.path);
+      const verified = caseOf(scenario)?.bad === false || checked(scenario) || probed;
       expect({ scenario: scenario.name, verified }).toEqual({
         scenario: scenario.name,
         verified: true,
       });
     }
     // The middleware scenarios but auth are not plain cases: the wire checks send them; the
-    // database checks send the database scenarios' requests.
+    // database checks send the database scenarios' requests; the WebSocket probe, the
+    // WebSocket scenarios' messages.
     expect(SCENARIOS.filter((s) => !caseOf(s)).map((s) => s.name)).toEqual([
       "cors",
       "gzip",
@@ -287,6 +291,9 @@ describe("each scenario measures a request the contract verifies, with a pinned 
       "queries",
       "fortunes",
       "updates",
+      "ws-echo",
+      "ws-echo-4k",
+      "ws-broadcast",
     ]);
   });
 

@@ -5,11 +5,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Server as NetServer, type Socket } from "node:net";
 import {
+  APPS,
+  findScenario,
+  getApp,
+  notSupported,
+  SCENARIOS,
+  type Scenario,
+  STANDARD_SCENARIOS,
+} from "@bench/contract";
+import {
   textOverLimit,
   WS_CLOSE,
   WS_ERRORS,
   WS_JSON_TEXT,
   WS_MAX_MESSAGE_BYTES,
+  WS_MESSAGE_SIZES,
   WS_ROUTES,
   WS_TEXT_REPARSED,
   WS_TOPIC,
@@ -221,6 +231,11 @@ describe("the probe against stand-ins", () => {
     ]);
   }, 20_000);
 
+  test("behind several processes the broadcast case is left out (a process's audience is its own)", async () => {
+    // The stand-in whose broadcast reaches its sender (the test above) passes every other case.
+    expect(await checkWebSocket({ ...target(PORTS.toAll), processes: 2 })).toEqual([]);
+  }, 20_000);
+
   test("an app whose framework re-serializes JSON-like text must do so, and only that app", async () => {
     const asElysia = await checkWebSocket({ ...target(PORTS.good), app: "bun-elysia" });
     expect(asElysia).toEqual([
@@ -428,4 +443,28 @@ describe("an app the contract says cannot serve WebSocket", () => {
       }
     }
   }, 20_000);
+});
+
+describe("the WebSocket scenarios", () => {
+  test("each is a WebSocket route of the contract, at its sizes, run on request only", () => {
+    const ws = SCENARIOS.filter((s) => "websocket" in s);
+    expect(ws.map((s) => [s.name, s.path, s.websocket])).toEqual([
+      ["ws-echo", WS_ROUTES.echo, { mode: "echo", bytes: WS_MESSAGE_SIZES[0] }],
+      ["ws-echo-4k", WS_ROUTES.echo, { mode: "echo", bytes: WS_MESSAGE_SIZES[1] }],
+      ["ws-broadcast", WS_ROUTES.broadcast, { mode: "broadcast", bytes: WS_MESSAGE_SIZES[0] }],
+    ]);
+    for (const s of ws) expect(STANDARD_SCENARIOS).not.toContain(s);
+  });
+
+  test("an app the contract says cannot serve WebSocket is not supported there, with its reason", () => {
+    const echo = findScenario("ws-echo") as Scenario;
+    const broadcast = findScenario("ws-broadcast") as Scenario;
+    const cannot = APPS.filter((app) => notSupported(app, echo) !== undefined).map((a) => a.name);
+    expect(cannot as string[]).toEqual(Object.keys(WS_UNSUPPORTED));
+    expect(notSupported(getApp("node-elysia"), broadcast)).toBe(WS_UNSUPPORTED["node-elysia"]);
+    // An app that cannot serve HTTP/2 serves WebSocket, and the other way round.
+    expect(notSupported(getApp("bun-bare"), echo)).toBeUndefined();
+    expect(notSupported(getApp("node-elysia"), findScenario("h2") as Scenario)).toBeUndefined();
+    expect(notSupported(getApp("node-elysia"), findScenario("api") as Scenario)).toBeUndefined();
+  });
 });

@@ -14,12 +14,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPS, findScenario, H2_UNSUPPORTED, STANDARD_SCENARIOS } from "@bench/contract";
 import { pidsListeningOn } from "@bench/contract/check";
+import { WS_UNSUPPORTED } from "@bench/contract/ws";
 import { isRunning } from "../src/apps/launch.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { REPO_ROOT } from "../src/index.ts";
 import { AUTOCANNON_MIN_MEAN_MS, LITTLE_TOLERANCE } from "../src/load/thresholds.ts";
 import { WRK_SCRIPT } from "../src/load/tools.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
+import { findWsLoad } from "../src/run/environment.ts";
 import { FLAGS } from "../src/run/flags.ts";
 import { helpText } from "../src/run/help.ts";
 import {
@@ -221,6 +223,56 @@ describe("the streamed and TLS scenarios, on request", () => {
       );
       expect(r.stdout).toContain(`bun-hono: not supported: ${H2_UNSUPPORTED["bun-hono"]}`);
       expect(readFileSync(join(r.out, "report.md"), "utf8")).toContain("## Not supported");
+      expectCleanProcessTable();
+    },
+    60_000,
+  );
+
+  // CI builds ws-load (.ci/run); elsewhere a checkout without it skips, visibly.
+  const wsLoad = findWsLoad() !== undefined || process.env.CI === "true";
+  if (!wsLoad) console.log("benchmark.e2e: the WebSocket run is skipped: ws-load is not built");
+  test.skipIf(!wsLoad)(
+    "ws-load: -s ws-echo,ws-broadcast measures messages, and an app without WebSocket is shown so",
+    async () => {
+      const r = await run([
+        ...QUICK,
+        "--warmup",
+        "0",
+        "--tool",
+        "autocannon",
+        "--scenario",
+        "ws-echo,ws-broadcast",
+        "bun-bare",
+        "node-elysia",
+      ]);
+      expectExit(r, 0);
+      const results = r.results as Results;
+      expect(schemaErrors(results)).toEqual([]);
+      expect(results.manifest.wsTool?.name).toBe("ws-load");
+      expect(results.manifest.tool.name).toBe("autocannon");
+      expect(results.unsupported).toEqual(
+        ["ws-echo", "ws-broadcast"].map((scenario) => ({
+          app: "node-elysia",
+          scenario,
+          reason: WS_UNSUPPORTED["node-elysia"] as string,
+        })),
+      );
+      expect(results.trials.map((t) => t.scenario)).toEqual(["ws-echo", "ws-broadcast"]);
+      for (const trial of results.trials) {
+        expect(trial.app).toBe("bun-bare");
+        expect(trial.command.join(" ")).toContain(
+          ` --url ws://127.0.0.1:3004/ws/${trial.scenario.slice(3)} -c 32 -d 1 --size 32 `,
+        );
+        expect(trial.checks.invalidReasons).toEqual([]);
+        expect(trial.result?.non2xx).toBe(0);
+        expect(trial.result?.socketErrors).toBe(0);
+        expect(trial.result?.timeouts).toBe(0);
+        // A closed loop of one message per connection (a broadcast: one delivery per subscriber).
+        expect(trial.checks.littlesLaw.inFlight).toBeLessThanOrEqual(32 * (1 + LITTLE_TOLERANCE));
+        expect(trial.result?.rps).toBeGreaterThan(100);
+      }
+      expect(r.stdout).toContain("== ws-echo");
+      expect(r.stdout).toContain(`node-elysia: not supported: ${WS_UNSUPPORTED["node-elysia"]}`);
       expectCleanProcessTable();
     },
     60_000,

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { DEFAULT_MAX_STEAL } from "../src/analysis/steal.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
 import { commandOf } from "../src/run/command.ts";
-import { chooseTool, findOha } from "../src/run/environment.ts";
+import { chooseTool, findOha, findWsLoad } from "../src/run/environment.ts";
 import { DEFAULTS, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
 import { helpText } from "../src/run/help.ts";
 import { runOptions } from "../src/run/options.ts";
@@ -305,9 +305,11 @@ describe("the database scenarios", () => {
 });
 
 describe("the scenarios run on request", () => {
-  test('"all" leaves out tls, h2, sse and stream; naming them runs them', () => {
+  const PROTOCOLS = ["tls", "h2", "sse", "stream", "ws-echo", "ws-echo-4k", "ws-broadcast"];
+
+  test('"all" leaves out tls, h2, sse, stream and WebSocket; naming them runs them', () => {
     const all = parse("-s", "all", "bun-bare").scenarios.map((s) => s.name);
-    for (const name of ["tls", "h2", "sse", "stream"]) expect(all).not.toContain(name);
+    for (const name of PROTOCOLS) expect(all).not.toContain(name);
     expect(all).toContain("updates");
     const named = parse("-s", "sse,stream,tls", "bun-bare").scenarios.map((s) => s.name);
     expect(named).toEqual(["api", "sse", "stream", "tls"]);
@@ -315,11 +317,11 @@ describe("the scenarios run on request", () => {
 
   test("--help all lists them, each saying it runs on request", () => {
     const help = helpText(true);
-    for (const name of ["tls", "h2", "sse", "stream"]) {
+    for (const name of PROTOCOLS) {
       expect(help).toMatch(new RegExp(`\\n  ${name} +.*\\(on request\\)`));
     }
     expect(help.replace(/\s+/g, " ")).toContain(
-      '"all" leaves out the protocol scenarios (tls, h2, sse, stream): they run when named',
+      `"all" leaves out the protocol scenarios (${PROTOCOLS.join(", ")}): they run when named`,
     );
   });
 
@@ -359,5 +361,40 @@ describe("the scenarios run on request", () => {
       "the tls scenario does not go with --rates yet",
     );
     expect(parse("-s", "sse", "--side-by-side", "bun-bare", "node-bare").scenarios).toHaveLength(1);
+  });
+});
+
+describe("the WebSocket scenarios", () => {
+  test("loaded by ws-load, recorded beside the run's HTTP tool; no api added", () => {
+    const path = findWsLoad();
+    if (path === undefined) {
+      expect(() => parse("-s", "ws-echo", "bun-bare")).toThrow(
+        "the ws-echo scenario needs ws-load, the WebSocket load generator, which is not built; it is this project's own",
+      );
+      return;
+    }
+    const options = parse("-s", "ws-echo,ws-broadcast", "--tool", "autocannon", "bun-bare");
+    expect(options.wsTool).toEqual({ name: "ws-load", path, version: "0.1.0" });
+    expect(options.tool.name).toBe("autocannon");
+    expect(options.scenarios.map((s) => s.name)).toEqual(["ws-echo", "ws-broadcast"]);
+    expect(parse("-s", "api", "bun-bare").wsTool).toBeUndefined();
+  });
+
+  test("not with a side-by-side run, --rates or --server-host; a broadcast not with workers", () => {
+    expect(() => parse("-s", "ws-echo", "--side-by-side", "bun-bare", "node-bare")).toThrow(
+      "the ws-echo scenario does not go with --side-by-side and --against yet",
+    );
+    expect(() => parse("-s", "api,ws-echo-4k", "--rates", "1000", "bun-bare")).toThrow(
+      "the ws-echo-4k scenario does not go with --rates yet",
+    );
+    expect(() => parse("-s", "ws-echo", "--server-host", "10.0.0.2", "bun-bare")).toThrow(
+      "the ws-echo scenario does not go with --server-host yet",
+    );
+    expect(() => parse("-s", "ws-echo,ws-broadcast", "--workers", "1,2", "bun-bare")).toThrow(
+      "the ws-broadcast scenario does not go with --workers above 1 (a process's connections are its audience) yet",
+    );
+    if (findWsLoad() !== undefined) {
+      expect(parse("-s", "ws-echo", "--workers", "2", "bun-bare").workers).toBe(2);
+    }
   });
 });

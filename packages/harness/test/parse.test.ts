@@ -13,6 +13,7 @@ import {
   parseAutocannon,
   parseOha,
   parseWrk,
+  parseWsLoad,
 } from "../src/load/parse.ts";
 import { rateVerdict } from "../src/rates/rates.ts";
 
@@ -540,6 +541,84 @@ describe("what the parsers compute", () => {
   });
 
   test("PARSERS maps each tool to its parser", () => {
-    expect(PARSERS).toEqual({ oha: parseOha, wrk: parseWrk, autocannon: parseAutocannon });
+    expect(PARSERS).toEqual({
+      oha: parseOha,
+      wrk: parseWrk,
+      autocannon: parseAutocannon,
+      "ws-load": parseWsLoad,
+    });
+  });
+});
+
+describe("ws-load", () => {
+  const echo = fixture("ws-load-echo.json");
+  const broadcast = fixture("ws-load-broadcast.json");
+  /** The echo fixture with some fields replaced. */
+  const echoWith = (change: Record<string, unknown>) =>
+    JSON.stringify({ ...JSON.parse(echo), ...change });
+
+  test("echo: a request is a message echoed; latencies from µs to ms", () => {
+    const r = parseWsLoad(echo);
+    expect(r.requests).toBe(33840);
+    expect(r.durationSec).toBe(0.500109);
+    expect(r.windowSec).toBe(0.500109);
+    expect(r.rps).toBeCloseTo(33840 / 0.500109, 6);
+    expect(r.bytesPerSec).toBeCloseTo(1082880 / 0.500109, 6);
+    const ms = { mean: 0.1179, p50: 0.1208, p90: 0.1615, p99: 0.2542, p999: 0.7327, max: 1.8606 };
+    for (const [key, value] of Object.entries(ms)) {
+      expect(r.latencyMs[key as keyof typeof ms]).toBeCloseTo(value, 9);
+    }
+    expect([r.non2xx, r.socketErrors, r.timeouts, r.aborted]).toEqual([0, 0, 0, 0]);
+    expect(r.statuses).toEqual({});
+    expect(r.syntheticSamplesRemoved).toBe(0);
+  });
+
+  test("broadcast: a request is a delivery to one subscriber; latency until the last has it", () => {
+    const r = parseWsLoad(broadcast);
+    expect(r.requests).toBe(10628);
+    expect(r.rps).toBeCloseTo(10628 / 0.500064, 6);
+    expect(r.bytesPerSec).toBeCloseTo(340096 / 0.500064, 6);
+    expect(r.latencyMs.mean).toBeCloseTo(0.1867, 9);
+    expect(r.latencyMs.p99).toBeCloseTo(0.8806, 9);
+  });
+
+  test("wrong answers, ended connections and time-outs are counted apart, every error kept", () => {
+    const errors = { connect: 1, handshake: 2, read: 3, write: 4, closed_by_server: 5 };
+    const r = parseWsLoad(
+      echoWith({ mismatched: 7, timeouts: 9, errors: { ...errors, self_delivery: 6 } }),
+    );
+    expect(r.non2xx).toBe(7 + 6);
+    expect(r.socketErrors).toBe(1 + 2 + 3 + 4 + 5);
+    expect(r.timeouts).toBe(9);
+    expect(r.errorDetails).toEqual({ ...errors, self_delivery: 6, mismatched: 7 });
+  });
+
+  test("the JSON is ws-load's last line: progress lines before it are skipped", () => {
+    expect(parseWsLoad(`ws-load: opening 8 connections\n${echo}\n`).requests).toBe(33840);
+  });
+
+  test("nothing counted: null latencies read 0, and no rate over an empty window", () => {
+    const latency = { mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
+    const none = parseWsLoad(echoWith({ messages: 0, duration_s: 0, latency_us: latency }));
+    expect(none.requests).toBe(0);
+    expect(none.rps).toBe(0);
+    expect(none.bytesPerSec).toBe(0);
+    expect(none.latencyMs.max).toBe(0);
+  });
+
+  test("what is not ws-load's JSON is a ParseError naming the field", () => {
+    expect(() => parseWsLoad("ws-load: no connection could be opened")).toThrow(ParseError);
+    expect(() => parseWsLoad(echoWith({ errors: undefined }))).toThrow("ws-load errors");
+    expect(() => parseWsLoad(echoWith({ latency_us: 3 }))).toThrow("ws-load latency_us");
+    expect(() => parseWsLoad(echoWith({ mismatched: "0" }))).toThrow("ws-load mismatched");
+    expect(() => parseWsLoad(echoWith({ timeouts: null }))).toThrow("ws-load timeouts");
+    expect(() => parseWsLoad(echoWith({ duration_s: "1" }))).toThrow("ws-load duration_s");
+    expect(() => parseWsLoad(echoWith({ messages: undefined }))).toThrow("ws-load messages");
+    const noRead = { connect: 0, handshake: 0, write: 0, closed_by_server: 0, self_delivery: 0 };
+    expect(() => parseWsLoad(echoWith({ errors: noRead }))).toThrow("ws-load errors.read");
+    expect(() => parseWsLoad(echoWith({ bytes_received: "x" }))).toThrow("ws-load bytes_received");
+    expect(() => parseWsLoad(echoWith({ latency_us: { mean: "1" } }))).toThrow(
+      "ws-load latency_us.mean",
+    );
   });
 });

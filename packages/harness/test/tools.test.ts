@@ -92,6 +92,54 @@ describe("the h2 scenario: oha over HTTP/2, the in-flight requests as connection
   });
 });
 
+describe("the WebSocket scenarios: ws-load, and no other tool", () => {
+  const wsLoad = { name: "ws-load", path: "/bin/ws-load", version: "0.1.0" } as const;
+  const wsPlan = (name: string, cores = 1) => ({
+    ...plan,
+    url: `ws://127.0.0.1:3004${findScenario(name)?.path}`,
+    scenario: findScenario(name) as Scenario,
+    connections: 50,
+    cores,
+  });
+
+  test("ws-echo: echo mode, the scenario's message size, every wait bounded", () => {
+    const c = toolCommand(wsLoad, wsPlan("ws-echo"));
+    expect(c.argv.join(" ")).toBe(
+      "taskset -c 1 /bin/ws-load echo --url ws://127.0.0.1:3004/ws/echo -c 50 -d 5 --size 32 -t 1 --timeout 10",
+    );
+    expect([c.resultOn, c.connections, c.threads, c.expectedStatus]).toEqual([
+      "stdout",
+      50,
+      1,
+      200,
+    ]);
+  });
+
+  test("ws-echo-4k and ws-broadcast: their sizes and mode; a thread per core it may use", () => {
+    const big = toolCommand(wsLoad, { ...wsPlan("ws-echo-4k", 3), cpus: undefined });
+    expect(big.argv.join(" ")).toBe(
+      "/bin/ws-load echo --url ws://127.0.0.1:3004/ws/echo -c 50 -d 5 --size 4096 -t 3 --timeout 10",
+    );
+    expect(big.threads).toBe(3);
+    const fan = toolCommand(wsLoad, { ...wsPlan("ws-broadcast"), connections: 2, cores: 4 });
+    expect(fan.argv.slice(3, 6)).toEqual(["/bin/ws-load", "broadcast", "--url"]);
+    expect(fan.argv).toContain("ws://127.0.0.1:3004/ws/broadcast");
+    // No more threads than connections.
+    expect(fan.threads).toBe(2);
+  });
+
+  test("an HTTP tool cannot load a WebSocket scenario, nor ws-load an HTTP one", () => {
+    for (const name of ["oha", "wrk", "autocannon"] as const) {
+      expect(() => toolCommand({ name, path: "/bin/x", version: "1" }, wsPlan("ws-echo"))).toThrow(
+        `the ws-echo scenario cannot be loaded by ${name}`,
+      );
+    }
+    expect(() => toolCommand(wsLoad, plan)).toThrow(
+      "the echo scenario cannot be loaded by ws-load",
+    );
+  });
+});
+
 describe("wrk opens every connection it is asked for", () => {
   test("threads divide the connections: -c 400 on 15 cores is 10 threads of 40, not 15 of 26", () => {
     expect(wrkThreads(400, 15)).toBe(10);

@@ -18,6 +18,7 @@ import { checkStreamed } from "./stream-cases.ts";
 import { checkDatabaseAt } from "./verify-db.ts";
 import { type Fetcher, mediaTypeOf, type Violation } from "./violation.ts";
 import { checkHeadMatchesGet, checkHostHeaders } from "./wire.ts";
+import { checkWebSocket } from "./ws-checks.ts";
 
 function compare(
   expect: CaseExpectation,
@@ -277,6 +278,11 @@ export interface VerifyOptions {
   /** With tlsCa, a run of the h2 scenario: every case over HTTP/2 too (checkOverH2). */
   readonly http2?: boolean;
   /**
+   * A run of a WebSocket scenario: the WebSocket probe too (checkWebSocket: every message kind,
+   * the bad clients, broadcast; for an app that cannot serve WebSocket, its 501 and reason).
+   */
+  readonly websocket?: boolean;
+  /**
    * The app's database: its SQLite file (BENCH_DB) or its PostgreSQL URL (BENCH_PG, postgres://).
    * The database routes are checked against it.
    */
@@ -310,6 +316,16 @@ export async function verify(
     if (options.http2) {
       violations.push(...(await checkOverH2(host, port, app, options.tlsCa, timeoutMs)));
     }
+  }
+  if (options.websocket) {
+    const target = {
+      host,
+      port,
+      timeoutMs,
+      app: app.name as AppName,
+      processes: options.processes ?? 1,
+    };
+    violations.push(...(await checkWebSocket(target)));
   }
   if (onRegistryPort(url, app)) {
     violations.push(...checkServingExecutable(app, undefined, url.hostname));

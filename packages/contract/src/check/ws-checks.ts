@@ -43,6 +43,11 @@ export interface WsTarget {
   readonly timeoutMs: number;
   /** The app, for what the contract says of it (WS_UNSUPPORTED, WS_TEXT_REPARSED). */
   readonly app?: AppName;
+  /**
+   * Server processes behind the port (1 when absent). With more, the broadcast case is left out:
+   * a process's connections are its broadcast's audience, and the probe's may land on several.
+   */
+  readonly processes?: number;
 }
 
 /** A case's failure: what it expected, as one line. */
@@ -348,6 +353,12 @@ export const WS_CASES: Readonly<Record<string, Case>> = {
   "ws echo: still serving": messages,
 };
 
+/** The cases for an app of `processes` server processes: broadcast only with one. */
+function casesFor(processes: number): Readonly<Record<string, Case>> {
+  if (processes <= 1) return WS_CASES;
+  return Object.fromEntries(Object.entries(WS_CASES).filter(([, run]) => run !== broadcast));
+}
+
 /** An app that cannot serve WebSocket: 501 with its reason on both routes, never an upgrade. */
 async function refusesWebSocket(target: WsTarget, reason: string): Promise<void> {
   for (const path of [WS_ROUTES.echo, WS_ROUTES.broadcast]) {
@@ -381,7 +392,7 @@ export async function checkWebSocket(target: WsTarget): Promise<Violation[]> {
   const reason = target.app === undefined ? undefined : WS_UNSUPPORTED[target.app];
   const cases: Readonly<Record<string, Case>> =
     reason === undefined
-      ? WS_CASES
+      ? casesFor(target.processes ?? 1)
       : { "ws: not supported, as the contract says": (t) => refusesWebSocket(t, reason) };
   const violations: Violation[] = [];
   for (const [check, run] of Object.entries(cases)) {

@@ -4,7 +4,7 @@
 // of a figure, and verify() checks that the app indeed offers no h2 (so the cell changes the
 // day its runtime or framework gains it). Each reason has a test of its own too.
 
-import type { AppName, AppSpec } from "./registry.ts";
+import type { AppName } from "./registry.ts";
 
 /**
  * Streams a connection carries at once under the h2 scenario's load: the scenario's in-flight
@@ -33,18 +33,6 @@ export const H2_UNSUPPORTED: Readonly<Partial<Record<AppName, string>>> = {
   "deno-express": EXPRESS,
   "deno-fastify": DENO_NODE_HTTP2,
 };
-
-/**
- * Why `app` cannot serve `scenario` (a Scenario of scenarios.ts, which imports this module for
- * H2_STREAMS: typed by the one field read); undefined when it can.
- */
-export function notSupported(
-  app: AppSpec,
-  scenario: { readonly http2?: true },
-): string | undefined {
-  if (scenario.http2 !== true) return undefined;
-  return H2_UNSUPPORTED[app.name as AppName];
-}
 
 /**
  * The h2 scenario's `connections` in-flight requests as connections × streams each: the most

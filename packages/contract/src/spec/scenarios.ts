@@ -6,7 +6,7 @@ import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
 import { DB_ROUTES, SCENARIO_QUERIES } from "./db.ts";
 import { ROUTES, userPath } from "./endpoints.ts";
 import { ECHO_BODY } from "./fixtures.ts";
-import { H2_STREAMS } from "./http2.ts";
+import { H2_STREAMS, H2_UNSUPPORTED } from "./http2.ts";
 import {
   bearer,
   CORS,
@@ -16,7 +16,9 @@ import {
   STACK_HEADERS,
   TOKENS,
 } from "./middleware.ts";
+import type { AppName, AppSpec } from "./registry.ts";
 import { SCENARIO_BYTES, SCENARIO_EVENTS, STREAM_CHUNK_BYTES, STREAM_ROUTES } from "./streams.ts";
+import { WS_MESSAGE_SIZES, WS_ROUTES, WS_UNSUPPORTED } from "./websocket.ts";
 
 export interface Scenario {
   readonly name: string;
@@ -49,6 +51,16 @@ export interface Scenario {
    * cannot serve HTTP/2 says why (H2_UNSUPPORTED) and is shown so, not measured.
    */
   readonly http2?: true;
+  /**
+   * A WebSocket scenario (spec/websocket.ts), loaded by ws-load (tools/ws-load, the one generator
+   * here that speaks WebSocket), every connection opened before the window. `echo`: each
+   * connection sends a text message of `bytes` and waits for its echo before the next (one
+   * "request" is a message and its echo). `broadcast`: one more connection publishes messages of
+   * `bytes`, one at a time, to the others (one "request" is a delivery to one subscriber; the
+   * latency is until the last subscriber has it). An app that cannot serve WebSocket says why
+   * (WS_UNSUPPORTED) and is shown so, not measured.
+   */
+  readonly websocket?: { readonly mode: "echo" | "broadcast"; readonly bytes: number };
   /**
    * Answers of another status that are right too, up to `perWindow` per server process and
    * window begun: a rate limiter lets a client's first requests of each window through.
@@ -217,6 +229,30 @@ export const SCENARIOS = [
     path: `${STREAM_ROUTES.stream}?bytes=${SCENARIO_BYTES}`,
     onRequest: true,
   },
+  {
+    name: "ws-echo",
+    description: `GET ${WS_ROUTES.echo}, a WebSocket — ${WS_MESSAGE_SIZES[0]}-byte text messages, each echoed before the connection sends the next (req/s: messages echoed per second) (on request)`,
+    method: "GET",
+    path: WS_ROUTES.echo,
+    websocket: { mode: "echo", bytes: WS_MESSAGE_SIZES[0] },
+    onRequest: true,
+  },
+  {
+    name: "ws-echo-4k",
+    description: `GET ${WS_ROUTES.echo}, a WebSocket — ${WS_MESSAGE_SIZES[1] / 1024} KiB text messages, each echoed before the connection sends the next (req/s: messages echoed per second) (on request)`,
+    method: "GET",
+    path: WS_ROUTES.echo,
+    websocket: { mode: "echo", bytes: WS_MESSAGE_SIZES[1] },
+    onRequest: true,
+  },
+  {
+    name: "ws-broadcast",
+    description: `GET ${WS_ROUTES.broadcast}, a WebSocket — one more connection publishes ${WS_MESSAGE_SIZES[0]}-byte text messages, one at a time, to all the others (req/s: deliveries per second; latency: until the last one has it) (on request)`,
+    method: "GET",
+    path: WS_ROUTES.broadcast,
+    websocket: { mode: "broadcast", bytes: WS_MESSAGE_SIZES[0] },
+    onRequest: true,
+  },
 ] as const satisfies readonly Scenario[];
 
 export type ScenarioName = (typeof SCENARIOS)[number]["name"];
@@ -238,6 +274,13 @@ export function findScenario(name: string): Scenario | undefined {
  */
 export function isStage(scenario: Scenario): boolean {
   return scenario.middleware === true || scenario.tls === true;
+}
+
+/** Why `app` cannot serve `scenario` (the contract's reason); undefined when it can. */
+export function notSupported(app: AppSpec, scenario: Scenario): string | undefined {
+  const name = app.name as AppName;
+  if (scenario.websocket !== undefined) return WS_UNSUPPORTED[name];
+  return scenario.http2 === true ? H2_UNSUPPORTED[name] : undefined;
 }
 
 /** The status a scenario's answers must have. */

@@ -170,7 +170,8 @@ export function workerUse(
  * req/s over the time the load was applied. oha with -w keeps its clock running while it
  * waits (up to the request timeout) for the last in-flight requests: dividing by that total
  * would deflate req/s, so it is capped at the requested time. wrk and autocannon stop at the
- * deadline and their own time is the right denominator.
+ * deadline and their own time is the right denominator; so is ws-load's, which ends at the
+ * last message it counts (an echo still in flight at the deadline, one round trip later).
  */
 export function windowed(tool: ToolInfo, r: LoadResult, requestedSec: number): LoadResult {
   const windowSec = tool.name === "oha" ? Math.min(r.durationSec, requestedSec) : r.durationSec;

@@ -1,8 +1,9 @@
-// One result shape for three load generators. Each parser takes the tool's own machine-readable
-// output (oha --output-format json; wrk through load/wrk.lua's done(); autocannon --json) and
-// converts units: oha reports seconds, wrk microseconds, autocannon milliseconds.
+// One result shape for four load generators. Each parser takes the tool's own machine-readable
+// output (oha --output-format json; wrk through load/wrk.lua's done(); autocannon --json;
+// ws-load's one JSON line) and converts units: oha reports seconds, wrk and ws-load
+// microseconds, autocannon milliseconds.
 
-export type ToolName = "oha" | "wrk" | "autocannon";
+export type ToolName = "oha" | "wrk" | "autocannon" | "ws-load";
 
 export interface LatencyMs {
   readonly mean: number;
@@ -297,8 +298,59 @@ export function againstExpected(
   return { ...r, non2xx: r.requests - hits, expectedStatus: expected };
 }
 
+/** ws-load's error counts that end a connection (tools/ws-load/README.md, "Output"). */
+const WS_LOAD_ERRORS = ["connect", "handshake", "read", "write", "closed_by_server"] as const;
+
+/**
+ * ws-load's JSON (tools/ws-load/README.md). A "request" is what the scenario counts: echo, a
+ * message echoed and verified; broadcast, a delivery to one subscriber. A wrong echo or delivery
+ * (`mismatched`) or the publisher's own message coming back is a wrong answer (non2xx); a
+ * connection that could not open or was ended is a socket error.
+ */
+export function parseWsLoad(text: string): LoadResult {
+  const json = parseJson(text.trim().split("\n").at(-1) ?? "", "ws-load");
+  const errors = object(json.errors, "ws-load errors");
+  const latency = object(json.latency_us, "ws-load latency_us");
+  const errorDetails: Record<string, number> = {};
+  for (const key of [...WS_LOAD_ERRORS, "self_delivery"]) {
+    errorDetails[key] = numberField(errors[key], `ws-load errors.${key}`);
+  }
+  const mismatched = numberField(json.mismatched, "ws-load mismatched");
+  errorDetails.mismatched = mismatched;
+  const broadcast = json.mode === "broadcast";
+  const requests = numberField(broadcast ? json.deliveries : json.messages, "ws-load messages");
+  const durationSec = numberField(json.duration_s, "ws-load duration_s");
+  const ms = (key: string) => maybe(latency[key], `ws-load latency_us.${key}`) / 1000;
+  return {
+    requests,
+    durationSec,
+    windowSec: durationSec,
+    rps: durationSec > 0 ? requests / durationSec : 0,
+    bytesPerSec:
+      durationSec > 0
+        ? numberField(json.bytes_received, "ws-load bytes_received") / durationSec
+        : 0,
+    latencyMs: {
+      mean: ms("mean"),
+      p50: ms("p50"),
+      p90: ms("p90"),
+      p99: ms("p99"),
+      p999: ms("p999"),
+      max: ms("max"),
+    },
+    statuses: {},
+    non2xx: mismatched + (errorDetails.self_delivery ?? 0),
+    socketErrors: WS_LOAD_ERRORS.reduce((sum, key) => sum + (errorDetails[key] ?? 0), 0),
+    timeouts: numberField(json.timeouts, "ws-load timeouts"),
+    aborted: 0,
+    errorDetails,
+    syntheticSamplesRemoved: 0,
+  };
+}
+
 export const PARSERS: Readonly<Record<ToolName, (output: string) => LoadResult>> = {
   oha: parseOha,
   wrk: parseWrk,
   autocannon: parseAutocannon,
+  "ws-load": parseWsLoad,
 };

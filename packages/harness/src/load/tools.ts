@@ -1,5 +1,6 @@
-// The three load generators: how each is found, which version it is, and the exact command
-// line that sends a scenario's request. Every tool sends the same method, headers and body.
+// The load generators: how each is found, which version it is, and the exact command line that
+// sends a scenario's request. Every HTTP tool sends the same method, headers and body; ws-load
+// (tools/ws-load) loads the WebSocket scenarios, which no HTTP tool can.
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -34,8 +35,8 @@ export function toolVersion(name: ToolName, path: string): string {
     if (name === "autocannon") {
       return JSON.parse(readFileSync(AUTOCANNON.packageJson, "utf8")).version;
     }
-    if (name === "oha") {
-      // "oha 1.16.0"
+    if (name === "oha" || name === "ws-load") {
+      // "oha 1.16.0", "ws-load 0.1.0"
       return (
         execFileSync(path, ["--version"], { encoding: "utf8" }).trim().split(/\s+/)[1] ?? "unknown"
       );
@@ -200,6 +201,29 @@ function autocannonArgs(
   ];
 }
 
+/**
+ * ws-load's command: the scenario's mode, its connections (broadcast: subscribers, and one
+ * publisher more), one message in flight per connection (broadcast: one at a time), every wait
+ * bounded by the request timeout.
+ */
+function wsLoadArgs(tool: ToolInfo, plan: LoadPlan, threads: number): string[] {
+  // A WebSocket scenario: toolCommand gives ws-load no other.
+  const ws = plan.scenario.websocket as NonNullable<Scenario["websocket"]>;
+  return [
+    tool.path,
+    ws.mode,
+    ...["--url", plan.url, "-c", String(plan.connections), "-d", String(plan.durationSec)],
+    ...[
+      "--size",
+      String(ws.bytes),
+      "-t",
+      String(threads),
+      "--timeout",
+      String(REQUEST_TIMEOUT_SEC),
+    ],
+  ];
+}
+
 /** The TCP connections a plan opens: its connections, or h2Split's for HTTP/2. */
 function openedConnections(plan: LoadPlan): number {
   return plan.scenario.http2 === true ? h2Split(plan.connections).connections : plan.connections;
@@ -214,6 +238,9 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
   }
   if (scenario.http2 === true && tool.name !== "oha") {
     throw new Error(`${tool.name} speaks HTTP/1.1 only: the ${scenario.name} scenario needs oha`);
+  }
+  if ((scenario.websocket !== undefined) !== (tool.name === "ws-load")) {
+    throw new Error(`the ${scenario.name} scenario cannot be loaded by ${tool.name}`);
   }
   const post = scenario.body !== undefined && bodyFile !== undefined;
   const contentType = scenario.contentType ?? "application/json";
@@ -248,6 +275,11 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
     case "autocannon":
       argv = autocannonArgs(tool, plan, post, contentType);
       threads = 1;
+      break;
+    case "ws-load":
+      // Its connections are tasks on this many threads, each of which can keep a core busy.
+      threads = Math.max(1, Math.min(plan.cores, connections));
+      argv = wsLoadArgs(tool, plan, threads);
       break;
   }
   if (plan.cpus !== undefined) argv = ["taskset", "-c", plan.cpus, ...argv];

@@ -25,6 +25,7 @@ import {
   rankLongText,
   SIGNIFICANCE_NOTE,
   taxText,
+  toolsText,
 } from "./summary.ts";
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -148,7 +149,7 @@ export function headerLines(results: Results): string[][] {
     [m.serverHost ? "Machines" : "Machine", machinesText(results, true)],
     [
       "Load",
-      `${m.tool.name} ${m.tool.version} · ${connectionsText(s)} keep-alive connections · ${designText(results)}, apps interleaved`,
+      `${toolsText(m)} · ${connectionsText(s)} keep-alive connections · ${designText(results)}, apps interleaved`,
     ],
     ["Server processes", workersText(s)],
     ["Pinning", pinningText(results)],

@@ -182,6 +182,12 @@ function summaryRow(r: SummaryRow): string[] {
   ];
 }
 
+/** The run's generators: "wrk 4.1.0", and ws-load's version when it loaded WebSocket scenarios. */
+export function toolsText(m: Results["manifest"]): string {
+  const ws = m.wsTool ? ` (WebSocket: ${m.wsTool.name} ${m.wsTool.version})` : "";
+  return `${m.tool.name} ${m.tool.version}${ws}`;
+}
+
 /**
  * "5 × 2 s samples per process, 20 processes per app (+2 s warm-up each)". A run that did not
  * complete states the rounds it measured, and the planned ones beside them.
@@ -273,7 +279,7 @@ export function formatSummary(analysis: Analysis): string {
   const workers = (m.settings.workers ?? 1) > 1 ? `${workersText(m.settings)} · ` : "";
   const database = databaseText(results);
   out.push(
-    `${m.tool.name} ${m.tool.version} · ${connectionsText(m.settings)} connections · ` +
+    `${toolsText(m)} · ${connectionsText(m.settings)} connections · ` +
       `${designText(results)} · ${workers}${pin}`,
     ...(database ? [`database: ${database}`] : []),
     `${machinesText(results)} · commit ${m.git.commit.slice(0, 12)}${m.git.dirty ? " (dirty)" : ""}`,

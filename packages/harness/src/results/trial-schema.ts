@@ -42,6 +42,7 @@ export const ToolNameSchema = T.Union([
   T.Literal("oha"),
   T.Literal("wrk"),
   T.Literal("autocannon"),
+  T.Literal("ws-load"),
 ]);
 
 /** One worker of a server started with --workers: did it serve, and how much. */

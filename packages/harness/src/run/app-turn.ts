@@ -164,7 +164,7 @@ export async function measureTrial(
     ...(retake ? { retake: true as const } : {}),
   };
   run.recorder.addTrial(trial);
-  log(progressLine(trial, run.options.tool.name) + stealMark(trial, run.options.maxSteal));
+  log(progressLine(trial, run.toolFor(scenario).name) + stealMark(trial, run.options.maxSteal));
   if (died) {
     run.fail(app.name, died);
     return undefined;
@@ -193,7 +193,7 @@ export function trialOf(
   const db = measured.rates.databaseCpuPercent;
   const database = db === undefined ? {} : { databaseCpuPercent: db };
   const verdict = judge({
-    tool: options.tool.name,
+    tool: run.toolFor(scenario).name,
     result: measured.result,
     ...(measured.problem ? { problem: measured.problem } : {}),
     ...(died ? { appDied: died } : {}),

@@ -15,7 +15,29 @@ const INSTALL: Record<ToolName, string> = {
   oha: "install it with: cargo install --locked oha   (or: brew install oha)",
   wrk: "install it with: apt-get install wrk   (or: brew install wrk)",
   autocannon: `it is a project dependency: run 'bun install' in ${REPO_ROOT}`,
+  "ws-load": `it is this project's own (Rust 1.88+): build it with: cargo build --release --locked --manifest-path ${join(REPO_ROOT, "tools/ws-load/Cargo.toml")}`,
 };
+
+/** Where ws-load is built in place (cargo build --release in tools/ws-load). */
+export const WS_LOAD_BUILT = join(REPO_ROOT, "tools", "ws-load", "target", "release", "ws-load");
+
+/** ws-load as built in place, else on the PATH or where `cargo install` puts it. */
+export function findWsLoad(): string | undefined {
+  if (existsSync(WS_LOAD_BUILT)) return WS_LOAD_BUILT;
+  const cargo = join(process.env.HOME ?? homedir(), ".cargo", "bin");
+  return onPath("ws-load") ?? onPath("ws-load", cargo);
+}
+
+/** The WebSocket scenarios' generator, or how to build it. */
+export function wsTool(scenario: string): string {
+  const path = findWsLoad();
+  if (path === undefined) {
+    throw new EnvironmentError(
+      `the ${scenario} scenario needs ws-load, the WebSocket load generator, which is not built; ${INSTALL["ws-load"]}`,
+    );
+  }
+  return path;
+}
 
 /** oha on the PATH or where cargo installs it. */
 export function findOha(): string | undefined {

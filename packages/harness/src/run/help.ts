@@ -110,9 +110,10 @@ export function helpText(all = false): string {
   const apps = APPS.map(
     (a) => `  ${a.name.padEnd(13)}port ${a.port}  ${a.runtime} + ${a.framework}`,
   );
+  const width = Math.max(...SCENARIOS.map((s) => s.name.length)) + 2;
   const scenarios = SCENARIOS.map(
     (s) =>
-      `  ${s.name.padEnd(10)}${s.description}${s.name === DEFAULT_SCENARIO ? " (default)" : ""}`,
+      `  ${s.name.padEnd(width)}${s.description}${s.name === DEFAULT_SCENARIO ? " (default)" : ""}`,
   );
   return [
     USAGE,

@@ -26,7 +26,7 @@ import { type ToolInfo, toolVersion } from "../load/tools.ts";
 import type { RateSpec } from "../rates/rates.ts";
 import { type AppRun, type RuntimeBuild, versionedName } from "../runtimes/runtime-versions.ts";
 import { commandOf, severalWorkers } from "./command.ts";
-import { chooseTool, needCommand, rateTool, roomFor, usableOutput } from "./environment.ts";
+import { chooseTool, needCommand, rateTool, roomFor, usableOutput, wsTool } from "./environment.ts";
 import { EnvironmentError, UsageError } from "./errors.ts";
 import { BASELINE_SCENARIO, DATABASE_SCENARIOS, type Values } from "./flags.ts";
 import { names, workersOf } from "./forms.ts";
@@ -64,6 +64,8 @@ export interface Options {
   readonly rates: RateSpec[];
   /** --rates search: the capacity at the budget searched for in the last round (search.ts). */
   readonly search: boolean;
+  /** The generator of the WebSocket scenarios (ws-load), when there are any. */
+  readonly wsTool?: ToolInfo;
   /** The generator of the open-loop trials (oha), when there are rates. */
   readonly rateTool?: ToolInfo;
   /** The p99 budget for capacity at a latency budget, ms. */
@@ -153,6 +155,12 @@ export function parseOptions(
   const db = dbOf(values.db, scenarios.scenarios, !!server, !!side, counts.workerCounts);
   tlsLimits(scenarios.scenarios, { server: !!server, side: !!side, rates: ratePath !== undefined });
   const tool = toolOf(values.tool, scenarios.scenarios, warn);
+  const ws = wsToolOf(scenarios.scenarios, {
+    server: !!server,
+    side: !!side,
+    rates: ratePath !== undefined,
+    workers: Math.max(...counts.workerCounts),
+  });
   if (server) {
     const install = "install it (apt-get install openssh-client, or your system's OpenSSH)";
     needCommand("ssh", `--server-host needs ssh: ${install}`);
@@ -165,6 +173,7 @@ export function parseOptions(
     ...precision,
     maxSteal: values["max-steal"],
     tool: { ...tool, version: toolVersion(tool.name, tool.path) },
+    ...(ws ? { wsTool: ws } : {}),
     outDir: values.output,
     pin: !values["no-pin"],
     appsRoot,
@@ -473,6 +482,34 @@ function tlsLimits(
   ];
   const found = refused.find(([, given]) => given);
   if (found) throw new UsageError(`the ${tls.name} scenario does not go with ${found[0]} yet`);
+}
+
+/**
+ * ws-load for a run with a WebSocket scenario, after what it does not go with yet: ws-load
+ * connects to literal addresses of this machine's apps, the side-by-side pairs and the open loop
+ * load HTTP, and a broadcast reaches one process's connections, not another worker's.
+ */
+function wsToolOf(
+  scenarios: readonly Scenario[],
+  run: { server: boolean; side: boolean; rates: boolean; workers: number },
+): ToolInfo | undefined {
+  const ws = scenarios.find((s) => s.websocket !== undefined);
+  if (!ws) return undefined;
+  const broadcast = scenarios.find((s) => s.websocket?.mode === "broadcast");
+  const refused: [string, string, boolean][] = [
+    [ws.name, "--server-host", run.server],
+    [ws.name, "--side-by-side and --against", run.side],
+    [ws.name, "--rates", run.rates],
+    [
+      broadcast?.name ?? "",
+      "--workers above 1 (a process's connections are its audience)",
+      !!broadcast && run.workers > 1,
+    ],
+  ];
+  const found = refused.find(([, , given]) => given);
+  if (found) throw new UsageError(`the ${found[0]} scenario does not go with ${found[1]} yet`);
+  const path = wsTool(ws.name);
+  return { name: "ws-load", path, version: toolVersion("ws-load", path) };
 }
 
 /** The scenarios as listed, with api first when a stage (middleware, tls) is among them and api is not. */

@@ -7,7 +7,9 @@ import { writeJson } from "../common/json-file.ts";
 import { gitInfo, lockfileVersions, machineInfo } from "../common/manifest.ts";
 import type { Pinning } from "../common/plan.ts";
 import { REPO_ROOT } from "../common/root.ts";
+import type { ToolName } from "../load/parse.ts";
 import { ERROR_THRESHOLD } from "../load/thresholds.ts";
+import type { ToolInfo } from "../load/tools.ts";
 import { writeReports, writeSummary } from "../report/files.ts";
 import {
   type AppRecord,
@@ -66,15 +68,8 @@ export function newResults(options: Options, pinning: Pinning): Results {
         ...(options.workerCounts.length > 1 ? { workerCounts: options.workerCounts } : {}),
         ...(options.builds.length > 0 ? { runtimeVersions: versionsAsked(options.builds) } : {}),
       },
-      ...(options.rateTool
-        ? {
-            rateTool: {
-              name: options.rateTool.name,
-              version: options.rateTool.version,
-              path: options.rateTool.path,
-            },
-          }
-        : {}),
+      ...(options.rateTool ? { rateTool: toolRecord(options.rateTool) } : {}),
+      ...(options.wsTool ? { wsTool: toolRecord(options.wsTool) } : {}),
       pinning: {
         enabled: pinning.enabled,
         ...(pinning.serverCpus ? { serverCpus: pinning.serverCpus } : {}),
@@ -172,4 +167,9 @@ export class Recorder {
     const summary = writeSummary(join(outDir, "results.json"), analysis);
     return { summary, reports: writeReports(this.path, this.results, analysis) };
   }
+}
+
+/** A generator as the manifest records it. */
+function toolRecord(tool: ToolInfo): { name: ToolName; version: string; path: string } {
+  return { name: tool.name, version: tool.version, path: tool.path };
 }

@@ -58,6 +58,9 @@ export class Run {
   /** --db postgres: the server every app process gets its own database from. */
   readonly postgres: PostgresServer | undefined;
 
+  /** Apps whose WebSocket probe ran: once per app and run (its bad clients cost seconds). */
+  readonly wsProbed = new Set<string>();
+
   /** A run with the tls scenario: the certificate every app process serves HTTPS with. */
   readonly certificate: RunCertificate | undefined;
 
@@ -135,7 +138,7 @@ export class Run {
     open?: { tool: ToolInfo; rate: number; port?: number },
   ): Promise<MeasuredRun> {
     const bodyFile = this.bodyFiles.get(scenario.name);
-    const tool = open?.tool ?? this.options.tool;
+    const tool = open?.tool ?? this.toolFor(scenario);
     const cmd = toolCommand(tool, {
       ...(open ? { rate: open.rate } : {}),
       url: open?.port
@@ -165,14 +168,22 @@ export class Run {
     }).then((run) => ({ ...run, threads: cmd.threads, connections: cmd.connections }));
   }
 
+  /** The closed-loop generator of a scenario: ws-load for WebSocket, the run's tool for HTTP. */
+  toolFor(scenario: Scenario): ToolInfo {
+    if (scenario.websocket === undefined) return this.options.tool;
+    const tool = this.options.wsTool;
+    if (!tool) throw new Error(`no ws-load for the ${scenario.name} scenario (options.wsTool)`);
+    return tool;
+  }
+
   /** The port a scenario's requests go to: the app's, or its TLS port for the tls scenario. */
   portOf(app: AppSpec, scenario: Scenario): number {
     return scenario.tls ? tlsPort(app.port) : app.port;
   }
 
-  /** Where a scenario's requests go: http://ADDRESS:PORT, or https:// to the TLS port. */
+  /** Where a scenario's requests go: http://ADDRESS:PORT, https:// to the TLS port, or ws://. */
   origin(app: AppSpec, scenario: Scenario): string {
-    const scheme = scenario.tls ? "https" : "http";
+    const scheme = scenario.tls ? "https" : scenario.websocket ? "ws" : "http";
     return `${scheme}://${this.host.address}:${this.portOf(app, scenario)}`;
   }
 
@@ -200,6 +211,13 @@ export class Run {
     };
   }
 
+  /** A run with a WebSocket scenario probes each app's WebSocket at its first start. */
+  probeWebSocket(name: string): boolean {
+    if (!this.options.scenarios.some((s) => s.websocket) || this.wsProbed.has(name)) return false;
+    this.wsProbed.add(name);
+    return true;
+  }
+
   /** The contract, then the runtime as the app reports it; undefined when it fails. */
   async verifyApp(
     app: AppRun,
@@ -218,6 +236,7 @@ export class Run {
       ...(running.database ? { database: running.database } : {}),
       ...(this.certificate ? { tlsCa: this.certificate.pem } : {}),
       ...(this.options.scenarios.some((s) => s.http2) ? { http2: true } : {}),
+      ...(this.probeWebSocket(app.name) ? { websocket: true } : {}),
     });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
     let identity: { runtime: string; version: string } | undefined;
