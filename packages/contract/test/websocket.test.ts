@@ -15,6 +15,7 @@ import {
 } from "@bench/contract";
 import {
   textOverLimit,
+  WS_BROADCAST_IN_FLIGHT,
   WS_CLOSE,
   WS_ERRORS,
   WS_JSON_TEXT,
@@ -451,7 +452,11 @@ describe("the WebSocket scenarios", () => {
     expect(ws.map((s) => [s.name, s.path, s.websocket])).toEqual([
       ["ws-echo", WS_ROUTES.echo, { mode: "echo", bytes: WS_MESSAGE_SIZES[0] }],
       ["ws-echo-4k", WS_ROUTES.echo, { mode: "echo", bytes: WS_MESSAGE_SIZES[1] }],
-      ["ws-broadcast", WS_ROUTES.broadcast, { mode: "broadcast", bytes: WS_MESSAGE_SIZES[0] }],
+      [
+        "ws-broadcast",
+        WS_ROUTES.broadcast,
+        { mode: "broadcast", bytes: WS_MESSAGE_SIZES[0], inFlight: WS_BROADCAST_IN_FLIGHT },
+      ],
     ]);
     for (const s of ws) expect(STANDARD_SCENARIOS).not.toContain(s);
   });

@@ -3,6 +3,7 @@
 // server) in tools.e2e.test.ts.
 import { describe, expect, test } from "bun:test";
 import { findScenario, type Scenario } from "@bench/contract";
+import { WS_BROADCAST_IN_FLIGHT } from "@bench/contract/ws";
 import { physicalCores, toolCommand, wrkThreads } from "../src/load/tools.ts";
 
 const echo = findScenario("echo");
@@ -124,8 +125,13 @@ describe("the WebSocket scenarios: ws-load, and no other tool", () => {
     const fan = toolCommand(wsLoad, { ...wsPlan("ws-broadcast"), connections: 2, cores: 4 });
     expect(fan.argv.slice(3, 6)).toEqual(["/bin/ws-load", "broadcast", "--url"]);
     expect(fan.argv).toContain("ws://127.0.0.1:3004/ws/broadcast");
+    expect(fan.argv.slice(-2)).toEqual(["-p", String(WS_BROADCAST_IN_FLIGHT)]);
     // No more threads than connections.
     expect(fan.threads).toBe(2);
+    // The judge's bound: every subscriber's receipt of every message in flight; the trial's
+    // connections stay the ones asked for.
+    expect([fan.connections, fan.inFlight]).toEqual([2, 2 * WS_BROADCAST_IN_FLIGHT]);
+    expect(toolCommand(wsLoad, wsPlan("ws-echo")).inFlight).toBeUndefined();
   });
 
   test("an HTTP tool cannot load a WebSocket scenario, nor ws-load an HTTP one", () => {

@@ -18,7 +18,12 @@ import {
 } from "./middleware.ts";
 import type { AppName, AppSpec } from "./registry.ts";
 import { SCENARIO_BYTES, SCENARIO_EVENTS, STREAM_CHUNK_BYTES, STREAM_ROUTES } from "./streams.ts";
-import { WS_MESSAGE_SIZES, WS_ROUTES, WS_UNSUPPORTED } from "./websocket.ts";
+import {
+  WS_BROADCAST_IN_FLIGHT,
+  WS_MESSAGE_SIZES,
+  WS_ROUTES,
+  WS_UNSUPPORTED,
+} from "./websocket.ts";
 
 export interface Scenario {
   readonly name: string;
@@ -56,11 +61,16 @@ export interface Scenario {
    * here that speaks WebSocket), every connection opened before the window. `echo`: each
    * connection sends a text message of `bytes` and waits for its echo before the next (one
    * "request" is a message and its echo). `broadcast`: one more connection publishes messages of
-   * `bytes`, one at a time, to the others (one "request" is a delivery to one subscriber; the
-   * latency is until the last subscriber has it). An app that cannot serve WebSocket says why
-   * (WS_UNSUPPORTED) and is shown so, not measured.
+   * `bytes` to the others, `inFlight` at a time (one "request" is a delivery to one subscriber;
+   * the latency is until the last subscriber has it). An app that cannot serve WebSocket says
+   * why (WS_UNSUPPORTED) and is shown so, not measured.
    */
-  readonly websocket?: { readonly mode: "echo" | "broadcast"; readonly bytes: number };
+  readonly websocket?: {
+    readonly mode: "echo" | "broadcast";
+    readonly bytes: number;
+    /** Messages the publisher keeps in flight (broadcast; ws-load's -p). */
+    readonly inFlight?: number;
+  };
   /**
    * Answers of another status that are right too, up to `perWindow` per server process and
    * window begun: a rate limiter lets a client's first requests of each window through.
@@ -247,10 +257,10 @@ export const SCENARIOS = [
   },
   {
     name: "ws-broadcast",
-    description: `GET ${WS_ROUTES.broadcast}, a WebSocket — one more connection publishes ${WS_MESSAGE_SIZES[0]}-byte text messages, one at a time, to all the others (req/s: deliveries per second; latency: until the last one has it) (on request)`,
+    description: `GET ${WS_ROUTES.broadcast}, a WebSocket — one more connection publishes ${WS_MESSAGE_SIZES[0]}-byte text messages, ${WS_BROADCAST_IN_FLIGHT} in flight, to all the others (req/s: deliveries per second; latency: until the last one has it) (on request)`,
     method: "GET",
     path: WS_ROUTES.broadcast,
-    websocket: { mode: "broadcast", bytes: WS_MESSAGE_SIZES[0] },
+    websocket: { mode: "broadcast", bytes: WS_MESSAGE_SIZES[0], inFlight: WS_BROADCAST_IN_FLIGHT },
     onRequest: true,
   },
 ] as const satisfies readonly Scenario[];

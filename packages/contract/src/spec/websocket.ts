@@ -40,6 +40,13 @@ export const WS_CLOSE = {
 /** The message sizes the ws-echo scenario sends: a small one and 4 KiB. */
 export const WS_MESSAGE_SIZES = [32, 4096] as const;
 
+/**
+ * The ws-broadcast scenario's messages in flight: with one, the server idles while the last
+ * subscriber's receipt travels back and the next message goes out (Bun.serve at 70-80% of its
+ * core, 100 subscribers); a few keep it busy.
+ */
+export const WS_BROADCAST_IN_FLIGHT = 4;
+
 export const WS_ERRORS = {
   /** The answer (426) to a request on a WebSocket route that asks for no upgrade. */
   upgradeRequired: "this route speaks WebSocket: send GET with Upgrade: websocket",

@@ -84,6 +84,11 @@ export interface ToolCommand {
   readonly threads: number;
   /** Connections the tool really opens. */
   readonly connections: number;
+  /**
+   * The most answers in flight at once, when it is more than the connections (the judge's
+   * bound, Little's law): a broadcast's messages in flight, each to every subscriber.
+   */
+  readonly inFlight?: number;
   /** The status every answer must have (the scenario's); any other is a failed request. */
   readonly expectedStatus: number;
   /** Answers of another status that are right too, up to a count (a rate limit's 200s). */
@@ -221,6 +226,7 @@ function wsLoadArgs(tool: ToolInfo, plan: LoadPlan, threads: number): string[] {
       "--timeout",
       String(REQUEST_TIMEOUT_SEC),
     ],
+    ...(ws.inFlight === undefined ? [] : ["-p", String(ws.inFlight)]),
   ];
 }
 
@@ -290,6 +296,9 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
     resultOn,
     threads,
     connections,
+    ...(scenario.websocket?.inFlight
+      ? { inFlight: connections * scenario.websocket.inFlight }
+      : {}),
     expectedStatus: expectedStatus(scenario),
     ...(allowance ? { allowance } : {}),
   };

@@ -198,7 +198,8 @@ export function trialOf(
     ...(measured.problem ? { problem: measured.problem } : {}),
     ...(died ? { appDied: died } : {}),
     requestedSec: options.durationSec,
-    connections: measured.connections,
+    // Little's law's bound: the answers that can be in flight (a broadcast's exceed its connections).
+    connections: measured.inFlight ?? measured.connections,
     serverCpuPercent: measured.rates.serverCpuPercent,
     loadCpuPercent: measured.rates.loadCpuPercent,
     threads: measured.threads,

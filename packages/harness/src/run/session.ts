@@ -31,7 +31,12 @@ export const log = (message: string) => process.stderr.write(`${message}\n`);
 /** How long an app given the certificate may take to open its TLS port after its plain one. */
 const TLS_PORT_WAIT_MS = 10_000;
 
-export type MeasuredRun = LoadRun & { readonly threads: number; readonly connections: number };
+export type MeasuredRun = LoadRun & {
+  readonly threads: number;
+  readonly connections: number;
+  /** The most answers in flight, when more than the connections (ToolCommand.inFlight). */
+  readonly inFlight?: number;
+};
 
 export interface Target {
   readonly app: AppSpec;
@@ -165,7 +170,12 @@ export class Run {
     };
     return runLoad(tool, cmd, seconds, sampled, (child) => {
       this.tools = child ? [child] : [];
-    }).then((run) => ({ ...run, threads: cmd.threads, connections: cmd.connections }));
+    }).then((run) => ({
+      ...run,
+      threads: cmd.threads,
+      connections: cmd.connections,
+      ...(cmd.inFlight ? { inFlight: cmd.inFlight } : {}),
+    }));
   }
 
   /** The closed-loop generator of a scenario: ws-load for WebSocket, the run's tool for HTTP. */
