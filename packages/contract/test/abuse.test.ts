@@ -2,10 +2,12 @@
 // stalled TLS handshakes send exactly the first bytes of a ClientHello and hold on, a reset
 // storm cancels every stream it opens and stops when the server ends the session, a client
 // that never reads stalls or is ended, and the memory of a process tree is read from /proc.
+// Each stand-in listens on a port the system gives (port 0), so that two runs at once
+// (mutation testing's) never collide.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { connect as connectH2, createServer as createH2, type Http2Server } from "node:http2";
-import { createServer, type Server, type Socket } from "node:net";
+import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import {
   appRssBytes,
   neverReads,
@@ -14,18 +16,20 @@ import {
   stallTlsHandshakes,
 } from "../src/check/abuse.ts";
 import { acceptOf } from "../src/check/ws-wire.ts";
+import { closedPort } from "./support/ports.ts";
 
 const HOST = "127.0.0.1";
-const PORT = 38_031;
 let closeServer: (() => void) | undefined;
 afterEach(() => {
   closeServer?.();
   closeServer = undefined;
 });
 
-async function listen(server: Server | Http2Server): Promise<void> {
-  await new Promise<void>((listening) => server.listen(PORT, HOST, listening));
+/** Listens on a port the system gives, closed after the test, and says which. */
+async function listen(server: Server | Http2Server): Promise<number> {
+  await new Promise<void>((listening) => server.listen(0, HOST, listening));
   closeServer = () => server.close();
+  return (server.address() as AddressInfo).port;
 }
 
 describe("stalled TLS handshakes", () => {
@@ -37,8 +41,8 @@ describe("stalled TLS handshakes", () => {
       socket.on("data", (data: Buffer) => received.push(data));
       socket.on("error", () => {});
     });
-    await listen(server);
-    const stall = await stallTlsHandshakes(HOST, PORT, 5, 1000);
+    const port = await listen(server);
+    const stall = await stallTlsHandshakes(HOST, port, 5, 1000);
     await Bun.sleep(100);
     expect(stall.opened).toBe(5);
     expect(Buffer.concat(received).equals(Buffer.concat(Array(5).fill(PARTIAL_CLIENT_HELLO)))).toBe(
@@ -56,12 +60,14 @@ describe("stalled TLS handshakes", () => {
   });
 
   test("a port that refuses: an error, nothing left open", async () => {
-    await expect(stallTlsHandshakes(HOST, PORT, 3, 500)).rejects.toThrow("ECONNREFUSED");
+    await expect(stallTlsHandshakes(HOST, await closedPort(), 3, 500)).rejects.toThrow(
+      "ECONNREFUSED",
+    );
   });
 });
 
 describe("a reset storm", () => {
-  async function h2Server(goawayAfter?: number): Promise<{ streams: () => number }> {
+  async function h2Server(goawayAfter?: number): Promise<{ port: number; streams: () => number }> {
     let streams = 0;
     const server = createH2();
     server.on("stream", (stream) => {
@@ -69,13 +75,13 @@ describe("a reset storm", () => {
       streams++;
       if (streams === goawayAfter) stream.session?.goaway();
     });
-    await listen(server);
-    return { streams: () => streams };
+    const port = await listen(server);
+    return { port, streams: () => streams };
   }
 
   test("every stream is opened and cancelled; the session stays", async () => {
     const seen = await h2Server();
-    const session = connectH2(`http://${HOST}:${PORT}`);
+    const session = connectH2(`http://${HOST}:${seen.port}`);
     const storm = await resetStorm(session, "/api/test", 1000);
     session.destroy();
     expect(storm).toEqual({ reset: 1000, ended: false });
@@ -84,8 +90,8 @@ describe("a reset storm", () => {
   });
 
   test("a server that ends the session ends the storm", async () => {
-    await h2Server(10);
-    const session = connectH2(`http://${HOST}:${PORT}`);
+    const { port } = await h2Server(10);
+    const session = connectH2(`http://${HOST}:${port}`);
     const storm = await resetStorm(session, "/api/test", 100_000);
     session.destroy();
     expect(storm.ended).toBe(true);
@@ -94,8 +100,8 @@ describe("a reset storm", () => {
 });
 
 describe("a client that never reads", () => {
-  /** A WebSocket handshake answered, then `then` with the socket. */
-  async function upgrading(then: (socket: Socket) => void): Promise<void> {
+  /** A WebSocket handshake answered, then `then` with the socket; the server's port. */
+  async function upgrading(then: (socket: Socket) => void): Promise<number> {
     const server = createServer((socket) => {
       socket.on("error", () => {});
       socket.once("data", (head: Buffer) => {
@@ -106,12 +112,12 @@ describe("a client that never reads", () => {
         then(socket);
       });
     });
-    await listen(server);
+    return listen(server);
   }
 
   test("a server that reads no more stalls it: not all is sent", async () => {
-    await upgrading((socket) => socket.pause());
-    const flood = await neverReads(HOST, PORT, 1024, 65_536, 300);
+    const port = await upgrading((socket) => socket.pause());
+    const flood = await neverReads(HOST, port, 1024, 65_536, 300);
     flood.release();
     expect(flood.stalled).toBe(true);
     expect(flood.endedByServer()).toBe(false);
@@ -120,15 +126,15 @@ describe("a client that never reads", () => {
   });
 
   test("a server that reads everything takes it all", async () => {
-    await upgrading((socket) => socket.resume());
-    const flood = await neverReads(HOST, PORT, 64, 65_536, 300);
+    const port = await upgrading((socket) => socket.resume());
+    const flood = await neverReads(HOST, port, 64, 65_536, 300);
     flood.release();
     expect(flood).toMatchObject({ stalled: false, sentBytes: 64 * 65_536, opened: 1 });
   });
 
   test("a server that hangs up ends it", async () => {
-    await upgrading((socket) => socket.once("data", () => socket.destroy()));
-    const flood = await neverReads(HOST, PORT, 1024, 65_536, 300);
+    const port = await upgrading((socket) => socket.once("data", () => socket.destroy()));
+    const flood = await neverReads(HOST, port, 1024, 65_536, 300);
     await Bun.sleep(100);
     flood.release();
     expect(flood.endedByServer()).toBe(true);
@@ -139,8 +145,8 @@ describe("a client that never reads", () => {
       socket.on("error", () => {});
       socket.once("data", () => socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"));
     });
-    await listen(server);
-    await expect(neverReads(HOST, PORT, 1, 1, 300)).rejects.toThrow(
+    const port = await listen(server);
+    await expect(neverReads(HOST, port, 1, 1, 300)).rejects.toThrow(
       "the echo route did not upgrade (404)",
     );
   });

@@ -1,5 +1,6 @@
 // The WebSocket side of the contract: the frame codec, the limits, and the probe against live
-// stand-ins on ports no app uses: bun-bare's own WebSocket handlers (which pass), servers that
+// stand-ins, each on a port the system gives (port 0), so that two runs at once (mutation
+// testing's) never collide: bun-bare's own WebSocket handlers (which pass), servers that
 // each break one rule (which must fail that rule's case and no other), and a raw server that
 // answers the handshake or frames wrongly, as no library would.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -41,6 +42,7 @@ import {
   openingRequest,
   WireConnection,
 } from "../src/check/ws-wire.ts";
+import { closedPort, listening } from "./support/ports.ts";
 
 const HOST = "127.0.0.1";
 const TIMEOUT_MS = 400;
@@ -126,11 +128,11 @@ type Variant = {
   readonly closeOnBackpressureLimit?: boolean;
 };
 
-/** bun-bare's routes and handlers, with one thing changed. */
-function standIn(port: number, variant: Variant = {}) {
+/** bun-bare's routes and handlers, with one thing changed, on a port the system gives. */
+function standIn(variant: Variant = {}) {
   const routes = webSocketRoutes;
   return Bun.serve<Data>({
-    port,
+    port: 0,
     hostname: HOST,
     fetch(request, server) {
       if (variant.fetch) return variant.fetch(request, server);
@@ -146,41 +148,36 @@ function standIn(port: number, variant: Variant = {}) {
   });
 }
 
-const PORTS = {
-  good: 38_021,
-  binaryAsText: 38_022,
-  noLimit: 38_023,
-  plain404: 38_024,
-  toAll: 38_025,
-  raw: 38_026,
-  dropsSilently: 38_028,
-} as const;
+type StandIn = "good" | "binaryAsText" | "noLimit" | "plain404" | "toAll" | "dropsSilently";
+/** Each stand-in's port, the one the system gave it (known once beforeAll has run). */
+const PORTS = {} as Record<StandIn, number>;
 
 const servers: { stop(force: boolean): unknown }[] = [];
 beforeAll(() => {
-  servers.push(standIn(PORTS.good));
-  servers.push(
-    standIn(PORTS.binaryAsText, {
-      message: (ws, m) => (ws.data.broadcast ? ws.publish(WS_TOPIC, m) : ws.send(String(m))),
-    }),
-  );
-  servers.push(standIn(PORTS.noLimit, { maxPayloadLength: 1 << 24 }));
+  const start = (name: StandIn, variant?: Variant) => {
+    const server = standIn(variant);
+    servers.push(server);
+    PORTS[name] = server.port as number;
+    return server;
+  };
+  start("good");
+  start("binaryAsText", {
+    message: (ws, m) => (ws.data.broadcast ? ws.publish(WS_TOPIC, m) : ws.send(String(m))),
+  });
+  start("noLimit", { maxPayloadLength: 1 << 24 });
   // Bun's default: past the backpressure limit, messages are dropped and the client kept.
-  servers.push(standIn(PORTS.dropsSilently, { closeOnBackpressureLimit: false }));
-  servers.push(
-    standIn(PORTS.plain404, {
-      fetch: (request, server) =>
-        server.upgrade(request, { data: { broadcast: request.url.endsWith(WS_ROUTES.broadcast) } })
-          ? undefined
-          : Response.json({ error: WS_ERRORS.upgradeRequired }, { status: 404 }),
-    }),
-  );
+  start("dropsSilently", { closeOnBackpressureLimit: false });
+  start("plain404", {
+    fetch: (request, server) =>
+      server.upgrade(request, { data: { broadcast: request.url.endsWith(WS_ROUTES.broadcast) } })
+        ? undefined
+        : Response.json({ error: WS_ERRORS.upgradeRequired }, { status: 404 }),
+  });
   // server.publish reaches every subscriber, the sender too (ws.publish leaves it out).
   let hub: Server<Data> | undefined;
-  hub = standIn(PORTS.toAll, {
+  hub = start("toAll", {
     message: (ws, m) => (ws.data.broadcast ? hub?.publish(WS_TOPIC, m) : ws.send(m)),
   });
-  servers.push(hub);
 });
 afterAll(() => {
   for (const server of servers) server.stop(true);
@@ -251,7 +248,7 @@ describe("the probe against stand-ins", () => {
   }, 20_000);
 
   test("nothing listening: every case fails, none throws", async () => {
-    const violations = await checkWebSocket(target(38_029));
+    const violations = await checkWebSocket(target(await closedPort()));
     expect(violations.map((v) => v.check)).toEqual(Object.keys(WS_CASES));
     expect(violations[0]?.detail).toContain("ECONNREFUSED");
   }, 20_000);
@@ -316,15 +313,16 @@ function answer(socket: Socket, opcode: number, payload: Buffer, fault: Fault): 
 describe("the probe against a raw server's faults", () => {
   let fault: Fault = "accept";
   let raw: NetServer;
+  let rawPort: number;
   beforeAll(async () => {
     raw = rawServer(() => fault);
-    await new Promise<void>((listening) => raw.listen(PORTS.raw, HOST, listening));
+    rawPort = await listening(raw);
   });
   afterAll(() => raw.close());
 
   const run = async (now: Fault, check: keyof typeof WS_CASES) => {
     fault = now;
-    return (await WS_CASES[check]?.(target(PORTS.raw)).then(
+    return (await WS_CASES[check]?.(target(rawPort)).then(
       () => "passed",
       (error: Error) => error.message,
     )) as string;
@@ -385,12 +383,12 @@ describe("the probe's reading of a close", () => {
         socket.once("data", () => socket.destroy());
       });
     });
-    await new Promise<void>((listening) => ender.listen(38_027, HOST, listening));
+    const port = await listening(ender);
     try {
       const utf8 = WS_CASES["ws echo: text that is not UTF-8"];
-      await utf8?.(target(38_027)); // resolves: the connection ended
-      const wire = await WireConnection.open(HOST, 38_027, TIMEOUT_MS);
-      wire.write(openingRequest(HOST, 38_027, "/", "a"));
+      await utf8?.(target(port)); // resolves: the connection ended
+      const wire = await WireConnection.open(HOST, port, TIMEOUT_MS);
+      wire.write(openingRequest(HOST, port, "/", "a"));
       expect(await wire.head(TIMEOUT_MS)).toMatchObject({ status: 101 });
       wire.write("x");
       expect(await wire.closedWithin(TIMEOUT_MS)).toBe(true);
@@ -403,20 +401,22 @@ describe("the probe's reading of a close", () => {
 
 describe("an app the contract says cannot serve WebSocket", () => {
   const reason = WS_UNSUPPORTED["node-elysia"] as string;
-  const refusing = (port: number, status: number, error: string, upgradeStatus = status) =>
+  /** A server that refuses WebSocket, on a port the system gives. */
+  const refusing = (status: number, error: string, upgradeStatus = status) =>
     Bun.serve({
-      port,
+      port: 0,
       hostname: HOST,
       fetch: (request) =>
         Response.json({ error }, { status: wantsWebSocket(request) ? upgradeStatus : status }),
     });
 
   test("passes when both routes answer 501 with its reason, to an opening request too", async () => {
-    const server = refusing(38_032, 501, reason);
+    const server = refusing(501, reason);
+    const port = server.port as number;
     try {
-      expect(await checkWebSocket({ ...target(38_032), app: "node-elysia" })).toEqual([]);
+      expect(await checkWebSocket({ ...target(port), app: "node-elysia" })).toEqual([]);
       // The same server, for an app that should serve WebSocket: the echo fails.
-      expect(await failed(38_032)).toContain("ws echo: text and binary messages");
+      expect(await failed(port)).toContain("ws echo: text and binary messages");
     } finally {
       server.stop(true);
     }
@@ -434,9 +434,12 @@ describe("an app the contract says cannot serve WebSocket", () => {
       [404, reason, 404, "GET /ws/echo got 404"],
       [501, reason, 400, "an opening request on /ws/echo got 400, expected 501"],
     ] as const) {
-      const server = refusing(38_033, status, error, upgradeStatus);
+      const server = refusing(status, error, upgradeStatus);
       try {
-        const violations = await checkWebSocket({ ...target(38_033), app: "node-elysia" });
+        const violations = await checkWebSocket({
+          ...target(server.port as number),
+          app: "node-elysia",
+        });
         expect(violations.map((v) => v.check)).toEqual([check]);
         expect(violations[0]?.detail).toStartWith(detail);
       } finally {
