@@ -21,11 +21,14 @@ import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 // From the repository root: the same path from the package and from a mutation sandbox.
 import { createApp as fastifyApp } from "../../../packages/fastify-app/src/index.ts";
 import { pemOf, SKIP_WITHOUT_OPENSSL, testCertificate } from "./support/certificate.ts";
+import { portBase } from "./support/ports.ts";
 
 const SKIP = SKIP_WITHOUT_OPENSSL;
 const HOST = "127.0.0.1";
-// Ports no app of the contract uses (checks add 1000 for the TLS port).
-const [H2_PORT, H1_PORT, RAW_PORT] = [38_011, 38_012, 38_013];
+// Ports no app of the contract uses (checks add 1000 for the TLS port), from this process's
+// own base, so two runs at once do not collide.
+const BASE = portBase();
+const [H2_PORT, H1_PORT, RAW_PORT] = [BASE, BASE + 1, BASE + 2];
 /** What Bun.serve's TLS picks when offered h2 and http/1.1: nothing (it negotiates no ALPN). */
 const BUN_SERVE_ALPN = "";
 
@@ -139,7 +142,7 @@ describe("checkOverH2 against live stand-ins", () => {
     async () => {
       expect(await alpnChoice(HOST, H1_PORT, pem.cert, 5000)).toBe(BUN_SERVE_ALPN);
       expect(await checkH2Refused(HOST, H1_PORT, getApp("bun-hono"), pem.cert, 5000)).toEqual([]);
-      const closed = await checkH2Refused(HOST, 38_019, getApp("bun-hono"), pem.cert, 5000);
+      const closed = await checkH2Refused(HOST, BASE + 8, getApp("bun-hono"), pem.cert, 5000);
       expect(closed[0]?.check).toBe("over HTTP/2: an app that cannot serve it offers no h2");
       expect(closed[0]?.detail).toStartWith("TLS connection failed: ");
     },
@@ -228,7 +231,12 @@ describe("h2Fetcher", () => {
     "the connection headers of HTTP/1.1 stay off (node:http2 refuses to send them)",
     async () => {
       const fetch = await fetcher();
-      const headers = { "keep-alive": "timeout=5", "proxy-connection": "keep-alive" };
+      const headers = {
+        "keep-alive": "timeout=5",
+        "proxy-connection": "keep-alive",
+        "transfer-encoding": "chunked",
+        upgrade: "websocket",
+      };
       const answer = await fetch(new Request(`https://${HOST}/echo`, { headers }));
       expect(answer.status).toBe(200);
       // No pseudo-header of the answer becomes a header of the Response.
@@ -260,6 +268,18 @@ describe("h2Fetcher", () => {
   );
 
   test.skipIf(SKIP)(
+    "alpnChoice offers http/1.1 too: a server of HTTP/1.1 alone picks it",
+    async () => {
+      const { createServer: createTls } = await import("node:tls");
+      const tls = createTls({ ...pem, ALPNProtocols: ["http/1.1"] }, (socket) => socket.end());
+      await new Promise<void>((resolve) => tls.listen(tlsPort(BASE + 9), HOST, resolve));
+      stops.push(() => tls.close());
+      expect(await alpnChoice(HOST, BASE + 9, pem.cert, 2000)).toBe("http/1.1");
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
     "alpnChoice ends its TLS connection once it knows the answer",
     async () => {
       const { createServer: createTls } = await import("node:tls");
@@ -271,9 +291,9 @@ describe("h2Fetcher", () => {
           socket.end();
         });
       });
-      await new Promise<void>((resolve) => tls.listen(tlsPort(38_016), HOST, resolve));
+      await new Promise<void>((resolve) => tls.listen(tlsPort(BASE + 5), HOST, resolve));
       stops.push(() => tls.close());
-      await alpnChoice(HOST, 38_016, pem.cert, 2000);
+      await alpnChoice(HOST, BASE + 5, pem.cert, 2000);
       await Bun.sleep(200);
       expect(ended).toBe(1);
     },
@@ -296,7 +316,7 @@ describe("h2Fetcher", () => {
   test.skipIf(SKIP)(
     "no h2 session on a closed port: the error, not a hang",
     async () => {
-      await expect(openH2(HOST, 38_018, pem.cert, 2000)).rejects.toThrow();
+      await expect(openH2(HOST, BASE + 7, pem.cert, 2000)).rejects.toThrow();
     },
     30_000,
   );
@@ -305,12 +325,12 @@ describe("h2Fetcher", () => {
     "a port that accepts and never shakes hands: an error after the timeout, for both checks",
     async () => {
       const mute = createServer(() => {});
-      await new Promise<void>((resolve) => mute.listen(tlsPort(38_017), HOST, resolve));
+      await new Promise<void>((resolve) => mute.listen(tlsPort(BASE + 6), HOST, resolve));
       stops.push(() => mute.close());
-      await expect(openH2(HOST, 38_017, pem.cert, 300)).rejects.toThrow(
+      await expect(openH2(HOST, BASE + 6, pem.cert, 300)).rejects.toThrow(
         "no h2 session within 300 ms",
       );
-      const [refused] = await checkH2Refused(HOST, 38_017, getApp("bun-hono"), pem.cert, 300);
+      const [refused] = await checkH2Refused(HOST, BASE + 6, getApp("bun-hono"), pem.cert, 300);
       expect(refused?.detail).toBe("TLS connection failed: no TLS session within 300 ms");
     },
     30_000,

@@ -4,6 +4,7 @@ import { getApp, listeningAfter, TLS_ENV, tlsPem, tlsPort } from "@bench/contrac
 import { checkOverTls } from "@bench/contract/check";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 import { SKIP_WITHOUT_OPENSSL, testCertificate } from "./support/certificate.ts";
+import { portBase } from "./support/ports.ts";
 
 const SKIP = SKIP_WITHOUT_OPENSSL;
 const certificate = () => testCertificate("contract-tls-");
@@ -65,7 +66,8 @@ describe("checkOverTls", () => {
   }
   const app = getApp("bun-bare");
   // Ports no app of the contract uses (the TLS ports are the apps' + 1000).
-  const [good, plain] = [38_001, 38_002];
+  // This process's own ports (checks add 1000 for the TLS port): two runs at once do not collide.
+  const [good, plain] = [portBase() + 3, portBase() + 4];
 
   test.skipIf(SKIP)(
     "every case answered over HTTPS: no violation",

@@ -19,3 +19,13 @@ export async function closedPort(host = "127.0.0.1"): Promise<number> {
   await new Promise((closed) => server.close(closed));
   return port;
 }
+
+/**
+ * A base for the fixed ports of a test whose code under test reaches a TLS port at port + 1000
+ * (tlsPort), which port 0 cannot give: ten ports from a place this process's id picks, so that
+ * two runs at once (mutation testing's) almost never share one. Within 20000–29999 (+1000 for
+ * TLS): below the ephemeral range, above the apps' 3000–5014.
+ */
+export function portBase(pid = process.pid): number {
+  return 20_000 + (pid % 900) * 10;
+}
