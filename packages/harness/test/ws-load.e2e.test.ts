@@ -6,26 +6,13 @@
 // tools/ws-load/target/release/ws-load, ws-load on the PATH or ~/.cargo/bin/ws-load; without
 // one these tests are skipped (visibly), except in CI (CI=true), which installs it.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Server, ServerWebSocket } from "bun";
+import { findWsLoad } from "../src/run/environment.ts";
 import { expectExit } from "./support/run-benchmark.ts";
 
 const CI = process.env.CI === "true";
-const BUILT = join(import.meta.dir, "../../../tools/ws-load/target/release/ws-load");
-
-/** Where ws-load is, or undefined. */
-function locate(): string | undefined {
-  const dirs = (process.env.PATH ?? "").split(":").filter((d) => d !== "");
-  const candidates = [
-    BUILT,
-    ...dirs.map((d) => join(d, "ws-load")),
-    join(process.env.HOME ?? "", ".cargo/bin/ws-load"),
-  ];
-  return candidates.find((p) => existsSync(p));
-}
-
-const BIN = locate();
+// Where the harness finds it: built in place, on the PATH, or in ~/.cargo/bin.
+const BIN = findWsLoad();
 const SKIP = BIN === undefined && !CI;
 if (SKIP) {
   console.log(
