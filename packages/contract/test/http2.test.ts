@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { createSecureServer, type Http2SecureServer } from "node:http2";
-import { createServer } from "node:net";
+import { createServer, type Server } from "node:net";
 import {
   APPS,
   findScenario,
@@ -21,7 +21,7 @@ import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 // From the repository root: the same path from the package and from a mutation sandbox.
 import { createApp as fastifyApp } from "../../../packages/fastify-app/src/index.ts";
 import { pemOf, SKIP_WITHOUT_OPENSSL, testCertificate } from "./support/certificate.ts";
-import { portBase } from "./support/ports.ts";
+import { listening, portBase } from "./support/ports.ts";
 
 const SKIP = SKIP_WITHOUT_OPENSSL;
 const HOST = "127.0.0.1";
@@ -150,8 +150,33 @@ describe("checkOverH2 against live stand-ins", () => {
   );
 });
 
+describe("checkOverH2 reads answers by the network's rules", () => {
+  test.skipIf(SKIP)(
+    "an answer without Content-Type is not taken for text/plain; every violation says over HTTP/2",
+    async () => {
+      // Every request answered 200 with an empty body and no headers, on a port the system
+      // gives: checkOverH2 is told the plain port 1000 below it.
+      const server = createSecureServer(pem, (_req, res) => res.end());
+      const port = await listening(server as unknown as Server);
+      stops.push(() => server.close());
+      const violations = await checkOverH2(HOST, port - 1000, getApp("node-bare"), pem.cert, 5000);
+      expect(violations.length).toBeGreaterThan(20);
+      for (const v of violations) {
+        expect(v.check).toStartWith("over HTTP/2: ");
+        expect(typeof v.detail).toBe("string");
+      }
+      expect(violations.map((v) => `${v.check}: ${v.detail}`)).toContain(
+        'over HTTP/2: GET / answers the greeting as text/plain: content-type "", expected "text/plain"',
+      );
+    },
+    30_000,
+  );
+});
+
 describe("h2Fetcher", () => {
   let raw: Http2SecureServer;
+  /** How many streams of /silent the server saw closed. */
+  let silentClosed = 0;
   beforeAll(async () => {
     if (SKIP) return;
     raw = createSecureServer(pem, (req, res) => {
@@ -162,7 +187,12 @@ describe("h2Fetcher", () => {
         setTimeout(() => res.stream.close(8), 20); // NGHTTP2_CANCEL after the head and a part
         return;
       }
-      if (req.url === "/silent") return; // never answers
+      if (req.url === "/silent") {
+        req.stream.on("close", () => silentClosed++);
+        return; // never answers
+      }
+      if (req.url === "/cancel") return void req.stream.close(8); // NGHTTP2_CANCEL, no head
+      if (req.url === "/fail") return void req.stream.close(2); // NGHTTP2_INTERNAL_ERROR
       if (req.url === "/none") {
         res.writeHead(204, { "x-n": ["1", "2"] });
         res.end();
@@ -222,6 +252,7 @@ describe("h2Fetcher", () => {
       const answer = await fetch(new Request(`https://${HOST}/none`));
       expect(answer.status).toBe(204);
       expect(answer.headers.get("x-n")).toBe("1, 2");
+      expect(answer.body).toBeNull();
       expect(await answer.text()).toBe("");
     },
     30_000,
@@ -263,6 +294,33 @@ describe("h2Fetcher", () => {
       await expect(h2Fetcher(session, 300)(new Request(`https://${HOST}/silent`))).rejects.toThrow(
         "no answer within 300 ms",
       );
+      // The fetcher gives the stream up: the server sees it closed.
+      await Bun.sleep(200);
+      expect(silentClosed).toBe(1);
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "a DELETE without a body ends its stream at once too",
+    async () => {
+      const fetch = await fetcher();
+      const answer = await fetch(new Request(`https://${HOST}/echo`, { method: "DELETE" }));
+      expect(await answer.json()).toMatchObject({ method: "DELETE", body: "" });
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "a stream the server resets before any answer: an error, not a hang",
+    async () => {
+      const fetch = await fetcher();
+      await expect(fetch(new Request(`https://${HOST}/cancel`))).rejects.toThrow(
+        "the stream closed before any answer",
+      );
+      // A reset with an error code: the stream's error is the fetcher's, not an uncaught one.
+      await expect(fetch(new Request(`https://${HOST}/fail`))).rejects.toThrow();
+      await Bun.sleep(50);
     },
     30_000,
   );

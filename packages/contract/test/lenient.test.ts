@@ -4,8 +4,10 @@
 // verification modules (packages/harness/mutation/groups.ts, group "contract"), so it stays fast:
 // no stand-in waits for a timeout longer than 150 ms, and no load generator runs.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
-import { basename } from "node:path";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 import {
   abandonBodies,
@@ -23,7 +25,16 @@ import {
   type Violation,
   verify,
 } from "../src/check.ts";
-import { apiPayload, ERRORS, errorBody, GREETING, getApp } from "../src/index.ts";
+import {
+  apiPayload,
+  createWorldDb,
+  ERRORS,
+  errorBody,
+  GREETING,
+  getApp,
+  STREAM_ROUTES,
+} from "../src/index.ts";
+import { WS_ROUTES } from "../src/spec/websocket.ts";
 import { type Handler, type Overrides, referenceServe } from "./support/reference-server.ts";
 
 const bare = serveOptions.routes as unknown as Overrides;
@@ -1024,5 +1035,61 @@ describe("the cases themselves", () => {
       expect(c.expect.mediaType).toBe("application/json");
       expect(Object.keys(JSON.parse(c.expect.body ?? "null"))).toEqual(["error"]);
     }
+  });
+});
+
+describe("verify(): each option adds its checks, and only when given", () => {
+  const run = (origin: string, options: Parameters<typeof verify>[2]) =>
+    verify(origin, "bun-bare", { timeoutMs: 2000, ...options });
+  const checks = (violations: readonly Violation[]) => violations.map((v) => v.check);
+
+  test("a stream built whole is reported: verify() runs the wire check of the streamed routes", async () => {
+    const whole = () =>
+      new Response("x".repeat(1024), { headers: { "content-type": "text/plain" } });
+    const found = checks(await run(serve({ [STREAM_ROUTES.stream]: { GET: whole } }), {}));
+    expect(found.some((c) => c.startsWith(`GET ${STREAM_ROUTES.stream}?bytes=`))).toBe(true);
+    expect(
+      found.some((c) => c.endsWith("is streamed: chunked, no Content-Length, the exact body")),
+    ).toBe(true);
+  });
+
+  test("tlsCa: every case over HTTPS too (nothing serves it here); http2 adds the h2 session", async () => {
+    // Each run on a server of its own (the rate-limited route counts every request it is sent).
+    // The stand-in serves no TLS: every case over HTTPS fails, and no h2 session opens.
+    const tls = checks(await run(serve(), { tlsCa: "not a certificate" }));
+    expect(tls.length).toBeGreaterThan(50);
+    expect(tls.every((c) => c.startsWith("over HTTPS: "))).toBe(true);
+    const h2 = checks(await run(serve(), { tlsCa: "not a certificate", http2: true }));
+    expect(h2.filter((c) => !c.startsWith("over HTTPS: "))).toEqual([
+      "over HTTP/2: an app that cannot serve it offers no h2",
+    ]);
+    expect(h2.length).toBe(tls.length + 1);
+    // http2 without a certificate: no TLS port to ask.
+    expect(await run(serve(), { http2: true })).toEqual([]);
+  });
+
+  test("websocket: the probe runs, and behind several processes leaves broadcast out", async () => {
+    const refuse = () => Response.json(errorBody(ERRORS.notFound), { status: 404 });
+    const noBroadcast = () => serve({ [WS_ROUTES.broadcast]: { GET: refuse } });
+    expect(await run(noBroadcast(), {})).toEqual([]);
+    expect(checks(await run(noBroadcast(), { websocket: true }))).toEqual([
+      "ws broadcast: to the others, not the sender",
+    ]);
+    expect(await run(noBroadcast(), { websocket: true, processes: 2 })).toEqual([]);
+    const noEcho = serve({ [WS_ROUTES.echo]: { GET: refuse } });
+    const echo = checks(await run(noEcho, { websocket: true, processes: 2 }));
+    expect(echo.length).toBeGreaterThan(0);
+    expect(echo.every((c) => c.startsWith("ws "))).toBe(true);
+  });
+
+  test("database: the database routes are checked against the file given", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lenient-db-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "other.db");
+    createWorldDb(file);
+    // The stand-in serves a database of its own (in memory): its rows are not the file's.
+    const found = checks(await run(serve(), { database: file }));
+    expect(found).toContain("GET /fortunes");
+    expect(found).toContain("GET /updates?queries=20");
   });
 });

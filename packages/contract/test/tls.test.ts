@@ -105,6 +105,23 @@ describe("checkOverTls", () => {
   );
 
   test.skipIf(SKIP)(
+    "an answer without Content-Type over HTTPS is not taken for text/plain (the network's rule)",
+    async () => {
+      const tls = { cert: readFileSync(ours.cert, "utf8"), key: readFileSync(ours.key, "utf8") };
+      const routes = { ...serveOptions.routes, "/": { GET: () => new Response(null) } };
+      // A port the system gives: checkOverTls is told the plain port 1000 below it.
+      const server = Bun.serve({ ...serveOptions, routes, port: 0, hostname: "127.0.0.1", tls });
+      servers.push(server);
+      const port = (server.port as number) - 1000;
+      const violations = await checkOverTls("127.0.0.1", port, app, tls.cert, 5000);
+      expect(violations.map((v) => `${v.check}: ${v.detail}`)).toContain(
+        'over HTTPS: GET / answers the greeting as text/plain: content-type "", expected "text/plain"',
+      );
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
     "plain HTTP on the TLS port is not HTTPS",
     async () => {
       const server = Bun.serve({ ...serveOptions, port: tlsPort(plain), hostname: "127.0.0.1" });
