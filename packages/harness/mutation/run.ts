@@ -34,6 +34,7 @@ const PAGE = join(ROOT, "docs/mutation-survivors.md");
 const RECORDED = join(ROOT, "packages/harness/mutation/recorded.json");
 const NODE = join(ROOT, "packages/harness/node_modules/.bin/node");
 const STRYKER = join(ROOT, "node_modules/@stryker-mutator/core/bin/stryker.js");
+const TEST_SCRIPT = join(ROOT, "scripts/mutation-test.sh");
 
 function usage(message: string): never {
   console.error(`mutation.sh: ${message}`);
@@ -43,10 +44,16 @@ function usage(message: string): never {
   process.exit(2);
 }
 
+/** Where mutation-test.sh writes the test runs that exited 0 without bun test's summary. */
+const oddLog = (group: MutationGroup) => join(OUT, `${group.name}.odd.log`);
+
 function configOf(group: MutationGroup): string {
   const config = {
     testRunner: "command",
-    commandRunner: { command: `BENCH_MUTATION=1 bun test --bail ${group.tests.join(" ")}` },
+    // bun test --bail, a mutant surviving only on bun test's own summary (mutation-test.sh)
+    commandRunner: {
+      command: `MUTATION_ODD_LOG='${oddLog(group)}' bash '${TEST_SCRIPT}' ${group.tests.join(" ")}`,
+    },
     mutate: group.mutate,
     coverageAnalysis: "off",
     // MUTATION_CONCURRENCY: fewer test processes at once, for a machine that is busy already
@@ -72,6 +79,7 @@ function runGroup(group: MutationGroup): Promise<number> {
   const cwd = join(ROOT, "packages", group.package);
   const log = join(OUT, `${group.name}.log`);
   rmSync(join(OUT, `${group.name}.json`), { force: true });
+  rmSync(oddLog(group), { force: true });
   const config = configOf(group);
   const child = spawn(NODE, [STRYKER, "run", config], {
     cwd,
@@ -91,6 +99,12 @@ function runGroup(group: MutationGroup): Promise<number> {
   return new Promise((done) => {
     child.on("close", (code) => {
       writeFileSync(log, lines.join(""));
+      if (existsSync(oddLog(group))) {
+        const odd = readFileSync(oddLog(group), "utf8").trim().split("\n").length;
+        console.log(
+          `  ${group.name}: ${odd} test run(s) exited 0 without bun test's summary, each run again; a mutant whose second run did the same counts as killed (${oddLog(group)})`,
+        );
+      }
       rmSync(config, { force: true });
       done(code ?? 1);
     });
