@@ -4,9 +4,12 @@
 // also sends the publisher its own message. The servers count what arrives (sizes, frame types,
 // close codes), so the JSON's figures are checked against what really happened. The binary is
 // tools/ws-load/target/release/ws-load, ws-load on the PATH or ~/.cargo/bin/ws-load; without
-// one these tests are skipped (visibly), except in CI (CI=true), which installs it.
-import { afterEach, describe, expect, test } from "bun:test";
+// one these tests are skipped (visibly), except in CI (CI=true), which installs it. The handshake
+// mode (a new TLS connection per request) is checked against Node's node:https, which counts the
+// handshakes it resumed.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Server, ServerWebSocket } from "bun";
+import { makeCertificate, type RunCertificate } from "../src/apps/certificate.ts";
 import { findWsLoad } from "../src/run/environment.ts";
 import { expectExit } from "./support/run-benchmark.ts";
 
@@ -453,4 +456,153 @@ describe.skipIf(SKIP)("ws-load refuses and reports", () => {
       listener.stop(true);
     }
   }, 10_000);
+});
+
+describe.skipIf(SKIP)("ws-load handshake: a new TLS connection per request", () => {
+  // Node's node:https, whose isSessionReused() is real: it answers /ok with 200 and JSON, any
+  // other path 404, prints its port, and on SIGTERM how many handshakes were full and resumed.
+  const SERVER = `
+    const https = require("node:https");
+    const fs = require("node:fs");
+    const seen = { full: 0, resumed: 0 };
+    const tls = { cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) };
+    const server = https.createServer(tls, (req, res) => {
+      seen[req.socket.isSessionReused() ? "resumed" : "full"]++;
+      res.writeHead(req.url === "/ok" ? 200 : 404, { "content-type": "application/json" });
+      res.end('{"ok":true}');
+    });
+    server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+    process.on("SIGTERM", () => { console.log(JSON.stringify(seen)); process.exit(0); });
+  `;
+  // Made when the tests run (a skipped describe makes none: it needs openssl).
+  let certificate: RunCertificate;
+  beforeAll(() => {
+    certificate = makeCertificate();
+  });
+  afterAll(() => certificate?.remove());
+
+  async function httpsServer() {
+    const child = Bun.spawn(["node", "-e", SERVER], {
+      stdout: "pipe",
+      env: {
+        ...process.env,
+        CERT: certificate.env.BENCH_TLS_CERT,
+        KEY: certificate.env.BENCH_TLS_KEY,
+      },
+    });
+    const reader = child.stdout.getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the node:https server ended before it listened");
+      text += new TextDecoder().decode(value);
+    }
+    const port = Number(text.trim());
+    /** Stops the server and says what it saw. */
+    const stop = async () => {
+      child.kill("SIGTERM");
+      let rest = text.slice(text.indexOf("\n") + 1);
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        rest += new TextDecoder().decode(value);
+      }
+      await child.exited;
+      return JSON.parse(rest.trim()) as { full: number; resumed: number };
+    };
+    return { port, stop };
+  }
+  const ca = () => certificate.env.BENCH_TLS_CERT as string;
+
+  test("every answer counted, and every handshake a full one (the server resumed none)", async () => {
+    const server = await httpsServer();
+    const url = `https://127.0.0.1:${server.port}/ok`;
+    const r = await measure(
+      "handshake",
+      "--url",
+      url,
+      "--ca",
+      ca(),
+      "-c",
+      "3",
+      "-d",
+      "1",
+      "-t",
+      "1",
+    );
+    const seen = await server.stop();
+    expect(r.mode).toBe("handshake");
+    expect(r.messages).toBeGreaterThan(10);
+    expect(r.mismatched).toBe(0);
+    expect(r.errors).toEqual(NO_ERRORS);
+    expect(r.connected).toBe(3);
+    expectOrderedLatency(r.latency_us);
+    // Each request its own connection and a handshake the server did not resume.
+    expect(seen).toEqual({ full: r.sent, resumed: 0 });
+    expect(r.messages).toBe(r.sent);
+  }, 20_000);
+
+  test("an answer that is not 200 is mismatched, not counted", async () => {
+    const server = await httpsServer();
+    const url = `https://127.0.0.1:${server.port}/missing`;
+    const run = await wsLoad("handshake", "--url", url, "--ca", ca(), "-c", "1", "-d", "0.5");
+    await server.stop();
+    expectExit(run, 0);
+    const r = JSON.parse(run.stdout) as Result;
+    expect(r.messages).toBe(0);
+    expect(r.mismatched).toBe(r.sent);
+    expect(r.mismatched).toBeGreaterThan(0);
+  }, 20_000);
+
+  test("a server whose certificate it was not given: every handshake fails, exit 1, the reason", async () => {
+    const other = makeCertificate();
+    const server = await httpsServer();
+    try {
+      const url = `https://127.0.0.1:${server.port}/ok`;
+      const run = await wsLoad(
+        "handshake",
+        "--url",
+        url,
+        "--ca",
+        other.env.BENCH_TLS_CERT as string,
+        "-c",
+        "1",
+        "-d",
+        "0.3",
+      );
+      expectExit(run, 1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("first failure: TLS handshake: invalid peer certificate");
+      expect(run.stderr).toMatch(/no request was answered: 0 connect, [1-9]\d* TLS handshake/);
+    } finally {
+      await server.stop();
+      other.remove();
+    }
+  }, 20_000);
+
+  test("bad arguments: no --ca, a --size, a ws:// URL, a --ca that holds no certificate", async () => {
+    const url = "https://127.0.0.1:9/ok";
+    for (const args of [
+      ["handshake", "--url", url, "-c", "1", "-d", "1"],
+      ["handshake", "--url", url, "--ca", ca(), "-c", "1", "-d", "1", "--size", "8"],
+      ["handshake", "--url", "ws://127.0.0.1:9/", "--ca", ca(), "-c", "1", "-d", "1"],
+    ]) {
+      const run = await wsLoad(...args);
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.stderr).toContain("usage: ws-load echo");
+    }
+    const empty = await wsLoad(
+      "handshake",
+      "--url",
+      url,
+      "--ca",
+      "/dev/null",
+      "-c",
+      "1",
+      "-d",
+      "1",
+    );
+    expectExit(empty, 1);
+    expect(empty.stderr).toContain("--ca /dev/null: no certificate in the file");
+  }, 20_000);
 });

@@ -8,21 +8,29 @@ use std::time::Duration;
 pub const USAGE: &str = "\
 usage: ws-load echo      --url ws://127.0.0.1:PORT/ws/echo -c CONNECTIONS -d SECONDS --size BYTES [--binary] [-t THREADS] [--timeout SECONDS]
        ws-load broadcast --url ws://127.0.0.1:PORT/ws/broadcast -c SUBSCRIBERS -d SECONDS --size BYTES [-p IN_FLIGHT] [-t THREADS] [--timeout SECONDS]
+       ws-load handshake --url https://127.0.0.1:PORT/PATH --ca CERT.pem -c CONNECTIONS -d SECONDS [-t THREADS] [--timeout SECONDS]
        ws-load --help | --version";
 
 pub const HELP: &str = "\
-ws-load: a WebSocket load generator (closed loop) that prints one JSON object on stdout.
+ws-load: a WebSocket load generator (closed loop) that prints one JSON object on stdout;
+also a generator of new TLS connections.
 
   echo        C connections; each sends one message of --size bytes, waits for its echo,
               checks it byte for byte, records the latency, and sends the next.
   broadcast   C subscribers and 1 publisher; the publisher keeps up to -p messages in flight,
               a message is delivered when every subscriber has received it.
+  handshake   C connections; each opens a new TLS connection per request (a full handshake:
+              no session resumption), sends one GET with Connection: close, reads the answer,
+              counts it when its status is 200, and closes; then the next.
 
 options:
-  --url URL          ws:// URL; the host must be 127.0.0.1, localhost or a literal IP address
+  --url URL          ws:// URL (handshake: https://); the host must be 127.0.0.1, localhost or a
+                     literal IP address
+  --ca FILE          handshake: the PEM certificate(s) to trust, the only ones
   -c N               connections (echo) or subscribers (broadcast), >= 1
   -d SECONDS         length of the measured window (> 0; decimals allowed)
-  --size BYTES       payload bytes of every message (>= 1; broadcast >= 8, for its sequence number)
+  --size BYTES       payload bytes of every message (>= 1; broadcast >= 8, for its sequence number;
+                     not for handshake)
   --binary           echo: binary frames instead of text
   -p N               broadcast: messages in flight at once (default 1)
   -t N               worker threads (default: available parallelism)
@@ -44,6 +52,7 @@ pub const MAX_CONNECTIONS: usize = (1 << 24) - 1;
 pub enum Mode {
     Echo,
     Broadcast,
+    Handshake,
 }
 
 impl Mode {
@@ -51,6 +60,7 @@ impl Mode {
         match self {
             Mode::Echo => "echo",
             Mode::Broadcast => "broadcast",
+            Mode::Handshake => "handshake",
         }
     }
 }
@@ -60,6 +70,12 @@ impl Mode {
 pub struct Target {
     pub url: String,
     pub addr: SocketAddr,
+    /// The host as written, without brackets (a TLS server name) ...
+    pub host: String,
+    /// ... and with its port, as the URL has it (a Host header).
+    pub authority: String,
+    /// The path and query, at least "/".
+    pub path: String,
 }
 
 #[derive(Clone, Debug)]
@@ -73,9 +89,12 @@ pub struct Args {
     pub in_flight: usize,
     pub threads: usize,
     pub timeout: Duration,
+    /// handshake: the PEM file of the certificate(s) to trust.
+    pub ca: Option<String>,
 }
 
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // made once per run
 pub enum Parsed {
     Run(Args),
     Help,
@@ -92,11 +111,16 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
     let mode = match argv.first().map(String::as_str) {
         Some("echo") => Mode::Echo,
         Some("broadcast") => Mode::Broadcast,
+        Some("handshake") => Mode::Handshake,
         Some(other) if other.starts_with('-') => {
-            return Err("the mode comes first: ws-load echo ... or ws-load broadcast ...".into());
+            return Err("the mode comes first: ws-load echo|broadcast|handshake ...".into());
         }
-        Some(other) => return Err(format!("unknown mode {other:?} (echo or broadcast)")),
-        None => return Err("no mode given (echo or broadcast)".into()),
+        Some(other) => {
+            return Err(format!(
+                "unknown mode {other:?} (echo, broadcast or handshake)"
+            ));
+        }
+        None => return Err("no mode given (echo, broadcast or handshake)".into()),
     };
 
     let mut url = None;
@@ -107,6 +131,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
     let mut in_flight = None;
     let mut threads = None;
     let mut timeout = None;
+    let mut ca = None;
 
     let mut rest = argv[1..].iter();
     while let Some(arg) = rest.next() {
@@ -137,6 +162,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
             "-t",
             "--threads",
             "--timeout",
+            "--ca",
         ];
         if !known.contains(&flag) {
             return Err(format!("unknown argument {arg:?}"));
@@ -152,7 +178,18 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
             "--url" => url = Some(value),
             "-c" | "--connections" => connections = Some(count(flag, &value)?),
             "-d" | "--duration" => duration = Some(seconds(flag, &value)?),
-            "--size" => size = Some(count(flag, &value)?),
+            "--size" => {
+                if mode == Mode::Handshake {
+                    return Err("--size applies to echo and broadcast only".into());
+                }
+                size = Some(count(flag, &value)?)
+            }
+            "--ca" => {
+                if mode != Mode::Handshake {
+                    return Err("--ca applies to handshake only".into());
+                }
+                ca = Some(value)
+            }
             "-p" | "--in-flight" => {
                 if mode != Mode::Broadcast {
                     return Err(format!("{flag} applies to broadcast only"));
@@ -166,13 +203,23 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
     }
 
     let url = url.ok_or("--url is required")?;
-    let target = target(&url)?;
+    let target = if mode == Mode::Handshake {
+        target_of(&url, "https", 443)?
+    } else {
+        target(&url)?
+    };
     let connections = connections.ok_or("-c is required")?;
     if connections > MAX_CONNECTIONS {
         return Err(format!("-c {connections} is more than {MAX_CONNECTIONS}"));
     }
     let duration = duration.ok_or("-d is required")?;
-    let size = size.ok_or("--size is required")?;
+    let size = match mode {
+        Mode::Handshake => 0,
+        _ => size.ok_or("--size is required")?,
+    };
+    if mode == Mode::Handshake && ca.is_none() {
+        return Err("handshake needs --ca: the certificate to trust".into());
+    }
     if size > MAX_SIZE {
         return Err(format!("--size {size} is more than {MAX_SIZE}"));
     }
@@ -196,6 +243,7 @@ pub fn parse(argv: &[String]) -> Result<Parsed, String> {
         in_flight: in_flight.unwrap_or(1),
         threads,
         timeout: timeout.unwrap_or(Duration::from_secs(5)),
+        ca,
     }))
 }
 
@@ -222,22 +270,26 @@ fn seconds(flag: &str, value: &str) -> Result<Duration, String> {
 /// ws://HOST[:PORT][/PATH][?QUERY] with HOST 127.0.0.1, localhost or a literal IP address:
 /// a load tool aims at a server the user runs, never at a name to be looked up.
 pub fn target(url: &str) -> Result<Target, String> {
+    if url.len() >= 6 && url[..6].eq_ignore_ascii_case("wss://") {
+        return Err("wss:// is not supported: ws-load speaks plain ws:// only".into());
+    }
+    target_of(url, "ws", 80)
+}
+
+/// `wanted`://HOST[:PORT][/PATH][?QUERY], the same rules for the host; `port` when none is given.
+pub fn target_of(url: &str, wanted: &str, default_port: u16) -> Result<Target, String> {
     let scheme_end = url
         .find("://")
-        .ok_or_else(|| format!("{url:?} is not a ws:// URL"))?;
+        .ok_or_else(|| format!("{url:?} is not a {wanted}:// URL"))?;
     let scheme = &url[..scheme_end];
-    if !scheme.eq_ignore_ascii_case("ws") {
-        return Err(if scheme.eq_ignore_ascii_case("wss") {
-            "wss:// is not supported: ws-load speaks plain ws:// only".into()
-        } else {
-            format!("{url:?} is not a ws:// URL")
-        });
+    if !scheme.eq_ignore_ascii_case(wanted) {
+        return Err(format!("{url:?} is not a {wanted}:// URL"));
     }
     let rest = &url[scheme_end + 3..];
     let split = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(split);
     if tail.contains('#') {
-        return Err(format!("{url:?}: a WebSocket URL has no #fragment"));
+        return Err(format!("{url:?}: a request's URL has no #fragment"));
     }
     if authority.contains('@') {
         return Err(format!("{url:?}: no user name or password in the URL"));
@@ -257,7 +309,7 @@ pub fn target(url: &str) -> Result<Target, String> {
         match authority.split_once(':') {
             Some((_, p)) if p.contains(':') => {
                 return Err(format!(
-                    "{url:?}: an IPv6 host goes in brackets, ws://[::1]:PORT/"
+                    "{url:?}: an IPv6 host goes in brackets, {wanted}://[::1]:PORT/"
                 ));
             }
             Some((h, p)) => (h, Some(p)),
@@ -265,7 +317,7 @@ pub fn target(url: &str) -> Result<Target, String> {
         }
     };
     let port: u16 = match port {
-        None => 80,
+        None => default_port,
         Some(p) => match p.parse::<u16>() {
             Ok(n) if n > 0 => n,
             _ => return Err(format!("{url:?}: bad port {p:?}")),
@@ -290,10 +342,13 @@ pub fn target(url: &str) -> Result<Target, String> {
     } else {
         path
     };
-    let url = format!("ws://{authority}{path}");
+    let url = format!("{wanted}://{authority}{path}");
     Ok(Target {
         url,
         addr: SocketAddr::new(ip, port),
+        host: host.to_string(),
+        authority: authority.to_string(),
+        path,
     })
 }
 
@@ -322,6 +377,14 @@ mod tests {
         assert!(target("ws://127.0.0.1:0/").is_err());
         assert!(target("ws://127.0.0.1:99999/").is_err());
         assert!(target("ws://u@127.0.0.1/").is_err());
+        let t = target_of("https://localhost:4004/api/test", "https", 443).unwrap();
+        assert_eq!(t.addr.to_string(), "127.0.0.1:4004");
+        assert_eq!((t.host.as_str(), t.authority.as_str()), ("localhost", "localhost:4004"));
+        assert_eq!(t.path, "/api/test");
+        assert_eq!(target_of("https://[::1]", "https", 443).unwrap().host, "::1");
+        assert_eq!(target_of("https://127.0.0.1", "https", 443).unwrap().addr.port(), 443);
+        assert!(target_of("ws://127.0.0.1/", "https", 443).is_err());
+        assert!(target_of("https://example.com/", "https", 443).is_err());
     }
 
     #[test]
@@ -345,6 +408,13 @@ mod tests {
             panic!("{p:?}")
         };
         assert_eq!((a.mode, a.in_flight), (Mode::Broadcast, 4));
+        let p = parse(&args(
+            "handshake --url https://127.0.0.1:4004/api/test --ca c.pem -c 3 -d 1",
+        ));
+        let Ok(Parsed::Run(a)) = p else {
+            panic!("{p:?}")
+        };
+        assert_eq!((a.mode, a.ca.as_deref(), a.size), (Mode::Handshake, Some("c.pem"), 0));
         for bad in [
             "",
             "--url ws://127.0.0.1:1/ echo",
@@ -358,6 +428,10 @@ mod tests {
             "broadcast --url ws://127.0.0.1:1/ -c 1 -d 1 --size 4",
             "broadcast --url ws://127.0.0.1:1/ -c 1 -d 1 --size 8 --binary",
             "echo --url http://127.0.0.1:1/ -c 1 -d 1 --size 1",
+            "echo --url ws://127.0.0.1:1/ -c 1 -d 1 --size 1 --ca c.pem",
+            "handshake --url https://127.0.0.1:1/ -c 1 -d 1",
+            "handshake --url ws://127.0.0.1:1/ --ca c.pem -c 1 -d 1",
+            "handshake --url https://127.0.0.1:1/ --ca c.pem -c 1 -d 1 --size 8",
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }

@@ -5,6 +5,7 @@ mod args;
 mod broadcast;
 mod conn;
 mod echo;
+mod handshake;
 mod payload;
 mod report;
 mod stats;
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
         match args.mode {
             Mode::Echo => run_echo(&args).await,
             Mode::Broadcast => run_broadcast(&args).await,
+            Mode::Handshake => run_handshake(&args).await,
         }
     });
     // Every task has ended (all were awaited): nothing left to wait for.
@@ -167,6 +169,45 @@ async fn run_echo(args: &Args) -> Result<report::Run, String> {
         connected,
         connect_errors: opened.connect_errors,
         handshake_errors: opened.handshake_errors,
+        duration: duration(start, &counts),
+        warm_up: None,
+        counts,
+    })
+}
+
+async fn run_handshake(args: &Args) -> Result<report::Run, String> {
+    let ca = args.ca.as_deref().ok_or("handshake needs --ca")?;
+    eprintln!(
+        "ws-load: a new TLS connection per request to {}, {} at once, for {:?}",
+        args.target.url, args.connections, args.duration
+    );
+    let start = Instant::now();
+    let plan = handshake::Plan::new(&args.target, ca, start + args.duration, args.timeout)?;
+    let plan = Arc::new(plan);
+    let tasks: Vec<_> = (0..args.connections)
+        .map(|_| tokio::spawn(handshake::connection(plan.clone())))
+        .collect();
+    let mut counts = Counts::default();
+    let mut connected = 0;
+    for t in tasks {
+        match t.await {
+            Ok(c) => {
+                connected += usize::from(c.messages + c.mismatched > 0);
+                counts.add(&c);
+            }
+            Err(e) => eprintln!("ws-load: a connection's task failed: {e}"),
+        }
+    }
+    if connected == 0 {
+        return Err(format!(
+            "no request was answered: {} connect, {} TLS handshake, {} read, {} write failures, {} time-outs",
+            counts.connect, counts.handshake, counts.read, counts.write, counts.timeouts
+        ));
+    }
+    Ok(report::Run {
+        connected,
+        connect_errors: counts.connect,
+        handshake_errors: counts.handshake,
         duration: duration(start, &counts),
         warm_up: None,
         counts,

@@ -19,6 +19,9 @@ pub struct Counts {
     pub write: u64,
     pub closed_by_server: u64,
     pub self_delivery: u64,
+    /// handshake: connections that could not be made, TLS handshakes that failed.
+    pub connect: u64,
+    pub handshake: u64,
     pub bytes_sent: u64,
     pub bytes_received: u64,
     /// Sum of the recorded latencies (ns): the exact mean, not the histogram's.
@@ -41,6 +44,8 @@ impl Counts {
         self.write += o.write;
         self.closed_by_server += o.closed_by_server;
         self.self_delivery += o.self_delivery;
+        self.connect += o.connect;
+        self.handshake += o.handshake;
         self.bytes_sent += o.bytes_sent;
         self.bytes_received += o.bytes_received;
         self.latency_sum_ns += o.latency_sum_ns;
