@@ -108,6 +108,7 @@ export {
   expectedStatus,
   findScenario,
   isStage,
+  loadedByWsLoad,
   notSupported,
   SCENARIOS,
   type Scenario,

@@ -21,7 +21,9 @@ import {
   getApp,
   isClientGone,
   isJsonContentType,
+  isStage,
   jsonDocumentError,
+  loadedByWsLoad,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
   openWorldDb,
@@ -123,6 +125,24 @@ describe("spec helpers", () => {
 
   test("detectRuntime sees Bun under bun test", () => {
     expect(detectRuntime()).toEqual({ name: "bun", version: Bun.version });
+  });
+
+  test("ws-load loads the WebSocket scenarios and tls-handshake, and no other", () => {
+    expect(SCENARIOS.filter(loadedByWsLoad).map((s) => s.name)).toEqual([
+      "tls-handshake",
+      "ws-echo",
+      "ws-echo-4k",
+      "ws-broadcast",
+    ]);
+  });
+
+  test("tls-handshake: api over TLS, a stage set against api, run when named", () => {
+    const scenario = SCENARIOS.find((s) => s.name === "tls-handshake") as Scenario;
+    const api = SCENARIOS.find((s) => s.name === "api") as Scenario;
+    expect([scenario.method, scenario.path]).toEqual([api.method, api.path]);
+    expect([scenario.tls, scenario.handshake, scenario.onRequest]).toEqual([true, true, true]);
+    expect(isStage(scenario)).toBe(true);
+    expect(isStage(api)).toBe(false);
   });
 
   test("case names are unique (results and violations name them)", () => {

@@ -282,6 +282,47 @@ describe("the streamed and TLS scenarios, on request", () => {
     60_000,
   );
 
+  test.skipIf(!wsLoad || SKIP_WITHOUT_OPENSSL)(
+    "ws-load: -s tls-handshake opens a TLS connection per request, the run's certificate pinned",
+    async () => {
+      const r = await run([
+        ...QUICK,
+        "--warmup",
+        "0",
+        "--tool",
+        "autocannon",
+        "--scenario",
+        "tls-handshake",
+        "bun-bare",
+        "node-bare",
+      ]);
+      expectExit(r, 0);
+      const results = r.results as Results;
+      expect(schemaErrors(results)).toEqual([]);
+      expect(results.manifest.settings.scenarios).toEqual(["api", "tls-handshake"]);
+      expect(results.manifest.wsTool?.name).toBe("ws-load");
+      const handshakes = results.trials.filter((t) => t.scenario === "tls-handshake");
+      expect(handshakes.map((t) => t.app).sort()).toEqual(["bun-bare", "node-bare"]);
+      for (const trial of handshakes) {
+        expect(trial.command.join(" ")).toMatch(
+          / handshake --url https:\/\/127\.0\.0\.1:400[45]\/api\/test --ca \S*bench-tls-\S*\/cert\.pem -c 32 -d 1 /,
+        );
+      }
+      for (const trial of results.trials) {
+        expect(trial.checks.invalidReasons).toEqual([]);
+        expect(trial.result?.non2xx).toBe(0);
+        expect(trial.result?.socketErrors).toBe(0);
+        expect(trial.result?.timeouts).toBe(0);
+        expect(trial.result?.rps).toBeGreaterThan(10);
+      }
+      expect(r.stdout).toContain("(tls-handshake: ws-load ");
+      expect(r.stdout).toContain("== tls-handshake");
+      expect(readdirSync(tmpdir()).filter((n) => n.startsWith("bench-tls-"))).toEqual([]);
+      expectCleanProcessTable();
+    },
+    60_000,
+  );
+
   for (const tool of ["oha", "wrk", "autocannon"] as const) {
     const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
     test.skipIf(!available || SKIP_WITHOUT_OPENSSL)(

@@ -305,7 +305,16 @@ describe("the database scenarios", () => {
 });
 
 describe("the scenarios run on request", () => {
-  const PROTOCOLS = ["tls", "h2", "sse", "stream", "ws-echo", "ws-echo-4k", "ws-broadcast"];
+  const PROTOCOLS = [
+    "tls",
+    "tls-handshake",
+    "h2",
+    "sse",
+    "stream",
+    "ws-echo",
+    "ws-echo-4k",
+    "ws-broadcast",
+  ];
 
   test('"all" leaves out tls, h2, sse, stream and WebSocket; naming them runs them', () => {
     const all = parse("-s", "all", "bun-bare").scenarios.map((s) => s.name);
@@ -369,7 +378,7 @@ describe("the WebSocket scenarios", () => {
     const path = findWsLoad();
     if (path === undefined) {
       expect(() => parse("-s", "ws-echo", "bun-bare")).toThrow(
-        "the ws-echo scenario needs ws-load, the WebSocket load generator, which is not built; it is this project's own",
+        "the ws-echo scenario needs ws-load, this project's load generator of WebSocket and new TLS connections, which is not built; it is this project's own",
       );
       return;
     }
@@ -378,6 +387,26 @@ describe("the WebSocket scenarios", () => {
     expect(options.tool.name).toBe("autocannon");
     expect(options.scenarios.map((s) => s.name)).toEqual(["ws-echo", "ws-broadcast"]);
     expect(parse("-s", "api", "bun-bare").wsTool).toBeUndefined();
+  });
+
+  test("tls-handshake: ws-load too, api brought along; refused as tls is", () => {
+    const path = findWsLoad();
+    if (path === undefined) {
+      expect(() => parse("-s", "tls-handshake", "bun-bare")).toThrow(
+        "the tls-handshake scenario needs ws-load, this project's load generator",
+      );
+      return;
+    }
+    const options = parse("-s", "tls-handshake", "--tool", "autocannon", "bun-bare");
+    expect(options.wsTool?.name).toBe("ws-load");
+    expect(options.tool.name).toBe("autocannon");
+    expect(options.scenarios.map((s) => s.name)).toEqual(["api", "tls-handshake"]);
+    expect(() => parse("-s", "tls-handshake", "--side-by-side", "bun-bare", "node-bare")).toThrow(
+      "the tls-handshake scenario does not go with --side-by-side and --against yet",
+    );
+    expect(() => parse("-s", "tls-handshake", "--rates", "1000", "bun-bare")).toThrow(
+      "the tls-handshake scenario does not go with --rates yet",
+    );
   });
 
   test("not with a side-by-side run, --rates or --server-host; a broadcast not with workers", () => {

@@ -18,6 +18,7 @@ import {
   rankRows,
   summarize,
   taxText,
+  toolsText,
 } from "../src/report/summary.ts";
 import type { Results, Trial } from "../src/results/schema.ts";
 import { schemaErrors } from "../src/results/schema.ts";
@@ -319,6 +320,18 @@ describe("scenarios", () => {
     expect(summary.get("api")?.[0]?.rpsValues).toEqual([41_000, 41_400]);
     expect(summary.get("echo")?.[0]?.rpsValues).toEqual([10_000, 10_200, 10_400]);
     expect(summary.get("echo")?.[0]?.trials).toBe(3);
+  });
+});
+
+describe("the generators, as the summary's first line states them", () => {
+  test("the HTTP tool alone; with ws-load, the scenarios it loaded named", () => {
+    const r = results([]);
+    const tool = `${r.manifest.tool.name} ${r.manifest.tool.version}`;
+    expect(toolsText(r.manifest)).toBe(tool);
+    const wsTool = { name: "ws-load" as const, version: "0.1.0", path: "/x/ws-load" };
+    Object.assign(r.manifest, { wsTool });
+    Object.assign(r.manifest.settings, { scenarios: ["api", "tls-handshake", "sse", "ws-echo"] });
+    expect(toolsText(r.manifest)).toBe(`${tool} (tls-handshake, ws-echo: ws-load 0.1.0)`);
   });
 });
 

@@ -146,6 +146,44 @@ describe("the WebSocket scenarios: ws-load, and no other tool", () => {
   });
 });
 
+describe("tls-handshake: ws-load's handshake mode, the run's certificate pinned", () => {
+  const wsLoad = { name: "ws-load", path: "/bin/ws-load", version: "0.1.0" } as const;
+  const handshake = {
+    ...plan,
+    url: "https://127.0.0.1:4004/api/test",
+    scenario: findScenario("tls-handshake") as Scenario,
+    connections: 50,
+    cores: 2,
+    cpus: undefined,
+    caFile: "/tmp/bench-tls-1/cert.pem",
+  };
+
+  test("a new connection per request, the certificate as --ca, every wait bounded", () => {
+    const c = toolCommand(wsLoad, handshake);
+    expect(c.argv.join(" ")).toBe(
+      "/bin/ws-load handshake --url https://127.0.0.1:4004/api/test --ca /tmp/bench-tls-1/cert.pem -c 50 -d 5 -t 2 --timeout 10",
+    );
+    expect([c.connections, c.threads, c.expectedStatus, c.inFlight]).toEqual([
+      50,
+      2,
+      200,
+      undefined,
+    ]);
+  });
+
+  test("no certificate, no command; an HTTP tool cannot load it (they resume sessions)", () => {
+    const { caFile: _, ...bare } = handshake;
+    expect(() => toolCommand(wsLoad, bare)).toThrow(
+      "the tls-handshake scenario needs the run's certificate (caFile)",
+    );
+    for (const name of ["oha", "wrk", "autocannon"] as const) {
+      expect(() => toolCommand({ name, path: "/bin/x", version: "1" }, handshake)).toThrow(
+        `the tls-handshake scenario cannot be loaded by ${name}`,
+      );
+    }
+  });
+});
+
 describe("wrk opens every connection it is asked for", () => {
   test("threads divide the connections: -c 400 on 15 cores is 10 threads of 40, not 15 of 26", () => {
     expect(wrkThreads(400, 15)).toBe(10);

@@ -51,6 +51,12 @@ export interface Scenario {
    */
   readonly tls?: true;
   /**
+   * With `tls`: every request on a new connection, its own full TLS handshake (no session
+   * resumed), the request sent with Connection: close: what a new client costs a TLS server.
+   * Loaded by ws-load's handshake mode (loadedByWsLoad): wrk and oha resume sessions.
+   */
+  readonly handshake?: true;
+  /**
    * Sent over HTTP/2 (with `tls`: negotiated by ALPN on the TLS port), the scenario's in-flight
    * requests spread over connections of several streams each (spec/http2.ts); an app that
    * cannot serve HTTP/2 says why (H2_UNSUPPORTED) and is shown so, not measured.
@@ -217,6 +223,16 @@ export const SCENARIOS = [
     onRequest: true,
   },
   {
+    name: "tls-handshake",
+    description:
+      "GET /api/test over HTTPS on the app's port + 1000, a new connection and a full TLS handshake for each request (none resumed): what a new client costs (on request)",
+    method: "GET",
+    path: ROUTES.api,
+    tls: true,
+    handshake: true,
+    onRequest: true,
+  },
+  {
     name: "h2",
     description: `GET /api/test over HTTP/2 with TLS (ALPN h2) on the app's port + 1000, ${H2_STREAMS} streams per connection: what HTTP/2 costs or saves per request (on request)`,
     method: "GET",
@@ -280,10 +296,19 @@ export function findScenario(name: string): Scenario | undefined {
 
 /**
  * A stage set against the same app's `api` in the same run (its cost, the production tax): a
- * production-middleware scenario, or `tls` and `h2` (the same answer through TLS, and HTTP/2).
+ * production-middleware scenario, or `tls`, `tls-handshake` and `h2` (the same answer through TLS,
+ * with a new connection each, and over HTTP/2).
  */
 export function isStage(scenario: Scenario): boolean {
   return scenario.middleware === true || scenario.tls === true;
+}
+
+/**
+ * Loaded by ws-load (tools/ws-load), whatever the run's HTTP tool: the WebSocket scenarios, and
+ * the new TLS connection per request, which the HTTP tools do not open (they resume sessions).
+ */
+export function loadedByWsLoad(scenario: Scenario): boolean {
+  return scenario.websocket !== undefined || scenario.handshake === true;
 }
 
 /** Why `app` cannot serve `scenario` (the contract's reason); undefined when it can. */

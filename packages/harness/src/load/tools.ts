@@ -6,7 +6,13 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { allowedOtherAnswers, expectedStatus, h2Split, type Scenario } from "@bench/contract";
+import {
+  allowedOtherAnswers,
+  expectedStatus,
+  h2Split,
+  loadedByWsLoad,
+  type Scenario,
+} from "@bench/contract";
 import type { ToolName } from "./parse.ts";
 
 const HARNESS_DIR = join(import.meta.dir, "..", "..");
@@ -73,6 +79,8 @@ export interface LoadPlan {
   readonly rate?: number;
   /** Server processes behind the port (--workers); 1 when absent. */
   readonly processes?: number;
+  /** The run's certificate (PEM file): what ws-load's handshake mode trusts, and only it. */
+  readonly caFile?: string;
 }
 
 export interface ToolCommand {
@@ -207,6 +215,23 @@ function autocannonArgs(
 }
 
 /**
+ * ws-load's handshake mode (the tls-handshake scenario): each connection a loop of new TLS
+ * connections, one request each, the run's certificate the only one trusted.
+ */
+function handshakeArgs(tool: ToolInfo, plan: LoadPlan, threads: number): string[] {
+  if (plan.caFile === undefined) {
+    throw new Error(`the ${plan.scenario.name} scenario needs the run's certificate (caFile)`);
+  }
+  return [
+    tool.path,
+    "handshake",
+    ...["--url", plan.url, "--ca", plan.caFile],
+    ...["-c", String(plan.connections), "-d", String(plan.durationSec)],
+    ...["-t", String(threads), "--timeout", String(REQUEST_TIMEOUT_SEC)],
+  ];
+}
+
+/**
  * ws-load's command: the scenario's mode, its connections (broadcast: subscribers, and one
  * publisher more), one message in flight per connection (broadcast: one at a time), every wait
  * bounded by the request timeout.
@@ -245,7 +270,7 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
   if (scenario.http2 === true && tool.name !== "oha") {
     throw new Error(`${tool.name} speaks HTTP/1.1 only: the ${scenario.name} scenario needs oha`);
   }
-  if ((scenario.websocket !== undefined) !== (tool.name === "ws-load")) {
+  if (loadedByWsLoad(scenario) !== (tool.name === "ws-load")) {
     throw new Error(`the ${scenario.name} scenario cannot be loaded by ${tool.name}`);
   }
   const post = scenario.body !== undefined && bodyFile !== undefined;
@@ -285,7 +310,9 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
     case "ws-load":
       // Its connections are tasks on this many threads, each of which can keep a core busy.
       threads = Math.max(1, Math.min(plan.cores, connections));
-      argv = wsLoadArgs(tool, plan, threads);
+      argv = scenario.handshake
+        ? handshakeArgs(tool, plan, threads)
+        : wsLoadArgs(tool, plan, threads);
       break;
   }
   if (plan.cpus !== undefined) argv = ["taskset", "-c", plan.cpus, ...argv];

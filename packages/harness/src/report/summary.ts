@@ -2,6 +2,7 @@
 // group, fastest first, with every flag and note under it. Also the text helpers the reports
 // share: ranks, ties with what they could have detected, intervals, the framework tax.
 
+import { findScenario, loadedByWsLoad } from "@bench/contract";
 import {
   type Analysis,
   type Difference,
@@ -182,10 +183,17 @@ function summaryRow(r: SummaryRow): string[] {
   ];
 }
 
-/** The run's generators: "wrk 4.1.0", and ws-load's version when it loaded WebSocket scenarios. */
+/**
+ * The run's generators: "wrk 4.1.0", and ws-load's version with the scenarios it loaded
+ * ("wrk 4.1.0 (tls-handshake, ws-echo: ws-load 0.1.0)").
+ */
 export function toolsText(m: Results["manifest"]): string {
-  const ws = m.wsTool ? ` (WebSocket: ${m.wsTool.name} ${m.wsTool.version})` : "";
-  return `${m.tool.name} ${m.tool.version}${ws}`;
+  if (!m.wsTool) return `${m.tool.name} ${m.tool.version}`;
+  const loaded = m.settings.scenarios.filter((name) => {
+    const scenario = findScenario(name);
+    return scenario !== undefined && loadedByWsLoad(scenario);
+  });
+  return `${m.tool.name} ${m.tool.version} (${loaded.join(", ")}: ${m.wsTool.name} ${m.wsTool.version})`;
 }
 
 /**

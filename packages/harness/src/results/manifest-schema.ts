@@ -159,7 +159,7 @@ export const ManifestSchema = T.Object({
   database: T.Optional(DatabaseSchema),
   /** The generator of the open-loop trials (oha), when --rates asked for any. */
   rateTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),
-  /** A run with a WebSocket scenario: ws-load, which loads those scenarios. */
+  /** A run with a scenario ws-load loads (WebSocket, tls-handshake): ws-load. */
   wsTool: T.Optional(T.Object({ name: ToolNameSchema, version: T.String(), path: T.String() })),
   pinning: T.Object({
     enabled: T.Boolean(),

@@ -28,12 +28,12 @@ export function findWsLoad(): string | undefined {
   return onPath("ws-load") ?? onPath("ws-load", cargo);
 }
 
-/** The WebSocket scenarios' generator, or how to build it. */
+/** The generator of the scenarios loadedByWsLoad (WebSocket, tls-handshake), or how to build it. */
 export function wsTool(scenario: string): string {
   const path = findWsLoad();
   if (path === undefined) {
     throw new EnvironmentError(
-      `the ${scenario} scenario needs ws-load, the WebSocket load generator, which is not built; ${INSTALL["ws-load"]}`,
+      `the ${scenario} scenario needs ws-load, this project's load generator of WebSocket and new TLS connections, which is not built; ${INSTALL["ws-load"]}`,
     );
   }
   return path;

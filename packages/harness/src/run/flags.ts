@@ -13,7 +13,14 @@
 // begin with a dash (refused later with their own reason) and paths relative to the user.
 
 import { join, resolve } from "node:path";
-import { APPS, DEFAULT_SCENARIO, PG_POOL, SCENARIOS, type Scenario } from "@bench/contract";
+import {
+  APPS,
+  DEFAULT_SCENARIO,
+  loadedByWsLoad,
+  PG_POOL,
+  SCENARIOS,
+  type Scenario,
+} from "@bench/contract";
 import {
   CALIBRATION_APP,
   CALIBRATION_SHARES_TEXT,
@@ -196,7 +203,8 @@ export const DATABASE_SCENARIOS = SCENARIO_LIST.filter((s) => s.database).map((s
 /** The scenarios `-s all` leaves out (TLS, streamed answers): they run when named. */
 const ON_REQUEST = SCENARIO_LIST.filter((s) => s.onRequest).map((s) => s.name);
 
-const WEBSOCKET = SCENARIO_LIST.filter((s) => s.websocket).map((s) => s.name);
+/** The scenarios ws-load loads: WebSocket, and a new TLS connection per request. */
+const WS_LOAD = SCENARIO_LIST.filter(loadedByWsLoad).map((s) => s.name);
 
 /** The first and last port the apps listen on ("3000-3014"): what a firewall must let through. */
 const PORTS = `${Math.min(...APPS.map((a) => a.port))}-${Math.max(...APPS.map((a) => a.port))}`;
@@ -228,7 +236,7 @@ export const FLAGS = [
     brief: (d) =>
       `scenarios, comma-separated, or "all" (default: ${d}; the list, and the ones "all" leaves out: --help all)`,
     help: (d) =>
-      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the protocol scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}), tls or h2 brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}. A run with h2 (HTTP/2) loads every scenario with oha; ${WEBSOCKET.join(", ")} are loaded by ws-load (--tool). An app that cannot serve HTTP/2 or WebSocket is shown as not supported, with the reason`,
+      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the protocol scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}), tls, tls-handshake or h2 brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}. A run with h2 (HTTP/2) loads every scenario with oha; ${WS_LOAD.join(", ")} are loaded by ws-load (--tool). An app that cannot serve HTTP/2 or WebSocket is shown as not supported, with the reason`,
   }),
   flag({
     names: ["-d", "--duration"],
@@ -302,7 +310,7 @@ export const FLAGS = [
     value: "NAME",
     form: oneOf(["oha", "wrk", "autocannon"]),
     brief: `wrk, oha or autocannon (default: the first installed)`,
-    help: `load generator: wrk, oha or autocannon (default: the first installed, in that order: wrk is the least likely to be the bottleneck; autocannon is a project dependency, so there is always one); oha for a run with h2, the one that speaks HTTP/2. The WebSocket scenarios (${WEBSOCKET.join(", ")}) are loaded by ws-load, this project's own (tools/ws-load, built by: cargo build --release --locked --manifest-path tools/ws-load/Cargo.toml), whatever --tool says`,
+    help: `load generator: wrk, oha or autocannon (default: the first installed, in that order: wrk is the least likely to be the bottleneck; autocannon is a project dependency, so there is always one); oha for a run with h2, the one that speaks HTTP/2. The WebSocket scenarios and the new TLS connection per request (${WS_LOAD.join(", ")}) are loaded by ws-load, this project's own (tools/ws-load, built by: cargo build --release --locked --manifest-path tools/ws-load/Cargo.toml), whatever --tool says`,
   }),
   flag({
     names: ["-o", "--output"],

@@ -10,6 +10,7 @@ import {
   type AppSpec,
   findScenario,
   isStage,
+  loadedByWsLoad,
   type Runtime,
   SCENARIOS,
   type Scenario,
@@ -485,15 +486,16 @@ function tlsLimits(
 }
 
 /**
- * ws-load for a run with a WebSocket scenario, after what it does not go with yet: ws-load
- * connects to literal addresses of this machine's apps, the side-by-side pairs and the open loop
- * load HTTP, and a broadcast reaches one process's connections, not another worker's.
+ * ws-load for a run with a scenario it loads (a WebSocket one, tls-handshake), after what it does
+ * not go with yet: ws-load connects to literal addresses of this machine's apps, the side-by-side
+ * pairs and the open loop use the HTTP tool, and a broadcast reaches one process's connections,
+ * not another worker's.
  */
 function wsToolOf(
   scenarios: readonly Scenario[],
   run: { server: boolean; side: boolean; rates: boolean; workers: number },
 ): ToolInfo | undefined {
-  const ws = scenarios.find((s) => s.websocket !== undefined);
+  const ws = scenarios.find(loadedByWsLoad);
   if (!ws) return undefined;
   const broadcast = scenarios.find((s) => s.websocket?.mode === "broadcast");
   const refused: [string, string, boolean][] = [

@@ -6,7 +6,14 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { type AppSpec, ROUTES, type Scenario, tlsPort } from "@bench/contract";
+import {
+  type AppSpec,
+  loadedByWsLoad,
+  ROUTES,
+  type Scenario,
+  TLS_ENV,
+  tlsPort,
+} from "@bench/contract";
 import { verify } from "@bench/contract/check";
 import { databaseRecord } from "../apps/app-db.ts";
 import type { RunCertificate } from "../apps/certificate.ts";
@@ -156,6 +163,7 @@ export class Run {
       ...(this.pinning.enabled ? { cpus: this.pinning.loadCpus } : {}),
       cores: this.pinning.loadCores,
       processes: target.workerCount,
+      ...(this.certificate ? { caFile: this.certificate.env[TLS_ENV.cert] } : {}),
     });
     const pinning = serverPinning(this.pinning, target.workerCount);
     const sampled = {
@@ -178,9 +186,12 @@ export class Run {
     }));
   }
 
-  /** The closed-loop generator of a scenario: ws-load for WebSocket, the run's tool for HTTP. */
+  /**
+   * The closed-loop generator of a scenario: ws-load for WebSocket and new TLS connections
+   * (loadedByWsLoad), the run's tool for the rest.
+   */
   toolFor(scenario: Scenario): ToolInfo {
-    if (scenario.websocket === undefined) return this.options.tool;
+    if (!loadedByWsLoad(scenario)) return this.options.tool;
     const tool = this.options.wsTool;
     if (!tool) throw new Error(`no ws-load for the ${scenario.name} scenario (options.wsTool)`);
     return tool;
