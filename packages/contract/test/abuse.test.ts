@@ -6,7 +6,12 @@
 // (mutation testing's) never collide.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { connect as connectH2, createServer as createH2, type Http2Server } from "node:http2";
+import {
+  connect as connectH2,
+  createServer as createH2,
+  type Http2Server,
+  constants as h2constants,
+} from "node:http2";
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import {
   appRssBytes,
@@ -15,7 +20,7 @@ import {
   resetStorm,
   stallTlsHandshakes,
 } from "../src/check/abuse.ts";
-import { acceptOf } from "../src/check/ws-wire.ts";
+import { acceptOf, decodeFrame, OP } from "../src/check/ws-wire.ts";
 import { closedPort } from "./support/ports.ts";
 
 const HOST = "127.0.0.1";
@@ -89,6 +94,43 @@ describe("a reset storm", () => {
     expect(seen.streams()).toBeLessThanOrEqual(1000);
   });
 
+  test("each stream asks for the path and is cancelled with CANCEL, as the server sees it", async () => {
+    const seen: { path: unknown; code: number }[] = [];
+    const server = createH2();
+    server.on("stream", (stream, headers) => {
+      stream.on("error", () => {});
+      stream.on("close", () => seen.push({ path: headers[":path"], code: stream.rstCode }));
+    });
+    const port = await listen(server);
+    const session = connectH2(`http://${HOST}:${port}`);
+    await resetStorm(session, "/api/test", 50);
+    await Bun.sleep(200);
+    session.destroy();
+    expect(seen.length).toBeGreaterThan(0);
+    for (const stream of seen) {
+      expect(stream).toEqual({ path: "/api/test", code: h2constants.NGHTTP2_CANCEL });
+    }
+  });
+
+  test("a session already gone sends nothing; a server that drops the connection ends it", async () => {
+    const gone = connectH2(`http://${HOST}:${await closedPort()}`);
+    gone.on("error", () => {});
+    gone.destroy();
+    expect(await resetStorm(gone, "/api/test", 100)).toEqual({ reset: 0, ended: false });
+    let streams = 0;
+    const dropping = createH2();
+    dropping.on("stream", (stream) => {
+      stream.on("error", () => {});
+      if (++streams === 10) stream.session?.destroy();
+    });
+    const port = await listen(dropping);
+    const session = connectH2(`http://${HOST}:${port}`);
+    const storm = await resetStorm(session, "/api/test", 100_000);
+    session.destroy();
+    expect(storm.ended).toBe(true);
+    expect(storm.reset).toBeLessThan(100_000);
+  });
+
   test("a server that ends the session ends the storm", async () => {
     const { port } = await h2Server(10);
     const session = connectH2(`http://${HOST}:${port}`);
@@ -101,7 +143,7 @@ describe("a reset storm", () => {
 
 describe("a client that never reads", () => {
   /** A WebSocket handshake answered, then `then` with the socket; the server's port. */
-  async function upgrading(then: (socket: Socket) => void): Promise<number> {
+  async function upgrading(then: (socket: Socket, head: Buffer) => void): Promise<number> {
     const server = createServer((socket) => {
       socket.on("error", () => {});
       socket.once("data", (head: Buffer) => {
@@ -109,7 +151,7 @@ describe("a client that never reads", () => {
         socket.write(
           `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptOf(key)}\r\n\r\n`,
         );
-        then(socket);
+        then(socket, head);
       });
     });
     return listen(server);
@@ -132,12 +174,71 @@ describe("a client that never reads", () => {
     expect(flood).toMatchObject({ stalled: false, sentBytes: 64 * 65_536, opened: 1 });
   });
 
-  test("a server that hangs up ends it", async () => {
+  test("it asks the echo route, and sends binary messages of the size asked, masked", async () => {
+    let request = "";
+    let received = Buffer.alloc(0);
+    const port = await upgrading((socket, head) => {
+      request = head.toString("latin1").split("\r\n")[0] ?? "";
+      socket.on("data", (data: Buffer) => {
+        received = Buffer.concat([received, data]);
+      });
+    });
+    const flood = await neverReads(HOST, port, 3, 1000, 300);
+    await Bun.sleep(100);
+    flood.release();
+    expect(request).toBe("GET /ws/echo HTTP/1.1");
+    const first = decodeFrame(received);
+    expect(first?.frame).toMatchObject({ fin: true, opcode: OP.binary, masked: true });
+    expect(first?.frame.payload.equals(Buffer.alloc(1000, 0x5a))).toBe(true);
+    expect(received.length).toBe(3 * (first?.size ?? 0));
+    expect(flood.sentBytes).toBe(3000);
+  });
+
+  test("its echoes pile up at the server: it does not read them", async () => {
+    let pending = 0;
+    const port = await upgrading((socket) => {
+      socket.on("data", (data: Buffer) => {
+        socket.write(data);
+        pending = socket.writableLength;
+      });
+    });
+    const flood = await neverReads(HOST, port, 512, 65_536, 300);
+    await Bun.sleep(100);
+    flood.release();
+    expect(flood.stalled).toBe(false);
+    // 32 MiB echoed: what the loopback's buffers cannot hold waits in the server.
+    expect(pending).toBeGreaterThan(8 * 1024 * 1024);
+  });
+
+  test("a server that hangs up ends it: the flood stops, and is not taken for a stall", async () => {
     const port = await upgrading((socket) => socket.once("data", () => socket.destroy()));
     const flood = await neverReads(HOST, port, 1024, 65_536, 300);
     await Bun.sleep(100);
     flood.release();
     expect(flood.endedByServer()).toBe(true);
+    expect(flood.stalled).toBe(false);
+    expect(flood.sentBytes).toBeLessThan(1024 * 65_536);
+  });
+
+  test("readToEnd: the server's end seen once reading again; false while it holds on", async () => {
+    let held: Socket | undefined;
+    const port = await upgrading((socket) => {
+      held = socket;
+      socket.pause();
+    });
+    const flood = await neverReads(HOST, port, 1024, 65_536, 300);
+    expect(flood.stalled).toBe(true);
+    expect(await flood.readToEnd(100)).toBe(false);
+    held?.destroy();
+    expect(await flood.readToEnd(1000)).toBe(true);
+    flood.release();
+  });
+
+  test("a route that says nothing: an error naming the timeout", async () => {
+    const port = await listen(createServer((socket) => socket.on("error", () => {})));
+    await expect(neverReads(HOST, port, 1, 1, 200)).rejects.toThrow(
+      "the echo route did not upgrade (timeout)",
+    );
   });
 
   test("a route that does not upgrade: an error", async () => {
