@@ -314,6 +314,22 @@ describe("a broadcast", () => {
   }, 20_000);
 });
 
+describe("a client that never reads", () => {
+  const NEVER_READS = "ws echo: a client that never reads";
+
+  test("a server that stops reading from it, or ends it, passes; one that takes all and keeps it fails", async () => {
+    expect(await outcome(NEVER_READS, { message: (_, __, peer) => peer.socket.pause() })).toBe(
+      "passed",
+    );
+    expect(await outcome(NEVER_READS, { message: (_, __, peer) => peer.socket.destroy() })).toBe(
+      "passed",
+    );
+    expect(await outcome(NEVER_READS, { message: () => {} })).toBe(
+      "a client that read nothing took all 64 MiB it sent and was not disconnected",
+    );
+  }, 20_000);
+});
+
 describe("a GET without Upgrade", () => {
   const answering = (status: number, body: string) => {
     const server = Bun.serve({
