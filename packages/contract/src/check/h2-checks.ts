@@ -69,9 +69,9 @@ function answerOf(stream: ClientHttp2Stream, timeoutMs: number): Promise<Respons
       head = received;
     });
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.on("end", () => settle());
     // A server that answers before reading a body it refuses (413) may reset the stream.
     stream.on("error", settle);
+    // Every stream closes, after its last byte ('end') or its reset: one place settles both.
     stream.on("close", () => settle());
   });
 }
