@@ -214,7 +214,7 @@ describe("an opening request without its key", () => {
 
 describe("the opening answer's head, as read", () => {
   /** An answer to the opening request: `lines` with {accept} the key's, then `after`. */
-  const head101 = (lines: string, after = Buffer.alloc(0)): Script => ({
+  const head101 = (lines: string, after: Buffer = Buffer.alloc(0)): Script => ({
     head: (key, socket) => {
       if (key === undefined) return;
       socket.write(Buffer.concat([Buffer.from(lines.replace("{accept}", acceptOf(key))), after]));
