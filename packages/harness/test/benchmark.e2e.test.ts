@@ -35,6 +35,7 @@ import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
 import {
   BENCHMARK,
   expectExit,
+  planned,
   runBenchmark,
   startBenchmark,
   taggedProcesses,
@@ -138,7 +139,7 @@ describe("measures with each load generator", () => {
         expect(results.manifest.settings.scenarios).toEqual(
           STANDARD_SCENARIOS.map((sc) => sc.name),
         );
-        expect(results.trials).toHaveLength(2 * STANDARD_SCENARIOS.length);
+        expect(planned(results.trials)).toHaveLength(2 * STANDARD_SCENARIOS.length);
         for (const trial of results.trials) {
           expect(trial.checks.invalidReasons).toEqual([]);
           expect(trial.result?.rps).toBeGreaterThan(100);
@@ -167,7 +168,9 @@ describe("measures with each load generator", () => {
           expect(trial.cpuWindowSec).toBeLessThan(1);
           expect(trial.loadGenerator.threads).toBeGreaterThanOrEqual(1);
         }
-        const posts = results.trials.filter((t) => ["echo", "validate"].includes(t.scenario));
+        const posts = planned(results.trials).filter((t) =>
+          ["echo", "validate"].includes(t.scenario),
+        );
         expect(posts).toHaveLength(4);
         for (const post of posts) {
           if (tool === "wrk") expect(post.command).toContain(WRK_SCRIPT);
@@ -205,7 +208,11 @@ describe("the streamed and TLS scenarios, on request", () => {
       expect(results.unsupported).toEqual([
         { app: "bun-hono", scenario: "h2", reason: H2_UNSUPPORTED["bun-hono"] as string },
       ]);
-      expect(results.trials.map((t) => [t.app, t.scenario]).sort()).toEqual([
+      expect(
+        planned(results.trials)
+          .map((t) => [t.app, t.scenario])
+          .sort(),
+      ).toEqual([
         ["bun-hono", "api"],
         ["node-fastify", "api"],
         ["node-fastify", "h2"],
@@ -257,7 +264,7 @@ describe("the streamed and TLS scenarios, on request", () => {
           reason: WS_UNSUPPORTED["node-elysia"] as string,
         })),
       );
-      expect(results.trials.map((t) => t.scenario)).toEqual(["ws-echo", "ws-broadcast"]);
+      expect(planned(results.trials).map((t) => t.scenario)).toEqual(["ws-echo", "ws-broadcast"]);
       for (const trial of results.trials) {
         expect(trial.app).toBe("bun-bare");
         expect(trial.command.join(" ")).toContain(
@@ -301,7 +308,7 @@ describe("the streamed and TLS scenarios, on request", () => {
       expect(schemaErrors(results)).toEqual([]);
       expect(results.manifest.settings.scenarios).toEqual(["api", "tls-handshake"]);
       expect(results.manifest.wsTool?.name).toBe("ws-load");
-      const handshakes = results.trials.filter((t) => t.scenario === "tls-handshake");
+      const handshakes = planned(results.trials).filter((t) => t.scenario === "tls-handshake");
       expect(handshakes.map((t) => t.app).sort()).toEqual(["bun-bare", "node-bare"]);
       for (const trial of handshakes) {
         expect(trial.command.join(" ")).toMatch(
@@ -344,7 +351,11 @@ describe("the streamed and TLS scenarios, on request", () => {
         expect(schemaErrors(results)).toEqual([]);
         // tls brings api along: TLS's cost is each app's tls against its own api.
         expect(results.manifest.settings.scenarios).toEqual(["api", "sse", "stream", "tls"]);
-        expect(results.trials.map((t) => [t.app, t.scenario]).sort()).toEqual([
+        expect(
+          planned(results.trials)
+            .map((t) => [t.app, t.scenario])
+            .sort(),
+        ).toEqual([
           ["bun-elysia", "api"],
           ["bun-elysia", "sse"],
           ["bun-elysia", "stream"],
@@ -400,7 +411,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
         `port 3000 is already in use by pid ${process.pid}`,
       );
       expect(apps.find((a) => a.name === "bun-bare")?.status).toBe("ok");
-      expect(r.results?.trials.map((t) => t.app)).toEqual(["bun-bare"]);
+      expect(planned(r.results?.trials ?? []).map((t) => t.app)).toEqual(["bun-bare"]);
       expect(r.stdout).toContain("FAILED: bun-hono: port 3000 is already in use");
     } finally {
       squatter.stop(true);
@@ -423,7 +434,9 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
     expect(hono?.status).toBe("failed");
     expect(hono?.failure).toContain("violates the contract");
     expect(hono?.violations?.[0]?.detail).toContain('body "Goodbye"');
-    expect(r.results?.trials.map((t) => [t.app, t.checks.valid])).toEqual([["bun-bare", true]]);
+    expect(planned(r.results?.trials ?? []).map((t) => [t.app, t.checks.valid])).toEqual([
+      ["bun-bare", true],
+    ]);
     expectCleanProcessTable();
   }, 60_000);
 
@@ -447,7 +460,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
     const bare = r.results?.apps.find((a) => a.name === "bun-bare");
     expect(bare?.status).toBe("failed");
     expect(bare?.failure).toContain("the app exited (7) during the trial");
-    const trials = r.results?.trials ?? [];
+    const trials = planned(r.results?.trials ?? []);
     // bun-bare: one invalid trial, then skipped in round 2; bun-hono: both rounds measured.
     expect(trials.filter((t) => t.app === "bun-bare").map((t) => t.checks.valid)).toEqual([false]);
     expect(trials.filter((t) => t.app === "bun-hono").map((t) => t.checks.valid)).toEqual([
@@ -473,10 +486,11 @@ describe("a run whose apps all work", () => {
       ["bun-hono", "ok"],
       ["bun-bare", "ok"],
     ]);
-    const failing = results.trials.filter((t) => t.app === "bun-hono" && t.scenario === "api");
+    const measured = planned(results.trials);
+    const failing = measured.filter((t) => t.app === "bun-hono" && t.scenario === "api");
     expect(failing.map((t) => t.checks.valid)).toEqual([false, false]);
     expect(failing[0]?.checks.invalidReasons[0]).toMatch(/^\d+ failed requests \(\d+ non-2xx/);
-    const others = results.trials.filter((t) => t !== failing[0] && t !== failing[1]);
+    const others = measured.filter((t) => t !== failing[0] && t !== failing[1]);
     expect(others.map((t) => t.checks.valid)).toEqual([true, true, true, true, true, true]);
     // A B, then B A
     const order = results.trials.map((t) => `${t.round}:${t.app}`);
@@ -655,7 +669,9 @@ describe("Ctrl-C", () => {
           clients: { bun: "Bun.sql", node: "postgres.js", deno: "postgres.js" },
           settings: { synchronous_commit: "off", pool: "8" },
         });
-        expect(complete.results?.trials.map((t) => [t.scenario, t.checks.valid])).toEqual([
+        expect(
+          planned(complete.results?.trials ?? []).map((t) => [t.scenario, t.checks.valid]),
+        ).toEqual([
           ["db", true],
           ["fortunes", true],
         ]);
@@ -886,7 +902,7 @@ describe("the throughput curve", () => {
     const results = r.results as Results;
     expect(schemaErrors(results)).toEqual([]);
     expect(results.manifest.settings).toMatchObject({ connections: 8, connectionCounts: [1, 8] });
-    expect(results.trials.map((t) => t.connections)).toEqual([1, 8]);
+    expect(planned(results.trials).map((t) => t.connections)).toEqual([1, 8]);
     expect(r.stdout).toContain("== hello (c=1)");
     expect(r.stdout).toContain("== hello (c=8)");
     const md = readFileSync(join(r.out, "report.md"), "utf8");

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
-import { expectExit, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { expectExit, planned, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
 
 function netnsProblem(): string | undefined {
   if (process.getuid?.() !== 0) return "a private network namespace (unshare --net) needs root";
@@ -61,7 +61,7 @@ describe.skipIf(problem !== undefined)("--side-by-side on real processes", () =>
       ["bun-bare", "ok", "bun"],
       ["node-bare", "ok", "node"],
     ]);
-    const trials = results.pairTrials ?? [];
+    const trials = planned(results.pairTrials ?? []);
     expect(trials.map((t) => [t.round, t.sample])).toEqual([
       [1, 1],
       [1, 2],
@@ -113,7 +113,7 @@ describe.skipIf(problem !== undefined)("--side-by-side on real processes", () =>
       ["bun-bare", "ok", 3004],
       ["bun-bare#2", "ok", 3004],
     ]);
-    const trials = results.pairTrials ?? [];
+    const trials = planned(results.pairTrials ?? []);
     expect(trials).toHaveLength(2);
     for (const t of trials) expect(t.checks.valid).toBe(true);
     const exported = JSON.parse(readFileSync(bmf, "utf8"));

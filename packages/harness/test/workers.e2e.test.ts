@@ -21,6 +21,7 @@ import { type Results, schemaErrors, type Trial } from "../src/results/schema.ts
 import { workersOf } from "../src/run/options.ts";
 import {
   expectExit,
+  planned,
   runBenchmark,
   startBenchmark,
   taggedProcesses,
@@ -200,7 +201,11 @@ describe("every app with 2 workers, for real", () => {
     expect(results.manifest.settings.workers).toBe(2);
     if (availableParallelism() >= 3) expect(results.manifest.pinning.serverCpus).toBe("0-1");
     else expect(results.manifest.pinning.note).toContain("2 workers on");
-    expect(results.trials.map((t) => t.app).sort()).toEqual(APPS.map((a) => a.name).sort());
+    expect(
+      planned(results.trials)
+        .map((t) => t.app)
+        .sort(),
+    ).toEqual(APPS.map((a) => a.name).sort());
     for (const trial of results.trials) {
       const workers = trial.server.workers ?? [];
       expect(workers).toHaveLength(2);
@@ -238,7 +243,7 @@ describe("--workers 1,2, for real", () => {
     expect(schemaErrors(results)).toEqual([]);
     expect(results.manifest.settings.workerCounts).toEqual([1, 2]);
     // Round 1: one worker, then two; round 2 the other way round.
-    expect(results.trials.map((t) => [t.round, t.workers ?? 1])).toEqual([
+    expect(planned(results.trials).map((t) => [t.round, t.workers ?? 1])).toEqual([
       [1, 1],
       [1, 2],
       [2, 2],
@@ -280,7 +285,7 @@ describe("a worker that dies", () => {
     expect(killed).toBeNumber();
     const results = readResults(out) as Results;
     expectExit(r, 1);
-    const [first, second] = results.trials;
+    const [first, second] = planned(results.trials);
     expect(first?.checks.valid).toBe(false);
     expect(first?.checks.invalidReasons.join()).toContain(`worker ${killed} of 2 exited`);
     expect(first?.server.workers?.find((w) => w.pid === killed)?.alive).toBe(false);
