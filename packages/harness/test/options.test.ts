@@ -356,16 +356,14 @@ describe("the scenarios run on request", () => {
     expect(parse("-s", "h2", "--tool", "oha", "bun-bare").tool.name).toBe("oha");
   });
 
-  test("h2, as tls, does not go with a side-by-side run", () => {
-    expect(() => parse("-s", "h2", "--side-by-side", "bun-bare", "node-bare")).toThrow(
-      "the h2 scenario does not go with --side-by-side and --against yet",
-    );
-  });
-
-  test("tls does not go with a side-by-side run or --against, nor with --rates", () => {
-    expect(() => parse("-s", "tls", "--side-by-side", "bun-bare", "node-bare")).toThrow(
-      "the tls scenario does not go with --side-by-side and --against yet",
-    );
+  test("tls and h2 go side by side (api brought along), not with --rates", () => {
+    const side = parse("-s", "tls", "--side-by-side", "bun-bare", "node-bare");
+    expect(side.side).toBeDefined();
+    expect(side.scenarios.map((s) => s.name)).toEqual(["api", "tls"]);
+    if (findOha() !== undefined) {
+      const h2 = parse("-s", "h2", "--tool", "oha", "--side-by-side", "bun-bare", "node-bare");
+      expect([h2.side !== undefined, h2.tool.name]).toEqual([true, "oha"]);
+    }
     expect(() => parse("-s", "tls", "--rates", "1000", "bun-bare")).toThrow(
       "the tls scenario does not go with --rates yet",
     );
@@ -389,7 +387,7 @@ describe("the WebSocket scenarios", () => {
     expect(parse("-s", "api", "bun-bare").wsTool).toBeUndefined();
   });
 
-  test("tls-handshake: ws-load too, api brought along; refused as tls is", () => {
+  test("tls-handshake: ws-load too, api brought along, side by side; refused as tls is", () => {
     const path = findWsLoad();
     if (path === undefined) {
       expect(() => parse("-s", "tls-handshake", "bun-bare")).toThrow(
@@ -401,18 +399,18 @@ describe("the WebSocket scenarios", () => {
     expect(options.wsTool?.name).toBe("ws-load");
     expect(options.tool.name).toBe("autocannon");
     expect(options.scenarios.map((s) => s.name)).toEqual(["api", "tls-handshake"]);
-    expect(() => parse("-s", "tls-handshake", "--side-by-side", "bun-bare", "node-bare")).toThrow(
-      "the tls-handshake scenario does not go with --side-by-side and --against yet",
-    );
+    const side = parse("-s", "tls-handshake", "--side-by-side", "bun-bare", "node-bare");
+    expect([side.side !== undefined, side.wsTool?.name]).toEqual([true, "ws-load"]);
     expect(() => parse("-s", "tls-handshake", "--rates", "1000", "bun-bare")).toThrow(
       "the tls-handshake scenario does not go with --rates yet",
     );
   });
 
-  test("not with a side-by-side run, --rates or --server-host; a broadcast not with workers", () => {
-    expect(() => parse("-s", "ws-echo", "--side-by-side", "bun-bare", "node-bare")).toThrow(
-      "the ws-echo scenario does not go with --side-by-side and --against yet",
-    );
+  test("side by side; not with --rates or --server-host; a broadcast not with workers", () => {
+    if (findWsLoad() !== undefined) {
+      const side = parse("-s", "ws-echo,ws-broadcast", "--side-by-side", "bun-bare", "node-bare");
+      expect([side.side !== undefined, side.wsTool?.name]).toEqual([true, "ws-load"]);
+    }
     expect(() => parse("-s", "api,ws-echo-4k", "--rates", "1000", "bun-bare")).toThrow(
       "the ws-echo-4k scenario does not go with --rates yet",
     );

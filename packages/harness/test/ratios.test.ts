@@ -261,6 +261,28 @@ describe("several scenarios, several references", () => {
     expect([hono("api")?.samples, hono("echo")?.samples]).toEqual([12, 12]);
   });
 
+  test("a scenario no pair could serve has no group; one some pair measured keeps its rows", () => {
+    const run = syntheticSideRun(
+      [["bun-bare", "node-bare"]],
+      pairTrials("bun-bare", "node-bare", 2),
+    );
+    run.manifest.settings.scenarios = ["api", "h2", "echo"];
+    run.unsupported = [{ app: "bun-bare", scenario: "h2", reason: "no HTTP/2" }];
+    const groups = analyzeSide(run)?.groups;
+    expect([...(groups?.keys() ?? [])]).toEqual(["api", "echo"]);
+    // Unmeasured without a reason (a run stopped before it): its empty rows stay in view.
+    expect(groups?.get("echo")?.rows.map((r) => r.samples)).toEqual([0, 0]);
+    // Measured, though some app could not serve it: analysed as any other.
+    const served = {
+      ...run,
+      pairTrials: [
+        ...(run.pairTrials ?? []),
+        ...pairTrials("bun-bare", "node-bare", 2).map((t) => ({ ...t, scenario: "h2" })),
+      ],
+    };
+    expect(analyzeSide(served)?.groups.get("h2")?.rows).toHaveLength(2);
+  });
+
   test("rows of different references are ranked in their own groups and never compared", () => {
     const run = syntheticSideRun(
       [

@@ -11,8 +11,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { H2_UNSUPPORTED } from "@bench/contract";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
-import { expectExit, planned, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import {
+  expectExit,
+  hasOha,
+  planned,
+  startBenchmark,
+  taggedProcesses,
+} from "./support/run-benchmark.ts";
 
 function netnsProblem(): string | undefined {
   if (process.getuid?.() !== 0) return "a private network namespace (unshare --net) needs root";
@@ -125,4 +132,57 @@ describe.skipIf(problem !== undefined)("--side-by-side on real processes", () =>
     expect(exported["bun-bare api"]["cpu-per-request"].value).toBeGreaterThan(0);
     expect(taggedProcesses()).toEqual([]);
   }, 120_000);
+
+  test("TLS, new TLS clients and WebSockets at each slot's address; h2 unserved: its reason, no table", async () => {
+    // h2 needs oha (the one generator here that speaks HTTP/2); without it the rest still runs.
+    const h2 = hasOha ? ["--tool", "oha", "-s", "tls,tls-handshake,h2,ws-echo,ws-broadcast"] : [];
+    const scenarios = h2.length > 0 ? h2 : ["-s", "tls,tls-handshake,ws-echo,ws-broadcast"];
+    const r = await sideRun([...SHORT, "--samples", "1", ...scenarios, "bun-bare", "node-bare"]);
+    expectExit(r, 0);
+    const results = r.results as Results;
+    expect(schemaErrors(results)).toEqual([]);
+    const trials = planned(results.pairTrials ?? []);
+    const measured = ["api", "tls", "tls-handshake", "ws-echo", "ws-broadcast"];
+    expect(trials.map((t) => t.scenario)).toEqual([...measured, ...measured]);
+    for (const t of trials) expect([t.scenario, t.checks.invalidReasons]).toEqual([t.scenario, []]);
+    // Each generator aims at its own slot's address, over the scenario's protocol.
+    const commands = (scenario: string) =>
+      trials
+        .filter((t) => t.scenario === scenario)
+        .flatMap((t) => t.sides.map((s) => s.command.join(" ")));
+    for (const [scenario, pattern] of [
+      ["tls", /https:\/\/127\.0\.0\.[12]:400[45]\/api\/test/],
+      [
+        "tls-handshake",
+        /handshake --url https:\/\/127\.0\.0\.[12]:400[45]\/api\/test --ca \S*cert\.pem/,
+      ],
+      ["ws-echo", /echo --url ws:\/\/127\.0\.0\.[12]:300[45]\/ws\/echo/],
+    ] as const) {
+      const seen = commands(scenario);
+      expect(seen).toHaveLength(4);
+      for (const command of seen) expect(command).toMatch(pattern);
+      expect(new Set(seen.map((c) => c.match(/127\.0\.0\.\d/)?.[0]))).toEqual(
+        new Set(["127.0.0.1", "127.0.0.2"]),
+      );
+    }
+    // A new client's whole handshake costs a server more than a request on a kept connection.
+    const cost = (scenario: string, app: string) =>
+      trials
+        .filter((t) => t.scenario === scenario)
+        .map((t) => t.sides.find((s) => s.app === app)?.nsPerRequest ?? 0);
+    for (const app of ["bun-bare", "node-bare"]) {
+      expect(Math.min(...cost("tls-handshake", app))).toBeGreaterThan(
+        Math.max(...cost("api", app)),
+      );
+    }
+    if (h2.length > 0) {
+      expect(results.unsupported).toEqual([
+        { app: "bun-bare", scenario: "h2", reason: H2_UNSUPPORTED["bun-bare"] as string },
+      ]);
+      expect(r.stdout).not.toContain("== h2:");
+      expect(r.stdout).toContain("== not supported");
+    }
+    expect(r.stdout).toContain("== ws-broadcast: CPU time per request, side by side");
+    expect(taggedProcesses()).toEqual([]);
+  }, 180_000);
 });

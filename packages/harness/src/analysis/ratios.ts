@@ -421,6 +421,15 @@ function withGates(groups: Map<string, SideGroup>, threshold: number): void {
   }
 }
 
+/**
+ * A scenario no pair measured because an app of each pair cannot serve it (the contract's
+ * "not supported", which the reports show with its reason): no table of empty rows.
+ */
+function unservedByAny(results: Results, scenario: string): boolean {
+  const measured = (results.pairTrials ?? []).some((t) => t.scenario === scenario);
+  return !measured && (results.unsupported ?? []).some((c) => c.scenario === scenario);
+}
+
 /** The analysis of a side-by-side run; undefined for any other run. */
 export function analyzeSide(results: Results): SideAnalysis | undefined {
   const side = results.manifest.settings.sideBySide;
@@ -428,6 +437,7 @@ export function analyzeSide(results: Results): SideAnalysis | undefined {
   const groups = new Map<string, SideGroup>();
   const exclusion = exclusionOf(results);
   for (const scenario of results.manifest.settings.scenarios) {
+    if (unservedByAny(results, scenario)) continue;
     groups.set(scenario, analyzeScenario(results, scenario, exclusion));
   }
   if (!side.against) return { groups, pairs: side.pairs };

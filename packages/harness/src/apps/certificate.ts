@@ -1,5 +1,5 @@
 // The run's TLS certificate (the `tls` scenario): a self-signed ECDSA P-256 certificate for
-// 127.0.0.1 and localhost, valid one day, made by openssl into a folder of the system's temporary
+// 127.0.0.1 and localhost (and any other address the run's apps listen at), valid one day, made by openssl into a folder of the system's temporary
 // folder when the run starts and removed when it ends. Never committed, never reused.
 
 import { spawnSync } from "node:child_process";
@@ -16,14 +16,15 @@ export interface RunCertificate {
   readonly remove: () => void;
 }
 
-/** The openssl command line that makes the pair into `dir`. */
-export function opensslArgs(dir: string): string[] {
+/** The openssl command line that makes the pair into `dir`, for `also` besides 127.0.0.1. */
+export function opensslArgs(dir: string, also: readonly string[] = []): string[] {
+  const names = ["IP:127.0.0.1", "DNS:localhost", ...also.map((address) => `IP:${address}`)];
   return [
     "req",
     "-x509",
     ...["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
     ...["-days", "1", "-subj", "/CN=localhost"],
-    ...["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+    ...["-addext", `subjectAltName=${names.join(",")}`],
     ...["-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
   ];
 }
@@ -31,11 +32,14 @@ export function opensslArgs(dir: string): string[] {
 /** Why a run that asked for TLS cannot have its certificate. */
 export class CertificateError extends Error {}
 
-/** Makes the run's certificate; a CertificateError saying how to get openssl when it cannot. */
-export function makeCertificate(openssl = "openssl"): RunCertificate {
+/**
+ * Makes the run's certificate, for `also` (IP addresses) besides 127.0.0.1 and localhost; a
+ * CertificateError saying how to get openssl when it cannot.
+ */
+export function makeCertificate(also: readonly string[] = [], openssl = "openssl"): RunCertificate {
   const dir = mkdtempSync(join(tmpdir(), `bench-tls-${process.pid}-`));
   const remove = () => rmSync(dir, { recursive: true, force: true });
-  const made = spawnSync(openssl, opensslArgs(dir), { encoding: "utf8" });
+  const made = spawnSync(openssl, opensslArgs(dir, also), { encoding: "utf8" });
   if (made.error || made.status !== 0) {
     remove();
     const why = made.error ? made.error.message : made.stderr.trim().split("\n").at(-1);

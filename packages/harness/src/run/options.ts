@@ -154,11 +154,10 @@ export function parseOptions(
   if (server) remoteLimits(values);
   const runtimeVersions = versionsOf(values, apps);
   const db = dbOf(values.db, scenarios.scenarios, !!server, !!side, counts.workerCounts);
-  tlsLimits(scenarios.scenarios, { server: !!server, side: !!side, rates: ratePath !== undefined });
+  tlsLimits(scenarios.scenarios, { server: !!server, rates: ratePath !== undefined });
   const tool = toolOf(values.tool, scenarios.scenarios, warn);
   const ws = wsToolOf(scenarios.scenarios, {
     server: !!server,
-    side: !!side,
     rates: ratePath !== undefined,
     workers: Math.max(...counts.workerCounts),
   });
@@ -467,18 +466,17 @@ function toolOf(
 
 /**
  * What the tls scenario does not go with yet, refused before anything starts: its certificate
- * names 127.0.0.1 (this machine's apps only), and the side-by-side pairs and the open loop's
- * floor server speak plain HTTP.
+ * names this machine's addresses (127.0.0.1 and the side-by-side slots'), and the open loop's
+ * floor server speaks plain HTTP.
  */
 function tlsLimits(
   scenarios: readonly Scenario[],
-  run: { readonly server: boolean; readonly side: boolean; readonly rates: boolean },
+  run: { readonly server: boolean; readonly rates: boolean },
 ): void {
   const tls = scenarios.find((s) => s.tls);
   if (!tls) return;
   const refused: [string, boolean][] = [
     ["--server-host", run.server],
-    ["--side-by-side and --against", run.side],
     ["--rates", run.rates],
   ];
   const found = refused.find(([, given]) => given);
@@ -487,20 +485,18 @@ function tlsLimits(
 
 /**
  * ws-load for a run with a scenario it loads (a WebSocket one, tls-handshake), after what it does
- * not go with yet: ws-load connects to literal addresses of this machine's apps, the side-by-side
- * pairs and the open loop use the HTTP tool, and a broadcast reaches one process's connections,
- * not another worker's.
+ * not go with yet: ws-load connects to literal addresses of this machine's apps, the open loop
+ * uses the HTTP tool, and a broadcast reaches one process's connections, not another worker's.
  */
 function wsToolOf(
   scenarios: readonly Scenario[],
-  run: { server: boolean; side: boolean; rates: boolean; workers: number },
+  run: { server: boolean; rates: boolean; workers: number },
 ): ToolInfo | undefined {
   const ws = scenarios.find(loadedByWsLoad);
   if (!ws) return undefined;
   const broadcast = scenarios.find((s) => s.websocket?.mode === "broadcast");
   const refused: [string, string, boolean][] = [
     [ws.name, "--server-host", run.server],
-    [ws.name, "--side-by-side and --against", run.side],
     [ws.name, "--rates", run.rates],
     [
       broadcast?.name ?? "",

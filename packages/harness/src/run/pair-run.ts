@@ -5,15 +5,15 @@
 // are stopped, leaving nothing behind. Every sample is written as it ends.
 
 import type { ChildProcess } from "node:child_process";
-import type { Scenario } from "@bench/contract";
+import { type AppSpec, getApp, notSupported, type Scenario } from "@bench/contract";
 import { LaunchError, type RunningApp, type StartOptions } from "../apps/launch.ts";
 import { cpuList, type Pinning, roundOrder } from "../common/plan.ts";
 import { formatSec } from "../common/time.ts";
 import type { ServerHost } from "../hosts/host.ts";
 import { scenarioAsSent } from "../load/sent.ts";
-import { toolCommand } from "../load/tools.ts";
+import { type ToolInfo, toolCommand } from "../load/tools.ts";
 import type { PairTrial } from "../results/schema.ts";
-import type { AppRun } from "../runtimes/runtime-versions.ts";
+import { type AppRun, registryName } from "../runtimes/runtime-versions.ts";
 import { judgePair } from "../side/pair-checks.ts";
 import { type PairCpus, type PairLoadRun, runPairLoad } from "../side/pair-load.ts";
 import { both, bySlot, referenceSlot, type SidePair, SLOT_ADDRESSES } from "../side/pairing.ts";
@@ -33,7 +33,14 @@ export interface PairRunner {
   readonly bodyFiles: ReadonlyMap<string, string>;
   readonly interrupted: NodeJS.Signals | undefined;
   tools: ChildProcess[];
+  /** The run's certificate file, for the generators of a TLS scenario. */
+  readonly caFile: string | undefined;
   fail(name: string, failure: string): void;
+  notSupported(name: string, scenario: string, reason: string): void;
+  /** The scenario's closed-loop generator: ws-load for those it loads, the run's tool else. */
+  toolFor(scenario: Scenario): ToolInfo;
+  /** Where the scenario's requests to `app` at `address` go (scheme, address and port). */
+  origin(app: AppSpec, scenario: Scenario, address: string): string;
   startOptions(workers: number): StartOptions;
   verifyApp(
     app: AppRun,
@@ -119,11 +126,12 @@ function loadBoth(
   seconds: number,
 ) {
   const { options, pinning, host } = runner;
+  const tool = runner.toolFor(scenarios[0]);
   const loads = both((i) => {
     const scenario = scenarios[i];
     const bodyFile = runner.bodyFiles.get(scenario.name);
-    const cmd = toolCommand(options.tool, {
-      url: `http://${SLOT_ADDRESSES[i]}:${slots.apps[i].port}${scenario.path}`,
+    const cmd = toolCommand(tool, {
+      url: `${runner.origin(slots.apps[i], scenario, SLOT_ADDRESSES[i])}${scenario.path}`,
       scenario,
       connections: options.connections,
       durationSec: seconds,
@@ -131,10 +139,11 @@ function loadBoth(
       ...(pinning.enabled ? { cpus: pinning.loadCpus } : {}),
       cores: pinning.loadCores,
       processes: 1,
+      ...(runner.caFile ? { caFile: runner.caFile } : {}),
     });
     return { cmd, tree: slots.trees[i] as readonly number[] };
   });
-  return runPairLoad(options.tool, loads, seconds, cpusOf(pinning, host.info.cores), (children) => {
+  return runPairLoad(tool, loads, seconds, cpusOf(pinning, host.info.cores), (children) => {
     runner.tools = children;
   });
 }
@@ -153,13 +162,19 @@ function pairTrial(
   runner: PairRunner,
   pair: SidePair,
   slots: Slots,
-  at: { scenario: string; round: number; sample: number; startedAt: string; retake?: boolean },
+  at: {
+    scenario: Scenario;
+    round: number;
+    sample: number;
+    startedAt: string;
+    retake?: boolean;
+  },
   run: PairLoadRun,
   died: readonly (string | undefined)[],
 ): PairTrial {
   const { options, pinning } = runner;
   const checks = judgePair({
-    tool: options.tool.name,
+    tool: runner.toolFor(at.scenario).name,
     requestedSec: options.durationSec,
     sides: both((i) => {
       const s = run.sides[i];
@@ -169,7 +184,8 @@ function pairTrial(
         result: s.result,
         ...(s.problem ? { problem: s.problem } : {}),
         ...(why ? { appDied: why } : {}),
-        connections: s.connections,
+        // Little's law's bound: the answers that can be in flight (a broadcast's exceed its connections).
+        connections: s.inFlight ?? s.connections,
         cpuNs: s.cpuNs,
         threadsExited: s.threadsExited,
       };
@@ -199,7 +215,7 @@ function pairTrial(
   return {
     reference: pair.reference.name,
     app: pair.app.name,
-    scenario: at.scenario,
+    scenario: at.scenario.name,
     round: at.round,
     ...(options.samples > 1 || at.retake ? { sample: at.sample } : {}),
     ...(at.retake ? { retake: true as const } : {}),
@@ -244,6 +260,15 @@ async function measureScenario(
   round: number,
 ): Promise<boolean> {
   const { options } = runner;
+  const reasons = both((i) => notSupported(getApp(registryName(slots.apps[i].name)), listed));
+  if (reasons.some((why) => why !== undefined)) {
+    // Neither side is measured: a pair's figure needs both servers.
+    for (const i of [0, 1] as const) {
+      const why = reasons[i];
+      if (why !== undefined) runner.notSupported(slots.apps[i].name, listed.name, why);
+    }
+    return true;
+  }
   const sent = await Promise.all(
     both((i) => scenarioAsSent(listed, slots.apps[i].port, SLOT_ADDRESSES[i])),
   );
@@ -297,7 +322,7 @@ async function takeSample(
     runner,
     pair,
     slots,
-    { scenario: listed.name, round, sample, startedAt, retake },
+    { scenario: listed, round, sample, startedAt, retake },
     run,
     died,
   );

@@ -35,6 +35,7 @@ import type { Results } from "../results/schema.ts";
 import type { AppRun, RuntimeBuild } from "../runtimes/runtime-versions.ts";
 import { prepareRuntimes, runtimeCache } from "../runtimes/runtimes.ts";
 import { stopAll as stopAllWatched } from "../runtimes/watched.ts";
+import { SLOT_ADDRESSES } from "../side/pairing.ts";
 import { prepareCheckout, withCheckout } from "../side/worktree.ts";
 import { runApp } from "./app-turn.ts";
 import { sizeCalibration, useApps } from "./calibration-run.ts";
@@ -205,7 +206,9 @@ async function measureRun(values: Values, argv: string[]): Promise<number> {
   let certificate: RunCertificate | undefined;
   try {
     postgres = await databaseServer(options, plan);
-    certificate = options.scenarios.some((s) => s.tls) ? makeCertificate() : undefined;
+    // Side by side, the second slot's app serves HTTPS at its own address too.
+    const tls = options.scenarios.some((s) => s.tls);
+    certificate = tls ? makeCertificate(options.side ? [SLOT_ADDRESSES[1]] : []) : undefined;
     return await measure(new Run(options, host, postgres, certificate));
   } catch (error) {
     if (!(error instanceof DatabaseError) && !(error instanceof CertificateError)) throw error;

@@ -163,7 +163,7 @@ export class Run {
       ...(this.pinning.enabled ? { cpus: this.pinning.loadCpus } : {}),
       cores: this.pinning.loadCores,
       processes: target.workerCount,
-      ...(this.certificate ? { caFile: this.certificate.env[TLS_ENV.cert] } : {}),
+      ...(this.caFile ? { caFile: this.caFile } : {}),
     });
     const pinning = serverPinning(this.pinning, target.workerCount);
     const sampled = {
@@ -202,10 +202,18 @@ export class Run {
     return scenario.tls ? tlsPort(app.port) : app.port;
   }
 
-  /** Where a scenario's requests go: http://ADDRESS:PORT, https:// to the TLS port, or ws://. */
-  origin(app: AppSpec, scenario: Scenario): string {
+  /**
+   * Where a scenario's requests go: http://ADDRESS:PORT, https:// to the TLS port, or ws://;
+   * at the server host's address, or at `address` (a side-by-side slot's).
+   */
+  origin(app: AppSpec, scenario: Scenario, address = this.host.address): string {
     const scheme = scenario.tls ? "https" : scenario.websocket ? "ws" : "http";
-    return `${scheme}://${this.host.address}:${this.portOf(app, scenario)}`;
+    return `${scheme}://${address}:${this.portOf(app, scenario)}`;
+  }
+
+  /** The run's certificate file, which the generators of a TLS scenario pin (LoadPlan.caFile). */
+  get caFile(): string | undefined {
+    return this.certificate?.env[TLS_ENV.cert];
   }
 
   /** Across two hosts: what judge() needs to know of the network between them. */

@@ -36,6 +36,8 @@ export interface SideRun {
   readonly peakRssBytes: number;
   readonly threads: number;
   readonly connections: number;
+  /** The most answers in flight, when more than the connections (ToolCommand.inFlight). */
+  readonly inFlight?: number;
 }
 
 export interface PairLoadRun {
@@ -136,6 +138,7 @@ export async function runPairLoad(
       peakRssBytes: sampler.peaks[i] as number,
       threads: cmd.threads,
       connections: cmd.connections,
+      ...(cmd.inFlight ? { inFlight: cmd.inFlight } : {}),
     };
   });
   const windows = both((i) =>
