@@ -267,7 +267,10 @@ describe("several scenarios, several references", () => {
       pairTrials("bun-bare", "node-bare", 2),
     );
     run.manifest.settings.scenarios = ["api", "h2", "echo"];
-    run.unsupported = [{ app: "bun-bare", scenario: "h2", reason: "no HTTP/2" }];
+    run.unsupported = [
+      { app: "bun-bare", scenario: "h2", reason: "no HTTP/2" },
+      { app: "bun-bare", scenario: "ws-echo", reason: "another scenario's reason" },
+    ];
     const groups = analyzeSide(run)?.groups;
     expect([...(groups?.keys() ?? [])]).toEqual(["api", "echo"]);
     // Unmeasured without a reason (a run stopped before it): its empty rows stay in view.
