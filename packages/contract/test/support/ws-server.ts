@@ -37,6 +37,12 @@ export interface Script {
   readonly close?: (payload: Buffer, peer: Peer) => void;
   /** A message over the limit or a text that is not UTF-8: by default close with `code`, end. */
   readonly fail?: (code: number, peer: Peer) => void;
+  /**
+   * After the handshake, read every byte and throw it away, no frame decoded: a server that
+   * takes all and answers nothing, as fast as it reads (decoding 64 MiB of masked frames in
+   * JavaScript, instrumented by mutation testing, took longer than the test may).
+   */
+  readonly discard?: true;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -126,6 +132,10 @@ export function scriptedServer(script: Script = {}): Server {
         onFrame = serveFrames(peer, script, () =>
           [...peers].filter((p) => p !== peer && p.path === path),
         );
+      }
+      if (script.discard) {
+        buffer = Buffer.alloc(0);
+        return;
       }
       for (let d = decodeFrame(buffer); d && onFrame; d = decodeFrame(buffer)) {
         buffer = buffer.subarray(d.size);
