@@ -1,6 +1,7 @@
 // The run's TLS certificate (the `tls` scenario): a self-signed ECDSA P-256 certificate for
-// 127.0.0.1 and localhost (and any other address the run's apps listen at), valid one day, made by openssl into a folder of the system's temporary
-// folder when the run starts and removed when it ends. Never committed, never reused.
+// 127.0.0.1 and localhost (and any other address the run's apps listen at), valid one day, made
+// by openssl into a folder of the system's temporary folder when the run starts and removed when
+// it ends. Never committed, never reused.
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
