@@ -211,7 +211,10 @@ export class Run {
     return `${scheme}://${address}:${this.portOf(app, scenario)}`;
   }
 
-  /** The run's certificate file, which the generators of a TLS scenario pin (LoadPlan.caFile). */
+  /**
+   * The run's certificate file, given to a TLS scenario's generator (LoadPlan.caFile): ws-load
+   * pins it; oha is given --insecure instead.
+   */
   get caFile(): string | undefined {
     return this.certificate?.env[TLS_ENV.cert];
   }

@@ -32,7 +32,7 @@ export const TEST_HISTORY = join(tmpdir(), `${TEST_TAG}-history.sqlite`);
 /**
  * The samples a run planned: re-takes of samples lost to CPU steal left out. A busy host (a
  * CI runner's hypervisor) adds re-takes at the end of a process or pair, so a test that counts
- * or orders samples counts these; those it re-took stay in the run's results (and its tests).
+ * or orders samples counts these planned ones; the re-takes stay in the run's results.
  */
 export const planned = <T extends { readonly retake?: true }>(trials: readonly T[]): T[] =>
   trials.filter((t) => !t.retake);
