@@ -91,14 +91,18 @@ async function runIn(
 }
 
 /** A listener that accepts connections and never answers: a dead proxy, a filtered network. */
-function silentListener(): { url: string; stop: () => void } {
+function silentListener(): { url: string; stop: () => void; connections: () => number } {
   const held: unknown[] = [];
   const listener = Bun.listen({
     hostname: "127.0.0.1",
     port: 0,
     socket: { open: (socket) => void held.push(socket), data() {} },
   });
-  return { url: `http://127.0.0.1:${listener.port}/`, stop: () => listener.stop(true) };
+  return {
+    url: `http://127.0.0.1:${listener.port}/`,
+    stop: () => listener.stop(true),
+    connections: () => held.length,
+  };
 }
 
 /** PATH with npm and the system's programs, and no Bun: a machine with only Node.js and npm. */
@@ -218,7 +222,7 @@ describe("./benchmark.sh on a fresh clone offline, its caches warm", () => {
     }).stdout.trim() === want;
   if (!cached) console.warn(`skipping the warm-cache install: npm's cache holds no bun@${want}`);
   test.skipIf(!cached && process.env.CI !== "true")(
-    "installs Bun and the dependencies from the caches within 30 s, no progress lines",
+    "installs Bun and the dependencies from the caches, never asking the network",
     async () => {
       const proxy = silentListener();
       const clone = freshClone();
@@ -232,11 +236,14 @@ describe("./benchmark.sh on a fresh clone offline, its caches warm", () => {
       }
       delete env.BENCH_BUN;
       try {
-        const r = await runIn(clone, ["--help"], env, 60_000);
+        const r = await runIn(clone, ["--help"], env, 80_000);
         expectExit(r, 0);
-        expect(r.ms).toBeLessThan(30_000);
         expect(r.stdout).toStartWith("Usage: ./benchmark.sh");
-        expect(r.stderr).not.toContain("still installing");
+        // What used to take minutes was npm and the \`node\` package's script asking the
+        // network first: nothing may reach the proxy. How long the caches take is the host's
+        // business (21 s on a busy CI host, 10 s here), so the bound is only the minutes'.
+        expect(proxy.connections()).toBe(0);
+        expect(r.ms).toBeLessThan(60_000);
         expect(existsSync(join(clone, ".cache/bun/node_modules/.bin/bun"))).toBe(true);
         expect(taggedProcesses()).toEqual([]);
       } finally {
