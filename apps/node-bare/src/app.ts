@@ -1,7 +1,12 @@
 // node:http with no framework: the baseline that node-hono and node-elysia are measured against.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import type {
+  Http2SecureServer,
+  Http2Server,
+  Http2ServerRequest,
+  Http2ServerResponse,
+} from "node:http2";
 import {
   apiPayload,
   buildItems,
@@ -255,4 +260,14 @@ export async function createTlsApp(tls: TlsPem): Promise<Http2SecureServer> {
   const { createSecureServer } = await import("node:http2");
   const options = { cert: tls.cert, key: tls.key, allowHTTP1: true };
   return createSecureServer(options, serve as unknown as CompatHandler);
+}
+
+/**
+ * The same handler over cleartext HTTP/2 with prior knowledge (the h2c scenario): node:http2's
+ * server without TLS, which speaks HTTP/2 only, on a port of its own (imported only when the run
+ * asks for it).
+ */
+export async function createH2cApp(): Promise<Http2Server> {
+  const { createServer } = await import("node:http2");
+  return createServer(serve as unknown as CompatHandler);
 }

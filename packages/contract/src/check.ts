@@ -18,7 +18,15 @@ export {
   rewriteWorlds,
   sqliteProbe,
 } from "./check/db-probes.ts";
-export { alpnChoice, checkH2Refused, h2Fetcher, openH2 } from "./check/h2-checks.ts";
+export {
+  alpnChoice,
+  checkH2cRefused,
+  checkH2Refused,
+  h2cStatus,
+  h2Fetcher,
+  openH2,
+  openH2c,
+} from "./check/h2-checks.ts";
 export {
   abandonBodies,
   EXTRA_ATTACKS,
@@ -56,6 +64,7 @@ export {
 export {
   checkCases,
   checkOverH2,
+  checkOverH2c,
   checkOverTls,
   checkServingExecutable,
   checkStreamingLimit,

@@ -73,7 +73,17 @@ export {
   userPath,
 } from "./spec/endpoints.ts";
 export { ECHO_BODY, ECHO_FIXTURE } from "./spec/fixtures.ts";
-export { H2_ALPN, H2_STREAMS, H2_UNSUPPORTED, h2Split } from "./spec/http2.ts";
+export {
+  H2_ALPN,
+  H2_STREAMS,
+  H2_UNSUPPORTED,
+  H2C_ENV,
+  H2C_ON_PLAIN_PORT,
+  H2C_PORT_OFFSET,
+  H2C_UNSUPPORTED,
+  h2cPort,
+  h2Split,
+} from "./spec/http2.ts";
 export {
   bearer,
   CORS,
@@ -107,6 +117,7 @@ export {
   DEFAULT_SCENARIO,
   expectedStatus,
   findScenario,
+  isH2c,
   isStage,
   loadedByWsLoad,
   notSupported,

@@ -1,9 +1,14 @@
-// The h2 scenario's side of the contract: which apps cannot serve HTTP/2 and why, how its load
-// splits into connections and streams, the HTTP/2 fetcher, and checkOverH2 against live
-// stand-ins on ports no app uses: Fastify over node:http2 (h2 by ALPN) and Bun.serve (no h2).
+// The h2 and h2c scenarios' side of the contract: which apps cannot serve HTTP/2 (over TLS, in the
+// clear) and why, how its load splits into connections and streams, the HTTP/2 fetcher, and
+// checkOverH2 and checkOverH2c against live stand-ins on ports no app uses: Fastify over
+// node:http2 (h2 by ALPN; h2c with prior knowledge) and Bun.serve (neither).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { createSecureServer, type Http2SecureServer } from "node:http2";
+import {
+  createServer as createH2cServer,
+  createSecureServer,
+  type Http2SecureServer,
+} from "node:http2";
 import { createServer, type Server } from "node:net";
 import {
   APPS,
@@ -11,24 +16,43 @@ import {
   getApp,
   H2_STREAMS,
   H2_UNSUPPORTED,
+  H2C_ON_PLAIN_PORT,
+  H2C_PORT_OFFSET,
+  H2C_UNSUPPORTED,
+  h2cPort,
   h2Split,
   headAnswer,
+  isH2c,
+  isStage,
   notSupported,
   tlsPort,
 } from "@bench/contract";
-import { alpnChoice, checkH2Refused, checkOverH2, h2Fetcher, openH2 } from "@bench/contract/check";
+import {
+  alpnChoice,
+  checkH2cRefused,
+  checkH2Refused,
+  checkOverH2,
+  checkOverH2c,
+  h2cStatus,
+  h2Fetcher,
+  openH2,
+  openH2c,
+} from "@bench/contract/check";
 import { serveOptions } from "../../../apps/bun-bare/src/app.ts";
 // From the repository root: the same path from the package and from a mutation sandbox.
-import { createApp as fastifyApp } from "../../../packages/fastify-app/src/index.ts";
+import {
+  createApp as fastifyApp,
+  createH2cApp as fastifyH2cApp,
+} from "../../../packages/fastify-app/src/index.ts";
 import { pemOf, SKIP_WITHOUT_OPENSSL, testCertificate } from "./support/certificate.ts";
 import { listening, portBase } from "./support/ports.ts";
 
 const SKIP = SKIP_WITHOUT_OPENSSL;
 const HOST = "127.0.0.1";
-// Ports no app of the contract uses (checks add 1000 for the TLS port), from this process's
-// own base, so two runs at once do not collide.
+// Ports no app of the contract uses (checks add 1000 for the TLS port, 2000 for h2c's), from this
+// process's own base, so two runs at once do not collide.
 const BASE = portBase();
-const [H2_PORT, H1_PORT, RAW_PORT] = [BASE, BASE + 1, BASE + 2];
+const [H2_PORT, H1_PORT, RAW_PORT, H2C_PORT] = [BASE, BASE + 1, BASE + 2, BASE + 3];
 /** What Bun.serve's TLS picks when offered h2 and http/1.1: nothing (it negotiates no ALPN). */
 const BUN_SERVE_ALPN = "";
 
@@ -46,6 +70,13 @@ beforeAll(async () => {
   stops.push(() => void h2.close());
   const h1 = Bun.serve({ ...serveOptions, port: tlsPort(H1_PORT), hostname: HOST, tls: pem });
   stops.push(() => h1.stop(true));
+  // h2c: bun-fastify's cleartext instance on H2C_PORT + 2000, and Bun.serve in the clear on
+  // H1_PORT (bun-bare's own options: what the Bun.serve apps' h2c reason is about).
+  const h2c = fastifyH2cApp();
+  await h2c.listen({ port: H2C_PORT + H2C_PORT_OFFSET, host: HOST });
+  stops.push(() => void h2c.close());
+  const plain = Bun.serve({ ...serveOptions, port: H1_PORT, hostname: HOST });
+  stops.push(() => plain.stop(true));
 });
 afterAll(() => {
   for (const stop of stops) stop();
@@ -88,6 +119,131 @@ describe("which apps serve HTTP/2", () => {
       for (const app of APPS) expect(notSupported(app, scenario)).toBeUndefined();
     }
   });
+});
+
+describe("which apps serve cleartext HTTP/2 (h2c), and where", () => {
+  const h2c = findScenario("h2c");
+
+  test("the h2c scenario: the api route over HTTP/2 without TLS, on request, a stage against api", () => {
+    expect(h2c).toMatchObject({ path: "/api/test", http2: true, onRequest: true });
+    if (!h2c) throw new Error("no h2c scenario");
+    expect("tls" in h2c).toBe(false);
+    expect([isH2c(h2c), isStage(h2c)]).toEqual([true, true]);
+    const h2 = findScenario("h2");
+    const api = findScenario("api");
+    if (!h2 || !api) throw new Error("no h2 or api scenario");
+    expect([isH2c(h2), isH2c(api), isStage(api)]).toEqual([false, false, false]);
+  });
+
+  test("Bun.serve's apps, node-elysia, the Express apps and Fastify on Deno cannot, each with its reason", () => {
+    if (!h2c) throw new Error("no h2c scenario");
+    const cannot = APPS.filter((app) => notSupported(app, h2c) !== undefined).map((a) => a.name);
+    expect(cannot.sort()).toEqual(
+      [
+        "bun-bare",
+        "bun-elysia",
+        "bun-express",
+        "bun-hono",
+        "deno-express",
+        "deno-fastify",
+        "node-elysia",
+        "node-express",
+      ].sort(),
+    );
+    expect(Object.keys(H2C_UNSUPPORTED).sort()).toEqual(cannot.sort());
+    expect(notSupported(getApp("bun-elysia"), h2c)).toStartWith("Bun.serve speaks HTTP/1.1 only");
+    expect(notSupported(getApp("node-elysia"), h2c)).toStartWith("srvx, which @elysiajs/node");
+    expect(notSupported(getApp("bun-express"), h2c)).toStartWith("Express cannot serve");
+    expect(notSupported(getApp("deno-fastify"), h2c)).toStartWith("Deno's node:http2 cleartext");
+    // Not the h2 reasons: node-elysia serves h2, and each h2c reason is its own.
+    expect(notSupported(getApp("node-elysia"), findScenario("h2") as typeof h2c)).toBeUndefined();
+  });
+
+  test("Deno.serve's apps on their plain port; the others that serve it on port + 2000", () => {
+    expect([...H2C_ON_PLAIN_PORT].sort()).toEqual(["deno-bare", "deno-elysia", "deno-hono"]);
+    expect(h2cPort(getApp("deno-hono"))).toBe(3006);
+    expect(h2cPort(getApp("node-hono"))).toBe(5002);
+    expect(h2cPort(getApp("bun-fastify"))).toBe(5012);
+    expect(h2cPort({ name: "node-bare", port: 7 })).toBe(2007);
+    for (const name of H2C_ON_PLAIN_PORT) expect(H2C_UNSUPPORTED[name]).toBeUndefined();
+  });
+});
+
+describe("checkOverH2c against live stand-ins", () => {
+  test.skipIf(SKIP)(
+    "an app served over h2c on port + 2000: every case answered right, no violation",
+    async () => {
+      const violations = await checkOverH2c(HOST, H2C_PORT, getApp("bun-fastify"), 5000);
+      expect(violations).toEqual([]);
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "an app said to serve h2c whose port speaks HTTP/1.1 only: one violation, no session",
+    async () => {
+      // deno-bare serves h2c on its plain port: here, Bun.serve's (HTTP/1.1 only).
+      const violations = await checkOverH2c(HOST, H1_PORT, getApp("deno-bare"), 3000);
+      expect(violations).toHaveLength(1);
+      expect(violations[0]?.check).toBe(`over h2c: an HTTP/2 session on port ${H1_PORT}`);
+      // An app said to serve it on port + 2000 where nothing listens: one violation too.
+      const closed = await checkOverH2c(HOST, H1_PORT, getApp("node-bare"), 3000);
+      expect(closed).toHaveLength(1);
+      expect(closed[0]?.check).toBe(
+        `over h2c: an HTTP/2 session on port ${H1_PORT + H2C_PORT_OFFSET}`,
+      );
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "Bun.serve gives no HTTP/2 answer to prior knowledge (the Bun.serve apps' reason holds)",
+    async () => {
+      expect(await h2cStatus(HOST, H1_PORT, 3000)).toBeUndefined();
+      expect(await h2cStatus(HOST, H2C_PORT + H2C_PORT_OFFSET, 3000)).toBe(200);
+      expect(await checkH2cRefused(HOST, H1_PORT, getApp("bun-bare"), 3000)).toEqual([]);
+      await expect(openH2c(HOST, H1_PORT, 3000)).rejects.toThrow();
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "an app said not to serve h2c that answers it, on port + 2000 or its plain port: its reason is out of date",
+    async () => {
+      const at2000 = await checkH2cRefused(HOST, H2C_PORT, getApp("bun-hono"), 3000);
+      expect(at2000).toHaveLength(1);
+      expect(at2000[0]?.check).toBe("over h2c: an app that cannot serve it gives no HTTP/2 answer");
+      expect(at2000[0]?.detail).toContain(
+        `bun-hono answered HTTP/2 with prior knowledge on port ${H2C_PORT + H2C_PORT_OFFSET} (status 200)`,
+      );
+      expect(at2000[0]?.detail).toContain(H2C_UNSUPPORTED["bun-hono"] as string);
+      const plain = H2C_PORT + H2C_PORT_OFFSET;
+      const atPlain = await checkH2cRefused(HOST, plain, getApp("node-elysia"), 3000);
+      expect(atPlain.map((v) => v.detail)).toEqual([
+        `node-elysia answered HTTP/2 with prior knowledge on port ${plain} (status 200), though its entry in H2C_UNSUPPORTED says "${H2C_UNSUPPORTED["node-elysia"]}": measure it and drop the entry`,
+      ]);
+    },
+    30_000,
+  );
+
+  test.skipIf(SKIP)(
+    "every violation says over h2c; answers are read by the network's rules",
+    async () => {
+      // Every request answered 200 with an empty body and no headers, on a port the system gives:
+      // checkOverH2c is told the plain port 2000 below it.
+      const server = createH2cServer((_req, res) => res.end());
+      const port = await listening(server as unknown as Server);
+      stops.push(() => server.close());
+      const app = getApp("node-bare");
+      const violations = await checkOverH2c(HOST, port - H2C_PORT_OFFSET, app, 5000);
+      expect(violations.length).toBeGreaterThan(20);
+      for (const v of violations) expect(v.check).toStartWith("over h2c: ");
+      expect(violations.map((v) => `${v.check}: ${v.detail}`)).toContain(
+        'over h2c: GET / answers the greeting as text/plain: content-type "", expected "text/plain"',
+      );
+    },
+    30_000,
+  );
 });
 
 describe("h2Split: the in-flight requests as connections × streams", () => {

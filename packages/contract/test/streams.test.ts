@@ -122,8 +122,8 @@ describe("the streamed cases", () => {
       expect(paths).toContain(scenario?.path as string);
       expect(STANDARD_SCENARIOS.some((s) => s.name === name)).toBe(false);
     }
-    // tls, tls-handshake, h2, sse, stream and the three WebSocket ones: run when named.
-    expect(STANDARD_SCENARIOS.length).toBe(SCENARIOS.length - 8);
+    // tls, tls-handshake, h2, h2c, sse, stream and the three WebSocket ones: run when named.
+    expect(STANDARD_SCENARIOS.length).toBe(SCENARIOS.length - 9);
   });
 
   test("a good count answers the exact body with the route's media type", () => {

@@ -1,7 +1,8 @@
-// Why the Express apps serve no HTTP/2 (the contract's H2_UNSUPPORTED): Express on node:http2's
-// compatibility API answers HTTP/1.1 but the first request over HTTP/2 throws inside Express's
-// request object and ends the process. When this test fails, Express serves HTTP/2: serve the
-// Express apps' HTTPS with node:http2 and drop their entries.
+// Why the Express apps serve no HTTP/2 (the contract's H2_UNSUPPORTED and H2C_UNSUPPORTED):
+// Express on node:http2's compatibility API answers HTTP/1.1 but the first request over HTTP/2,
+// with TLS or in the clear, throws inside Express's request object and ends the process. When a
+// test here fails, Express serves HTTP/2: serve the Express apps' HTTPS (or h2c) with node:http2
+// and drop their entries.
 import { afterAll, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -24,9 +25,12 @@ afterAll(() => {
   if (made) rmSync(made.dir, { recursive: true, force: true });
 });
 
-function start(cert: TestCertificate): Promise<number> {
+/** The fixture over TLS given `cert`, else in the clear; its port once it listens. */
+function start(cert?: TestCertificate): Promise<number> {
   const fixture = join(import.meta.dir, "fixtures/express-over-h2.ts");
-  child = spawn(NODE, [fixture, cert.cert, cert.key], { stdio: ["ignore", "pipe", "pipe"] });
+  const files = cert ? [cert.cert, cert.key] : [];
+  stderr = "";
+  child = spawn(NODE, [fixture, ...files], { stdio: ["ignore", "pipe", "pipe"] });
   child.stderr?.on("data", (data: Buffer) => {
     stderr += data.toString();
   });
@@ -39,10 +43,11 @@ function start(cert: TestCertificate): Promise<number> {
   });
 }
 
-/** The status of GET /api/test over HTTP/2, or what went wrong. */
-function overH2(port: number, ca: string): Promise<string> {
+/** The status of GET /api/test over HTTP/2 (h2c without `ca`), or what went wrong. */
+function overH2(port: number, ca?: string): Promise<string> {
   return new Promise((resolve) => {
-    const session = connect(`https://127.0.0.1:${port}`, { ca });
+    const scheme = ca ? "https" : "http";
+    const session = connect(`${scheme}://127.0.0.1:${port}`, ca ? { ca } : {});
     session.on("error", (error) => resolve(`failed: ${error.message}`));
     const stream = session.request({ ":path": "/api/test" });
     stream.on("response", (head) => resolve(String(head[":status"])));
@@ -70,3 +75,12 @@ test.skipIf(SKIP_WITHOUT_OPENSSL)(
   },
   30_000,
 );
+
+test("Express over node:http2 in the clear (h2c): the first HTTP/2 request ends the process", async () => {
+  child?.kill("SIGKILL");
+  const port = await start();
+  const exited = new Promise<number | null>((resolve) => child?.on("exit", resolve));
+  expect(await overH2(port)).not.toBe("200");
+  expect(await exited).not.toBe(0);
+  expect(stderr).toContain("TypeError");
+}, 30_000);

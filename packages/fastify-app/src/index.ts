@@ -19,6 +19,7 @@ import {
   GREETING,
   getApp,
   H2_UNSUPPORTED,
+  H2C_UNSUPPORTED,
   invalidFieldError,
   isClientGone,
   isJsonContentType,
@@ -165,25 +166,14 @@ function onError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply)
 }
 
 /**
- * The app; given `https` (the run's certificate), an instance served over HTTPS by Fastify, with
- * HTTP/1.1 and HTTP/2 by ALPN on one port (its `http2` option and node:http2's allowHTTP1), or
- * HTTP/1.1 only with `http2` false (where the contract says the app cannot serve HTTP/2).
+ * The app on a server of `server`'s kind (Fastify's server options), with the WebSocket routes
+ * where `webSocket` says (the plain HTTP port only: the contract asks no more).
  */
-export function createApp(https?: TlsPem, http2 = true): FastifyInstance {
-  const pem = https ? { cert: https.cert, key: https.key } : undefined;
-  const secure = pem
-    ? http2
-      ? { http2, https: { ...pem, allowHTTP1: true } }
-      : { https: pem }
-    : // Plain HTTP, the one with the WebSocket routes: node:http's createServer option (Node
-      // 24.9; Bun and Deno honour it) sends only their upgrades to the plugin's 'upgrade'
-      // listener, which routes every upgrade it gets through Fastify. Any other request that
-      // asks to upgrade (h2c, say) is served as a request, as without the listener.
-      { http: { shouldUpgradeCallback } };
+function build(server: object, webSocket: boolean): FastifyInstance {
   // Fastify's types follow the server: over node:http2 the instance types its request and reply
   // with http2's; the handlers use only what both have.
   const app = Fastify({
-    ...(secure as object),
+    ...server,
     bodyLimit: MAX_BODY_BYTES,
     // Fastify's Ajv coerces types by default ("42" would pass as the integer 42); the contract
     // wants the JSON types as sent. Unknown properties are dropped (removeAdditional).
@@ -195,10 +185,33 @@ export function createApp(https?: TlsPem, http2 = true): FastifyInstance {
   app.setNotFoundHandler((_req, reply) => fail(reply, 404, ERRORS.notFound));
   routes(app);
   middlewareRoutes(app);
-  // WebSocket on the plain HTTP port only (the contract asks no more): the TLS instance has no
-  // WebSocket server and no 'upgrade' listener.
-  if (!https) webSocketRoutes(app);
+  if (webSocket) webSocketRoutes(app);
   return app;
+}
+
+/**
+ * The app; given `https` (the run's certificate), an instance served over HTTPS by Fastify, with
+ * HTTP/1.1 and HTTP/2 by ALPN on one port (its `http2` option and node:http2's allowHTTP1), or
+ * HTTP/1.1 only with `http2` false (where the contract says the app cannot serve HTTP/2).
+ */
+export function createApp(https?: TlsPem, http2 = true): FastifyInstance {
+  if (!https) {
+    // Plain HTTP, the one with the WebSocket routes: node:http's createServer option (Node
+    // 24.9; Bun and Deno honour it) sends only their upgrades to the plugin's 'upgrade'
+    // listener, which routes every upgrade it gets through Fastify. Any other request that
+    // asks to upgrade (h2c, say) is served as a request, as without the listener.
+    return build({ http: { shouldUpgradeCallback } }, true);
+  }
+  const pem = { cert: https.cert, key: https.key };
+  return build(http2 ? { http2, https: { ...pem, allowHTTP1: true } } : { https: pem }, false);
+}
+
+/**
+ * The app over cleartext HTTP/2 with prior knowledge (the h2c scenario): Fastify's `http2`
+ * option without `https`, node:http2's cleartext server, which speaks HTTP/2 only.
+ */
+export function createH2cApp(): FastifyInstance {
+  return build({ http2: true }, false);
 }
 
 /**
@@ -210,16 +223,28 @@ export function serveApp(name: string, app: FastifyInstance): void {
   const { port } = getApp(name);
   // HTTP/2 unless the contract says this app cannot serve it (Fastify on Deno: spec/http2.ts).
   const h2 = H2_UNSUPPORTED[name as AppName] === undefined;
-  // Given the run's certificate, HTTPS too: Fastify's `https` option, which takes an instance
-  // of its own (the option is the server's, fixed when the instance is made).
-  serveWorkers(name, ({ reusePort, host }, listening) =>
-    listenPlainAndTls(name, host, port, listening, (at, tls, done) => {
+  const h2c = H2C_UNSUPPORTED[name as AppName] === undefined;
+  const listen =
+    (instance: FastifyInstance, at: number, host: string, reusePort: boolean) =>
+    (done: () => void) => {
       // Fastify hands these to node:http's listen(); its type leaves reusePort out.
       const options = { port: at, host, reusePort };
-      (tls ? createApp(tls, h2) : app).listen(options, (error) => {
+      instance.listen(options, (error) => {
         if (error) throw error;
         done();
       });
-    }),
+    };
+  // Given the run's certificate, HTTPS too: Fastify's `https` option, which takes an instance
+  // of its own (the option is the server's, fixed when the instance is made); asked for h2c,
+  // cleartext HTTP/2 on a port and instance of its own.
+  serveWorkers(name, ({ reusePort, host }, listening) =>
+    listenPlainAndTls(
+      name,
+      host,
+      port,
+      listening,
+      (at, tls, done) => listen(tls ? createApp(tls, h2) : app, at, host, reusePort)(done),
+      h2c ? (at, done) => listen(createH2cApp(), at, host, reusePort)(done) : undefined,
+    ),
   );
 }

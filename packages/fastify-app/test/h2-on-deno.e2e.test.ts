@@ -1,7 +1,8 @@
-// Why deno-fastify serves no HTTP/2 (the contract's H2_UNSUPPORTED): Deno's node:http2 server
-// ends its process when a client closes sessions with requests in flight, as a load generator
-// does when its window ends; Node's survives the same client. When the Deno half fails, Deno's
-// node:http2 holds: serve deno-fastify's HTTPS with Fastify's http2 option and drop its entry.
+// Why deno-fastify serves no HTTP/2 (the contract's H2_UNSUPPORTED and H2C_UNSUPPORTED): Deno's
+// node:http2 server, with TLS or in the clear, ends its process when a client closes sessions
+// with requests in flight, as a load generator does when its window ends; Node's survives the
+// same client. When a Deno half fails, Deno's node:http2 holds there: serve deno-fastify's HTTPS
+// (or h2c) with Fastify's http2 option and drop its entry.
 import { afterAll, expect, test } from "bun:test";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -25,10 +26,11 @@ afterAll(() => {
   if (made) rmSync(made.dir, { recursive: true, force: true });
 });
 
-/** The fixture server on `command`, its port once it listens, and how it ended. */
-function serve(command: string[], cert: TestCertificate) {
+/** The fixture server on `command` (h2c without `cert`), its port once it listens, how it ended. */
+function serve(command: string[], cert?: TestCertificate) {
   const [program, ...args] = command;
-  const child = spawn(program as string, [...args, fixture("h2-server.ts"), cert.cert, cert.key], {
+  const files = cert ? [cert.cert, cert.key] : [];
+  const child = spawn(program as string, [...args, fixture("h2-server.ts"), ...files], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -46,8 +48,9 @@ function serve(command: string[], cert: TestCertificate) {
 }
 
 /** Node's HTTP/2 client closing 200 sessions with requests in flight: what it printed. */
-function closeInFlight(port: number): string {
-  const client = spawnSync(NODE, [fixture("h2-close-in-flight.ts"), String(port)], {
+function closeInFlight(port: number, clear = false): string {
+  const mode = clear ? ["h2c"] : [];
+  const client = spawnSync(NODE, [fixture("h2-close-in-flight.ts"), String(port), ...mode], {
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -70,3 +73,14 @@ test.skipIf(SKIP_WITHOUT_OPENSSL)(
   },
   90_000,
 );
+
+test("Deno's node:http2 cleartext server (h2c) ends the same way; Node's serves on", async () => {
+  const deno = serve([DENO, "run", "--allow-all"]);
+  closeInFlight(await deno.port, true);
+  expect(await Promise.race([deno.ended, Bun.sleep(5000).then(() => "still running")])).toMatch(
+    /^SIG(ABRT|SEGV)$/,
+  );
+  const node = serve([NODE]);
+  expect(closeInFlight(await node.port, true)).toBe("closed 200");
+  expect(node.child.exitCode).toBeNull();
+}, 90_000);

@@ -8,9 +8,11 @@ import {
   type ClientHttp2Stream,
   connect as connectH2,
   type IncomingHttpHeaders,
+  type SecureClientSessionOptions,
 } from "node:http2";
 import { connect as connectTls } from "node:tls";
-import { H2_ALPN, H2_UNSUPPORTED } from "../spec/http2.ts";
+import { ROUTES } from "../spec/endpoints.ts";
+import { H2_ALPN, H2_UNSUPPORTED, H2C_PORT_OFFSET, H2C_UNSUPPORTED } from "../spec/http2.ts";
 import type { AppName, AppSpec } from "../spec/registry.ts";
 import { tlsPort } from "../spec/tls.ts";
 import { describeError } from "./payloads.ts";
@@ -87,21 +89,28 @@ export function h2Fetcher(session: ClientHttp2Session, timeoutMs: number): Fetch
   };
 }
 
-/** An HTTP/2 session with the app's TLS port, h2 offered alone and the run's certificate trusted. */
-export async function openH2(
-  host: string,
-  port: number,
-  ca: string,
+/**
+ * An HTTP/2 session with `authority` once `ready` has come ("connect": TLS has picked h2 by ALPN;
+ * "remoteSettings": the server's SETTINGS, the first sign that a cleartext peer speaks HTTP/2),
+ * or the reason it has not within the bound.
+ */
+async function openSession(
+  authority: string,
+  options: SecureClientSessionOptions,
+  ready: "connect" | "remoteSettings",
   timeoutMs: number,
 ): Promise<ClientHttp2Session> {
-  const session = connectH2(`https://${host}:${tlsPort(port)}`, { ca, ALPNProtocols: [H2_ALPN] });
+  const session = connectH2(authority, options);
   session.on("error", () => {}); // reported through `once` below, or by the stream it breaks
   const timer = setTimeout(
-    () => session.destroy(new Error(`no h2 session within ${timeoutMs} ms`)),
+    () =>
+      session.destroy(
+        new Error(`no ${ready === "connect" ? "h2" : "HTTP/2"} session within ${timeoutMs} ms`),
+      ),
     timeoutMs,
   );
   try {
-    await once(session, "connect");
+    await once(session, ready);
     return session;
   } catch (error) {
     session.destroy();
@@ -109,6 +118,33 @@ export async function openH2(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** An HTTP/2 session with the app's TLS port, h2 offered alone and the run's certificate trusted. */
+export function openH2(
+  host: string,
+  port: number,
+  ca: string,
+  timeoutMs: number,
+): Promise<ClientHttp2Session> {
+  return openSession(
+    `https://${host}:${tlsPort(port)}`,
+    { ca, ALPNProtocols: [H2_ALPN] },
+    "connect",
+    timeoutMs,
+  );
+}
+
+/**
+ * A cleartext HTTP/2 session with prior knowledge (h2c) with `port`, the preface sent at once:
+ * ready when the server's SETTINGS come (a server of HTTP/1.1 only answers otherwise, or closes).
+ */
+export function openH2c(
+  host: string,
+  port: number,
+  timeoutMs: number,
+): Promise<ClientHttp2Session> {
+  return openSession(`http://${host}:${port}`, {}, "remoteSettings", timeoutMs);
 }
 
 /** The ALPN protocol the app's TLS port picks when offered h2 and http/1.1 ("" for none). */
@@ -157,4 +193,49 @@ export async function checkH2Refused(
   } catch (error) {
     return [{ check, detail: `TLS connection failed: ${describeError(error)}` }];
   }
+}
+
+/**
+ * The status of GET /api/test over h2c with prior knowledge on `port`, or undefined when no
+ * HTTP/2 answer comes (refused, closed, a protocol error, or nothing within the bound).
+ */
+export async function h2cStatus(
+  host: string,
+  port: number,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  let session: ClientHttp2Session | undefined;
+  try {
+    session = await openH2c(host, port, timeoutMs);
+    const fetcher = h2Fetcher(session, timeoutMs);
+    const answer = await fetcher(new Request(`http://${host}:${port}${ROUTES.api}`));
+    return answer.status;
+  } catch {
+    return undefined;
+  } finally {
+    session?.destroy();
+  }
+}
+
+/**
+ * An app that says it cannot serve h2c must give no HTTP/2 answer to a client with prior
+ * knowledge, on its plain port or on port + 2000: if it does, its runtime or framework has gained
+ * it and its entry in H2C_UNSUPPORTED is out of date.
+ */
+export async function checkH2cRefused(
+  host: string,
+  port: number,
+  app: AppSpec,
+  timeoutMs: number,
+): Promise<Violation[]> {
+  const reason = H2C_UNSUPPORTED[app.name as AppName];
+  const check = "over h2c: an app that cannot serve it gives no HTTP/2 answer";
+  const violations: Violation[] = [];
+  for (const at of [port, port + H2C_PORT_OFFSET]) {
+    const status = await h2cStatus(host, at, timeoutMs);
+    if (status === undefined) continue;
+    const detail = `${app.name} answered HTTP/2 with prior knowledge on port ${at} (status ${status}), though its entry in H2C_UNSUPPORTED says "${reason}": measure it and drop the entry`;
+    violations.push({ check, detail });
+  }
+  return violations;
 }

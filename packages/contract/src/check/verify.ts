@@ -5,11 +5,11 @@ import type { ClientHttp2Session } from "node:http2";
 import { connect } from "node:net";
 import { basename } from "node:path";
 import { ERRORS, MAX_BODY_BYTES, ROUTES } from "../spec/endpoints.ts";
-import { H2_UNSUPPORTED } from "../spec/http2.ts";
+import { H2_UNSUPPORTED, H2C_UNSUPPORTED, h2cPort } from "../spec/http2.ts";
 import { type AppName, type AppSpec, getApp } from "../spec/registry.ts";
 import { tlsPort } from "../spec/tls.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
-import { checkH2Refused, h2Fetcher, openH2 } from "./h2-checks.ts";
+import { checkH2cRefused, checkH2Refused, h2Fetcher, openH2, openH2c } from "./h2-checks.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
 import { apiPayloadProblems, describeError, preview, userUpdateProblems } from "./payloads.ts";
 import { checkPipelined } from "./pipeline.ts";
@@ -224,6 +224,40 @@ export async function checkOverH2(
   }
 }
 
+/**
+ * Every contract case over cleartext HTTP/2 with prior knowledge, on one session with the app's
+ * h2c port (its plain port where its server shares it, else port + 2000), as checkOverH2 sends
+ * them over TLS; an app that cannot serve h2c must give no HTTP/2 answer.
+ */
+export async function checkOverH2c(
+  host: string,
+  port: number,
+  app: AppSpec,
+  timeoutMs: number,
+): Promise<Violation[]> {
+  if (H2C_UNSUPPORTED[app.name as AppName] !== undefined) {
+    return checkH2cRefused(host, port, app, timeoutMs);
+  }
+  const at = h2cPort({ name: app.name, port });
+  let session: ClientHttp2Session;
+  try {
+    session = await openH2c(host, at, timeoutMs);
+  } catch (error) {
+    return [{ check: `over h2c: an HTTP/2 session on port ${at}`, detail: describeError(error) }];
+  }
+  try {
+    const violations = await checkCases(
+      h2Fetcher(session, timeoutMs),
+      app,
+      `http://${host}:${at}`,
+      false,
+    );
+    return violations.map((v) => ({ check: `over h2c: ${v.check}`, detail: v.detail }));
+  } finally {
+    session.close();
+  }
+}
+
 /** What checkServingExecutable reads of the system (/proc on Linux); tests pass their own. */
 export interface ProcessProbe {
   readonly pidsListeningOn: (port: number, address?: string) => number[];
@@ -278,6 +312,11 @@ export interface VerifyOptions {
   /** With tlsCa, a run of the h2 scenario: every case over HTTP/2 too (checkOverH2). */
   readonly http2?: boolean;
   /**
+   * A run of the h2c scenario (the app started with BENCH_H2C=1): every case over cleartext
+   * HTTP/2 with prior knowledge too (checkOverH2c).
+   */
+  readonly h2c?: boolean;
+  /**
    * A run of a WebSocket scenario: the WebSocket probe too (checkWebSocket: every message kind,
    * the bad clients, broadcast; for an app that cannot serve WebSocket, its 501 and reason).
    */
@@ -317,6 +356,7 @@ export async function verify(
       violations.push(...(await checkOverH2(host, port, app, options.tlsCa, timeoutMs)));
     }
   }
+  if (options.h2c) violations.push(...(await checkOverH2c(host, port, app, timeoutMs)));
   if (options.websocket) {
     const target = {
       host,

@@ -6,7 +6,7 @@ import { ITEMS_DEFAULT, USER_UPDATE_FIXTURE } from "./data.ts";
 import { DB_ROUTES, SCENARIO_QUERIES } from "./db.ts";
 import { ROUTES, userPath } from "./endpoints.ts";
 import { ECHO_BODY } from "./fixtures.ts";
-import { H2_STREAMS, H2_UNSUPPORTED } from "./http2.ts";
+import { H2_STREAMS, H2_UNSUPPORTED, H2C_PORT_OFFSET, H2C_UNSUPPORTED } from "./http2.ts";
 import {
   bearer,
   CORS,
@@ -57,9 +57,10 @@ export interface Scenario {
    */
   readonly handshake?: true;
   /**
-   * Sent over HTTP/2 (with `tls`: negotiated by ALPN on the TLS port), the scenario's in-flight
-   * requests spread over connections of several streams each (spec/http2.ts); an app that
-   * cannot serve HTTP/2 says why (H2_UNSUPPORTED) and is shown so, not measured.
+   * Sent over HTTP/2 (with `tls`: negotiated by ALPN on the TLS port; without: cleartext with
+   * prior knowledge, to h2cPort), the scenario's in-flight requests spread over connections of
+   * several streams each (spec/http2.ts); an app that cannot serve it says why (H2_UNSUPPORTED,
+   * H2C_UNSUPPORTED) and is shown so, not measured.
    */
   readonly http2?: true;
   /**
@@ -242,6 +243,14 @@ export const SCENARIOS = [
     onRequest: true,
   },
   {
+    name: "h2c",
+    description: `GET /api/test over cleartext HTTP/2 (h2c, prior knowledge) on the app's port + ${H2C_PORT_OFFSET}, or its plain port where its server shares it, ${H2_STREAMS} streams per connection: HTTP/2 without TLS (on request)`,
+    method: "GET",
+    path: ROUTES.api,
+    http2: true,
+    onRequest: true,
+  },
+  {
     name: "sse",
     description: `GET /sse?events=${SCENARIO_EVENTS} — ${SCENARIO_EVENTS} server-sent events per request, each written as it is made (on request)`,
     method: "GET",
@@ -296,11 +305,11 @@ export function findScenario(name: string): Scenario | undefined {
 
 /**
  * A stage set against the same app's `api` in the same run (its cost, the production tax): a
- * production-middleware scenario, or `tls`, `tls-handshake` and `h2` (the same answer through TLS,
- * with a new connection each, and over HTTP/2).
+ * production-middleware scenario, or `tls`, `tls-handshake`, `h2` and `h2c` (the same answer
+ * through TLS, with a new connection each, over HTTP/2, and over HTTP/2 in the clear).
  */
 export function isStage(scenario: Scenario): boolean {
-  return scenario.middleware === true || scenario.tls === true;
+  return scenario.middleware === true || scenario.tls === true || scenario.http2 === true;
 }
 
 /**
@@ -311,10 +320,16 @@ export function loadedByWsLoad(scenario: Scenario): boolean {
   return scenario.websocket !== undefined || scenario.handshake === true;
 }
 
+/** Cleartext HTTP/2 with prior knowledge (the h2c scenario): HTTP/2 without TLS. */
+export function isH2c(scenario: Scenario): boolean {
+  return scenario.http2 === true && scenario.tls !== true;
+}
+
 /** Why `app` cannot serve `scenario` (the contract's reason); undefined when it can. */
 export function notSupported(app: AppSpec, scenario: Scenario): string | undefined {
   const name = app.name as AppName;
   if (scenario.websocket !== undefined) return WS_UNSUPPORTED[name];
+  if (isH2c(scenario)) return H2C_UNSUPPORTED[name];
   return scenario.http2 === true ? H2_UNSUPPORTED[name] : undefined;
 }
 
