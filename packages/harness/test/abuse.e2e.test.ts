@@ -1,13 +1,23 @@
 // End to end: the protocols' bad-input cases (issue 48) against every app, one process, given
-// the run's certificate. 300 TLS clients stalled mid-handshake, an HTTP/2 reset storm of 20,000
-// cancelled streams (on the apps that serve HTTP/2), and a WebSocket client that sends 64 MiB of
-// messages to the echo route and reads none: while each bad client holds on, the app must
-// answer others, and the memory it holds for the never-reading client must stay bounded.
+// the run's certificate and asked for h2c. 300 TLS clients stalled mid-handshake, an HTTP/2 reset
+// storm of 20,000 cancelled streams (over TLS and in the clear, on the apps that serve each), and
+// a WebSocket client that sends 64 MiB of messages to the echo route and reads none: while each
+// bad client holds on, the app must answer others, and the memory it holds for the never-reading
+// client must stay bounded.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { ClientHttp2Session } from "node:http2";
 import { get } from "node:https";
-import { APPS, H2_UNSUPPORTED, ROUTES, tlsPort } from "@bench/contract";
+import {
+  APPS,
+  H2_UNSUPPORTED,
+  H2C_ENV,
+  H2C_UNSUPPORTED,
+  h2cPort,
+  ROUTES,
+  tlsPort,
+} from "@bench/contract";
 import { appRssBytes, neverReads, resetStorm, stallTlsHandshakes } from "@bench/contract/abuse";
-import { h2Fetcher, openH2 } from "@bench/contract/check";
+import { h2Fetcher, openH2, openH2c } from "@bench/contract/check";
 import { WS_UNSUPPORTED } from "@bench/contract/ws";
 import { checkWebSocket } from "@bench/contract/ws-check";
 import { makeCertificate, type RunCertificate } from "../src/apps/certificate.ts";
@@ -47,22 +57,39 @@ async function stalledHandshakes(port: number, ca: string): Promise<string[]> {
   }
 }
 
-async function resetStormProblems(port: number, ca: string): Promise<string[]> {
-  const session = await openH2(HOST, port, ca, 3000);
+/**
+ * 20,000 streams opened and reset on one session of `open`'s, then a new session's answer: the
+ * server must serve on (over TLS, h2; in the clear, h2c at `url`'s port).
+ */
+async function resetStormProblems(
+  open: () => Promise<ClientHttp2Session>,
+  url: string,
+  label: string,
+): Promise<string[]> {
+  const session = await open();
   const storm = await resetStorm(session, ROUTES.api, 20_000);
   session.destroy();
-  const fresh = await openH2(HOST, port, ca, 3000);
+  const fresh = await open();
   try {
-    const url = `https://${HOST}:${tlsPort(port)}${ROUTES.api}`;
     const answer = await h2Fetcher(fresh, 3000)(new Request(url));
     if (answer.status === 200) return [];
-    return [`after ${storm.reset} reset streams, a new session got ${answer.status}`];
+    return [`after ${storm.reset} reset ${label} streams, a new session got ${answer.status}`];
   } catch (error) {
-    return [`after ${storm.reset} reset streams, a new session failed: ${String(error)}`];
+    return [`after ${storm.reset} reset ${label} streams, a new session failed: ${String(error)}`];
   } finally {
     fresh.close();
   }
 }
+
+const h2Storm = (port: number, ca: string) =>
+  resetStormProblems(
+    () => openH2(HOST, port, ca, 3000),
+    `https://${HOST}:${tlsPort(port)}${ROUTES.api}`,
+    "h2",
+  );
+
+const h2cStorm = (at: number) =>
+  resetStormProblems(() => openH2c(HOST, at, 3000), `http://${HOST}:${at}${ROUTES.api}`, "h2c");
 
 async function neverReadingClient(pid: number, port: number): Promise<string[]> {
   const before = appRssBytes(pid);
@@ -93,16 +120,26 @@ describe("every app against the protocols' bad clients", () => {
   afterAll(() => certificate?.remove());
   for (const app of APPS) {
     const h2 = H2_UNSUPPORTED[app.name] === undefined;
+    const h2c = H2C_UNSUPPORTED[app.name] === undefined;
     const ws = WS_UNSUPPORTED[app.name] === undefined;
+    const bad = [
+      "stalled TLS handshakes",
+      ...(h2 ? ["an HTTP/2 reset storm"] : []),
+      ...(h2c ? ["an h2c reset storm"] : []),
+      ...(ws ? ["a WebSocket client that never reads"] : []),
+    ];
     test.skipIf(SKIP_WITHOUT_OPENSSL)(
-      `${app.name} serves others beside stalled TLS handshakes${h2 ? ", an HTTP/2 reset storm" : ""}${ws ? ", a WebSocket client that never reads" : ""}`,
+      `${app.name} serves others beside ${bad.join(", ")}`,
       async () => {
-        const running = await startApp(app, { env: certificate.env, workers: 1 });
+        const env = { ...certificate.env, [H2C_ENV]: "1" };
+        const running = await startApp(app, { env, workers: 1 });
         try {
           expect(await portOpen(HOST, tlsPort(app.port), 10_000)).toBe(true);
+          if (h2c) expect(await portOpen(HOST, h2cPort(app), 10_000)).toBe(true);
           const problems = [
             ...(await stalledHandshakes(app.port, certificate.pem)),
-            ...(h2 ? await resetStormProblems(app.port, certificate.pem) : []),
+            ...(h2 ? await h2Storm(app.port, certificate.pem) : []),
+            ...(h2c ? await h2cStorm(h2cPort(app)) : []),
             ...(ws ? await neverReadingClient(running.pid, app.port) : []),
           ];
           expect(problems).toEqual([]);

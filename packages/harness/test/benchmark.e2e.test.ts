@@ -12,7 +12,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APPS, findScenario, H2_UNSUPPORTED, STANDARD_SCENARIOS } from "@bench/contract";
+import {
+  APPS,
+  findScenario,
+  H2_UNSUPPORTED,
+  H2C_UNSUPPORTED,
+  STANDARD_SCENARIOS,
+} from "@bench/contract";
 import { pidsListeningOn } from "@bench/contract/check";
 import { WS_BROADCAST_IN_FLIGHT, WS_UNSUPPORTED } from "@bench/contract/ws";
 import { isRunning } from "../src/apps/launch.ts";
@@ -233,6 +239,48 @@ describe("the streamed and TLS scenarios, on request", () => {
       expectCleanProcessTable();
     },
     60_000,
+  );
+
+  test.skipIf(!oha)(
+    "oha: -s h2c loads cleartext HTTP/2 on port + 2000 or the plain port, and shows node-elysia's reason",
+    async () => {
+      const apps = ["node-hono", "deno-bare", "node-elysia"];
+      const r = await run([...QUICK, "--warmup", "0", "--scenario", "h2c", ...apps]);
+      expectExit(r, 0);
+      const results = r.results as Results;
+      expect(schemaErrors(results)).toEqual([]);
+      expect(results.manifest.tool.name).toBe("oha");
+      expect(results.unsupported).toEqual([
+        { app: "node-elysia", scenario: "h2c", reason: H2C_UNSUPPORTED["node-elysia"] as string },
+      ]);
+      const measured = planned(results.trials).map((t) => `${t.app} ${t.scenario}`);
+      expect(measured.sort()).toEqual(
+        [
+          "deno-bare api",
+          "deno-bare h2c",
+          "node-elysia api",
+          "node-hono api",
+          "node-hono h2c",
+        ].sort(),
+      );
+      for (const trial of results.trials) {
+        expect(trial.checks.invalidReasons).toEqual([]);
+        expect(trial.result?.non2xx).toBe(0);
+        expect(trial.result?.socketErrors).toBe(0);
+      }
+      // Prior knowledge on an http:// URL: node-hono's own h2c port, deno-bare's plain one.
+      const command = (app: string) =>
+        results.trials.find((t) => t.app === app && t.scenario === "h2c")?.command.join(" ");
+      expect(command("node-hono")).toMatch(
+        / --http2 -c 4 -p 8 .* http:\/\/127\.0\.0\.1:5002\/api\/test$/,
+      );
+      expect(command("deno-bare")).toMatch(
+        / --http2 -c 4 -p 8 .* http:\/\/127\.0\.0\.1:3008\/api\/test$/,
+      );
+      expect(r.stdout).toContain(`node-elysia: not supported: ${H2C_UNSUPPORTED["node-elysia"]}`);
+      expectCleanProcessTable();
+    },
+    90_000,
   );
 
   // CI builds ws-load (.ci/run); elsewhere a checkout without it skips, visibly.

@@ -4,7 +4,16 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
-import { APPS, getApp, H2_UNSUPPORTED, tlsPort } from "@bench/contract";
+import {
+  APPS,
+  getApp,
+  H2_UNSUPPORTED,
+  H2C_ENV,
+  H2C_PORT_OFFSET,
+  H2C_UNSUPPORTED,
+  h2cPort,
+  tlsPort,
+} from "@bench/contract";
 import {
   abandonBodies,
   descendantsOf,
@@ -38,6 +47,8 @@ describe("every app", () => {
       try {
         expect(existsSync(database)).toBe(true);
         expect(await verify(url, app.name, { database })).toEqual([]);
+        // Not asked for h2c: no port of its own (and no node:http2 loaded for it).
+        expect(await portHolder(app.port + H2C_PORT_OFFSET)).toBeUndefined();
         const report = await hostile(url, { count: 10_000 });
         expect(report.firstFailure).toBeUndefined();
         expect(report.serverErrors).toBe(0);
@@ -66,9 +77,10 @@ describe("every app", () => {
 
 // Given the run's certificate, every app serves HTTPS on its port + 1000 too: the same cases,
 // over TLS, trusting that certificate only, and over HTTP/2 where the app serves it (where it
-// cannot, its port must offer no h2: the contract's reason still holds); and both ports are
-// free once it stops.
-describe("every app over HTTPS and HTTP/2", () => {
+// cannot, its port must offer no h2: the contract's reason still holds); asked for h2c
+// (BENCH_H2C=1), over cleartext HTTP/2 on its h2c port too (or, where it cannot, no HTTP/2
+// answer on either port); and every port is free once it stops.
+describe("every app over HTTPS, HTTP/2 and h2c", () => {
   let certificate: RunCertificate;
   beforeAll(() => {
     if (!SKIP_WITHOUT_OPENSSL) certificate = makeCertificate();
@@ -77,22 +89,28 @@ describe("every app over HTTPS and HTTP/2", () => {
   for (const app of APPS) {
     const h2 =
       H2_UNSUPPORTED[app.name] === undefined ? "and HTTP/2" : "(no h2, as the contract says)";
-    const name = `${app.name} serves every case over HTTPS ${h2} on port ${tlsPort(app.port)}`;
+    const h2c = H2C_UNSUPPORTED[app.name] === undefined ? `h2c on port ${h2cPort(app)}` : "no h2c";
+    const name = `${app.name} serves every case over HTTPS ${h2} on port ${tlsPort(app.port)}, ${h2c}`;
     test.skipIf(SKIP_WITHOUT_OPENSSL)(
       name,
       async () => {
-        const running = await startApp(app, { env: certificate.env });
+        const env = { ...certificate.env, [H2C_ENV]: "1" };
+        const running = await startApp(app, { env });
+        const own = H2C_UNSUPPORTED[app.name] === undefined && h2cPort(app) !== app.port;
         try {
           expect(await portOpen("127.0.0.1", tlsPort(app.port), 10_000)).toBe(true);
+          if (own) expect(await portOpen("127.0.0.1", h2cPort(app), 10_000)).toBe(true);
           const url = `http://127.0.0.1:${app.port}`;
-          const options = { tlsCa: certificate.pem, http2: true };
+          const options = { tlsCa: certificate.pem, http2: true, h2c: true };
           const violations = await verify(url, app.name, options);
           expect(violations).toEqual([]);
           expect(running.output()).toContain(`https://127.0.0.1:${tlsPort(app.port)}`);
+          if (own) expect(running.output()).toContain(`http://127.0.0.1:${h2cPort(app)} (h2c)`);
         } finally {
           await running.stop(900);
         }
         expect(await portHolder(tlsPort(app.port))).toBeUndefined();
+        expect(await portHolder(app.port + H2C_PORT_OFFSET)).toBeUndefined();
       },
       60_000,
     );

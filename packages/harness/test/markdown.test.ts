@@ -511,7 +511,7 @@ describe("Markdown: the header, the levels and every section", () => {
     );
     expect(one).not.toContain("###");
     expect(markdownReport(analyze(stages([1])))).toContain(
-      "\n\n## Production tax\n\nEach middleware stage's (and `tls`'s, `tls-handshake`'s and `h2`'s: the same answer over HTTPS, over a new HTTPS connection each, and over HTTP/2) mean req/s",
+      "\n\n## Production tax\n\nEach middleware stage's (and `tls`'s, `tls-handshake`'s, `h2`'s and `h2c`'s: the same answer over HTTPS, over a new HTTPS connection each, over HTTP/2, and over cleartext HTTP/2) mean req/s",
     );
     expect(one).toContain("a share of such an api, or such a stage, is off by as much.\n\n| app |");
     const two = mdSection(markdownReport(analyze(stages([1, 2]))), "## Production tax");

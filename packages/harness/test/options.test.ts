@@ -309,6 +309,7 @@ describe("the scenarios run on request", () => {
     "tls",
     "tls-handshake",
     "h2",
+    "h2c",
     "sse",
     "stream",
     "ws-echo",
@@ -368,6 +369,28 @@ describe("the scenarios run on request", () => {
       "the tls scenario does not go with --rates yet",
     );
     expect(parse("-s", "sse", "--side-by-side", "bun-bare", "node-bare").scenarios).toHaveLength(1);
+  });
+});
+
+describe("the h2c scenario", () => {
+  test("api brought along, loaded by oha, side by side; refused with wrk, --rates, --server-host", () => {
+    expect(() => parse("-s", "h2c", "--tool", "wrk", "bun-bare")).toThrow(
+      "the h2c scenario needs oha (wrk speaks HTTP/1.1 only): give --tool oha or leave --tool out",
+    );
+    expect(() => parse("-s", "h2c", "--rates", "1000", "--tool", "oha", "bun-bare")).toThrow(
+      "the h2c scenario does not go with --rates yet",
+    );
+    expect(() =>
+      parse("-s", "h2c", "--server-host", "10.0.0.2", "--tool", "oha", "bun-bare"),
+    ).toThrow("the h2c scenario does not go with --server-host yet");
+    if (findOha() === undefined) return;
+    const options = parse("-s", "h2c", "--tool", "oha", "node-bare");
+    expect([options.tool.name, options.scenarios.map((s) => s.name)]).toEqual([
+      "oha",
+      ["api", "h2c"],
+    ]);
+    const side = parse("-s", "h2c", "--tool", "oha", "--side-by-side", "bun-bare", "node-bare");
+    expect(side.side).toBeDefined();
   });
 });
 

@@ -185,4 +185,30 @@ describe.skipIf(problem !== undefined)("--side-by-side on real processes", () =>
     expect(r.stdout).toContain("== ws-broadcast: CPU time per request, side by side");
     expect(taggedProcesses()).toEqual([]);
   }, 180_000);
+
+  test.skipIf(!hasOha)(
+    "h2c at each slot's address: node-bare on its port + 2000, deno-bare on its plain port",
+    async () => {
+      const apps = ["node-bare", "deno-bare"];
+      const r = await sideRun([...SHORT, "--samples", "1", "--tool", "oha", "-s", "h2c", ...apps]);
+      expectExit(r, 0);
+      const results = r.results as Results;
+      expect(schemaErrors(results)).toEqual([]);
+      const trials = planned(results.pairTrials ?? []);
+      expect(trials.map((t) => t.scenario)).toEqual(["api", "h2c", "api", "h2c"]);
+      for (const t of trials) expect(t.checks.invalidReasons).toEqual([]);
+      const seen = trials
+        .filter((t) => t.scenario === "h2c")
+        .flatMap((t) => t.sides.map((s) => `${s.app} ${s.command.join(" ")}`));
+      expect(seen).toHaveLength(4);
+      for (const line of seen) {
+        expect(line).toMatch(
+          /^(node-bare .* --http2 .* http:\/\/127\.0\.0\.[12]:5005|deno-bare .* --http2 .* http:\/\/127\.0\.0\.[12]:3008)\/api\/test$/,
+        );
+      }
+      expect(r.stdout).toContain("== h2c: CPU time per request, side by side");
+      expect(taggedProcesses()).toEqual([]);
+    },
+    120_000,
+  );
 });

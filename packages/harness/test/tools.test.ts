@@ -82,6 +82,22 @@ describe("the h2 scenario: oha over HTTP/2, the in-flight requests as connection
     }
   });
 
+  test("h2c: --http2 on an http:// URL (prior knowledge), connections × streams, no --insecure", () => {
+    const h2c = findScenario("h2c") as Scenario;
+    const url = "http://127.0.0.1:5005/api/test";
+    const c = toolCommand(
+      { name: "oha", path: "/bin/oha", version: "1" },
+      { ...h2Plan, scenario: h2c, url },
+    );
+    const argv = c.argv.join(" ");
+    expect(argv).toContain(" -z 5s --http2 -c 10 -p 10 -w ");
+    expect(argv).toEndWith(` -w -t 10s -m GET ${url}`);
+    expect(c.connections).toBe(100);
+    expect(() =>
+      toolCommand({ name: "wrk", path: "/bin/wrk", version: "1" }, { ...h2Plan, scenario: h2c }),
+    ).toThrow("wrk speaks HTTP/1.1 only: the h2c scenario needs oha");
+  });
+
   test("the tls scenario stays on HTTP/1.1: -c as given, no --http2", () => {
     const tls = findScenario("tls") as Scenario;
     const c = toolCommand(

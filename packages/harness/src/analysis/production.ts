@@ -1,5 +1,5 @@
 // The production tax: what each middleware stage (auth, cors, gzip, etag, ratelimit, stack)
-// and TLS (the same answer over HTTPS) costs an app, against the same app's `api` scenario in the same run. Each round measures
+// and each protocol stage (the same answer over HTTPS, over HTTP/2, or in cleartext HTTP/2) costs an app, against the same app's `api` scenario in the same run. Each round measures
 // every scenario on one process, so the two estimates come from the same processes. All the
 // run's stage-against-api comparisons are one family, held to ALPHA by Holm, like a group's.
 
@@ -10,7 +10,7 @@ import { familyVerdicts, type PairTest, testPair, type Verdict } from "./verdict
 
 export interface StageCost {
   readonly app: string;
-  /** The middleware or tls scenario. */
+  /** The middleware or protocol scenario (tls, tls-handshake, h2, h2c). */
   readonly stage: string;
   /** Its group ("auth", or "auth (c=10)" when a run measured several counts). */
   readonly group: string;

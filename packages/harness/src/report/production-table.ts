@@ -11,7 +11,7 @@ import { mddText, relativeText } from "./summary.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
 export const PRODUCTION_INTRO =
-  "Each middleware stage's (and `tls`'s, `tls-handshake`'s and `h2`'s: the same answer over HTTPS, over a new HTTPS connection each, and over HTTP/2) mean req/s as a percentage of the same app's `api` scenario (the same " +
+  "Each middleware stage's (and `tls`'s, `tls-handshake`'s, `h2`'s and `h2c`'s: the same answer over HTTPS, over a new HTTPS connection each, over HTTP/2, and over cleartext HTTP/2) mean req/s as a percentage of the same app's `api` scenario (the same " +
   "processes measured both). ≈: not significantly different from api (a paired t-test on the " +
   "per-process log ratios from 20 processes, else Welch's; every stage of every app is one " +
   "family, held to 5% by Holm), with the smallest " +

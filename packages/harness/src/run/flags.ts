@@ -236,7 +236,7 @@ export const FLAGS = [
     brief: (d) =>
       `scenarios, comma-separated, or "all" (default: ${d}; the list, and the ones "all" leaves out: --help all)`,
     help: (d) =>
-      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the protocol scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}), tls, tls-handshake or h2 brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}. A run with h2 (HTTP/2) loads every scenario with oha; ${WS_LOAD.join(", ")} are loaded by ws-load (--tool). An app that cannot serve HTTP/2 or WebSocket is shown as not supported, with the reason`,
+      `comma-separated scenarios, or "all" (default: ${d}); --scenarios is the same flag. "all" leaves out the protocol scenarios (${ON_REQUEST.join(", ")}): they run when named. A middleware scenario (${MIDDLEWARE.join(", ")}), tls, tls-handshake, h2 or h2c brings ${BASELINE_SCENARIO} along when it is not listed: the production tax is each stage against ${BASELINE_SCENARIO}. A run with h2 or h2c (HTTP/2 over TLS, cleartext HTTP/2) loads every scenario with oha; ${WS_LOAD.join(", ")} are loaded by ws-load (--tool). An app that cannot serve HTTP/2 or WebSocket is shown as not supported, with the reason`,
   }),
   flag({
     names: ["-d", "--duration"],
@@ -310,7 +310,7 @@ export const FLAGS = [
     value: "NAME",
     form: oneOf(["oha", "wrk", "autocannon"]),
     brief: `wrk, oha or autocannon (default: the first installed)`,
-    help: `load generator: wrk, oha or autocannon (default: the first installed, in that order: wrk is the least likely to be the bottleneck; autocannon is a project dependency, so there is always one); oha for a run with h2, the one that speaks HTTP/2. The WebSocket scenarios and the new TLS connection per request (${WS_LOAD.join(", ")}) are loaded by ws-load, this project's own (tools/ws-load, built by: cargo build --release --locked --manifest-path tools/ws-load/Cargo.toml), whatever --tool says`,
+    help: `load generator: wrk, oha or autocannon (default: the first installed, in that order: wrk is the least likely to be the bottleneck; autocannon is a project dependency, so there is always one); oha for a run with h2 or h2c, the one that speaks HTTP/2. The WebSocket scenarios and the new TLS connection per request (${WS_LOAD.join(", ")}) are loaded by ws-load, this project's own (tools/ws-load, built by: cargo build --release --locked --manifest-path tools/ws-load/Cargo.toml), whatever --tool says`,
   }),
   flag({
     names: ["-o", "--output"],

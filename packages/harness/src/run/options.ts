@@ -9,6 +9,7 @@ import {
   APPS,
   type AppSpec,
   findScenario,
+  isH2c,
   isStage,
   loadedByWsLoad,
   type Runtime,
@@ -465,15 +466,16 @@ function toolOf(
 }
 
 /**
- * What the tls scenario does not go with yet, refused before anything starts: its certificate
- * names this machine's addresses (127.0.0.1 and the side-by-side slots'), and the open loop's
- * floor server speaks plain HTTP.
+ * What the TLS scenarios and h2c do not go with yet, refused before anything starts: the
+ * certificate names this machine's addresses (127.0.0.1 and the side-by-side slots'), h2c across
+ * two hosts is untried (its port + 2000 through the remote start), and the open loop's floor
+ * server speaks plain HTTP/1.1.
  */
 function tlsLimits(
   scenarios: readonly Scenario[],
   run: { readonly server: boolean; readonly rates: boolean },
 ): void {
-  const tls = scenarios.find((s) => s.tls);
+  const tls = scenarios.find((s) => s.tls || isH2c(s));
   if (!tls) return;
   const refused: [string, boolean][] = [
     ["--server-host", run.server],

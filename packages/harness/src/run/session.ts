@@ -7,7 +7,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import {
+  type AppName,
   type AppSpec,
+  H2C_ENV,
+  H2C_UNSUPPORTED,
+  h2cPort,
+  isH2c,
   loadedByWsLoad,
   ROUTES,
   type Scenario,
@@ -35,8 +40,8 @@ import { newResults, Recorder } from "./record.ts";
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 
-/** How long an app given the certificate may take to open its TLS port after its plain one. */
-const TLS_PORT_WAIT_MS = 10_000;
+/** How long an app may take to open its TLS or h2c port after its plain one. */
+const OTHER_PORT_WAIT_MS = 10_000;
 
 export type MeasuredRun = LoadRun & {
   readonly threads: number;
@@ -197,9 +202,18 @@ export class Run {
     return tool;
   }
 
-  /** The port a scenario's requests go to: the app's, or its TLS port for the tls scenario. */
+  /**
+   * The port a scenario's requests go to: the app's, its TLS port for a TLS scenario, or its h2c
+   * port (the plain one where its server shares it, else port + 2000).
+   */
   portOf(app: AppSpec, scenario: Scenario): number {
-    return scenario.tls ? tlsPort(app.port) : app.port;
+    if (scenario.tls) return tlsPort(app.port);
+    return isH2c(scenario) ? h2cPort({ name: registryName(app.name), port: app.port }) : app.port;
+  }
+
+  /** A run of the h2c scenario: the apps open their h2c port (BENCH_H2C), and verify() uses it. */
+  get h2c(): boolean {
+    return this.options.scenarios.some(isH2c);
   }
 
   /**
@@ -239,7 +253,9 @@ export class Run {
       ...(this.options.scenarios.some((s) => s.database)
         ? { database: postgres ? () => postgres.appDatabase() : true }
         : {}),
-      ...(this.certificate ? { env: this.certificate.env } : {}),
+      ...(this.certificate || this.h2c
+        ? { env: { ...this.certificate?.env, ...(this.h2c ? { [H2C_ENV]: "1" } : {}) } }
+        : {}),
     };
   }
 
@@ -250,6 +266,22 @@ export class Run {
     return true;
   }
 
+  /**
+   * The ports an app opens beside its plain one in this run, each after its own: the TLS port
+   * given the certificate (on Node once node:http2 is loaded), the h2c port where it is one of
+   * its own and the app serves h2c.
+   */
+  otherPorts(app: AppRun): [string, number][] {
+    const ports: [string, number][] = [];
+    if (this.certificate) ports.push(["TLS", tlsPort(app.port)]);
+    const name = registryName(app.name);
+    const h2c = h2cPort({ name, port: app.port });
+    if (this.h2c && h2c !== app.port && H2C_UNSUPPORTED[name as AppName] === undefined) {
+      ports.push(["h2c", h2c]);
+    }
+    return ports;
+  }
+
   /** The contract, then the runtime as the app reports it; undefined when it fails. */
   async verifyApp(
     app: AppRun,
@@ -258,16 +290,17 @@ export class Run {
     address = this.host.address,
   ): Promise<Target | undefined> {
     const url = `http://${address}:${app.port}`;
-    // Given the certificate, the app opens its TLS port too, on Node once node:http2 is loaded.
-    if (this.certificate && !(await portOpen(address, tlsPort(app.port), TLS_PORT_WAIT_MS))) {
-      this.fail(app.name, `its TLS port ${tlsPort(app.port)} did not open within 10 s`);
+    for (const [what, port] of this.otherPorts(app)) {
+      if (await portOpen(address, port, OTHER_PORT_WAIT_MS)) continue;
+      this.fail(app.name, `its ${what} port ${port} did not open within 10 s`);
       return undefined;
     }
     const violations = await verify(url, registryName(app.name), {
       processes: workerCount,
       ...(running.database ? { database: running.database } : {}),
       ...(this.certificate ? { tlsCa: this.certificate.pem } : {}),
-      ...(this.options.scenarios.some((s) => s.http2) ? { http2: true } : {}),
+      ...(this.options.scenarios.some((s) => s.http2 && s.tls) ? { http2: true } : {}),
+      ...(this.h2c ? { h2c: true } : {}),
       ...(this.probeWebSocket(app.name) ? { websocket: true } : {}),
     });
     // Once the contract holds, GET /api/test is known to answer JSON with runtime and version.
