@@ -155,7 +155,7 @@ export function parseOptions(
   if (server) remoteLimits(values);
   const runtimeVersions = versionsOf(values, apps);
   const db = dbOf(values.db, scenarios.scenarios, !!server, !!side, counts.workerCounts);
-  tlsLimits(scenarios.scenarios, { server: !!server, rates: ratePath !== undefined });
+  protocolLimits(scenarios.scenarios, { server: !!server, rates: ratePath !== undefined });
   const tool = toolOf(values.tool, scenarios.scenarios, warn);
   const ws = wsToolOf(scenarios.scenarios, {
     server: !!server,
@@ -471,18 +471,18 @@ function toolOf(
  * two hosts is untried (its port + 2000 through the remote start), and the open loop's floor
  * server speaks plain HTTP/1.1.
  */
-function tlsLimits(
+function protocolLimits(
   scenarios: readonly Scenario[],
   run: { readonly server: boolean; readonly rates: boolean },
 ): void {
-  const tls = scenarios.find((s) => s.tls || isH2c(s));
-  if (!tls) return;
+  const protocol = scenarios.find((s) => s.tls || isH2c(s));
+  if (!protocol) return;
   const refused: [string, boolean][] = [
     ["--server-host", run.server],
     ["--rates", run.rates],
   ];
   const found = refused.find(([, given]) => given);
-  if (found) throw new UsageError(`the ${tls.name} scenario does not go with ${found[0]} yet`);
+  if (found) throw new UsageError(`the ${protocol.name} scenario does not go with ${found[0]} yet`);
 }
 
 /**
