@@ -546,6 +546,12 @@ describe("h2Fetcher", () => {
       );
       const [refused] = await checkH2Refused(HOST, BASE + 6, getApp("bun-hono"), pem.cert, 300);
       expect(refused?.detail).toBe("TLS connection failed: no TLS session within 300 ms");
+      // In the clear: no SETTINGS from the server, no session; and no HTTP/2 answer.
+      const silent = createServer(() => {});
+      const port = await listening(silent);
+      stops.push(() => silent.close());
+      await expect(openH2c(HOST, port, 300)).rejects.toThrow("no HTTP/2 session within 300 ms");
+      expect(await h2cStatus(HOST, port, 300)).toBeUndefined();
     },
     30_000,
   );

@@ -1068,6 +1068,21 @@ describe("verify(): each option adds its checks, and only when given", () => {
     expect(await run(serve(), { http2: true })).toEqual([]);
   });
 
+  test("h2c: every case over cleartext HTTP/2 too, on the app's h2c port; Bun.serve refuses it", async () => {
+    // node-bare's h2c port is its port + 2000: nothing listens there beside the stand-in. Each
+    // run on a server of its own (the rate-limited route counts every request it is sent).
+    const origin = serve();
+    const port = Number(new URL(origin).port);
+    const plain = checks(await verify(serve(), "node-bare", { timeoutMs: 2000 }));
+    const h2c = checks(await verify(origin, "node-bare", { timeoutMs: 2000, h2c: true }));
+    expect(h2c.filter((c) => !plain.includes(c))).toEqual([
+      `over h2c: an HTTP/2 session on port ${port + 2000}`,
+    ]);
+    expect(h2c.length).toBe(plain.length + 1);
+    // bun-bare cannot serve it, and the stand-in (Bun.serve) gives no HTTP/2 answer: no violation.
+    expect(await run(serve(), { h2c: true })).toEqual([]);
+  });
+
   test("websocket: the probe runs, and behind several processes leaves broadcast out", async () => {
     const refuse = () => Response.json(errorBody(ERRORS.notFound), { status: 404 });
     const noBroadcast = () => serve({ [WS_ROUTES.broadcast]: { GET: refuse } });
