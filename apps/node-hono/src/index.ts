@@ -12,7 +12,8 @@ const { name, port } = getApp("node-hono");
 // plain port serves the WebSocket routes too (websocket.ts). Given the run's certificate,
 // HTTPS too: @hono/node-server's documented createServer option with node:http2's secure
 // server (imported only then), HTTP/1.1 and HTTP/2 by ALPN (allowHTTP1); asked for h2c, the same
-// option with node:http2's cleartext server (its "unencrypted HTTP/2"), on a port of its own.
+// option with node:http2's cleartext server ("unencrypted HTTP/2" in Node's words), on a port
+// of its own.
 serveWorkers(name, ({ host }, listening) => {
   const options = (at: number) => ({ fetch: app.fetch, port: at, hostname: host });
   listenPlainAndTls(
