@@ -137,7 +137,9 @@ describe("which apps serve cleartext HTTP/2 (h2c), and where", () => {
 
   test("Bun.serve's apps, node-elysia, the Express apps and Fastify on Deno cannot, each with its reason", () => {
     if (!h2c) throw new Error("no h2c scenario");
-    const cannot = APPS.filter((app) => notSupported(app, h2c) !== undefined).map((a) => a.name);
+    const cannot: string[] = APPS.filter((app) => notSupported(app, h2c) !== undefined).map(
+      (a) => a.name,
+    );
     expect(cannot.sort()).toEqual(
       [
         "bun-bare",

@@ -36,9 +36,12 @@ describe("--rates search", () => {
       expect(points.length).toBe(trials.length);
       expect(points.length).toBeLessThanOrEqual(SEARCH.maxTrials);
       const { within, above } = intervalOf(searchLevels(points));
-      // The jump lies in the interval (1% for the edges of the stand-in's 500 ms window).
-      expect(within?.rate).toBeLessThanOrEqual(JUMP_RATE * 1.01);
-      expect(above?.rate).toBeGreaterThan(JUMP_RATE * 0.99);
+      // The jump lies in the interval, give or take one step of the search's resolution: the
+      // stand-in counts arrivals over 500 ms, and a generator that catches up after a stall on a
+      // busy host bunches them (a CI run saw the jump at 388 req/s offered, 3% early).
+      const step = 1 + SEARCH.resolution;
+      expect(within?.rate).toBeLessThanOrEqual(JUMP_RATE * step);
+      expect(above?.rate).toBeGreaterThan(JUMP_RATE / step);
       expect((above?.rate ?? 0) / (within?.rate ?? 1)).toBeLessThanOrEqual(
         1 + SEARCH.resolution + 1e-9,
       );
