@@ -57,6 +57,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/report/summary.ts",
       "src/report/compare.ts",
       "src/report/text-table.ts",
+      "src/report/first-byte.ts",
     ],
     tests: [
       "test/text-table.test.ts",
@@ -65,6 +66,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/summary.test.ts",
       "test/compare.test.ts",
       "test/cpu-cost.test.ts",
+      "test/first-byte.test.ts",
     ],
   },
   {

@@ -36,6 +36,28 @@ describe("oha", () => {
     expect(r.non2xx + r.socketErrors + r.timeouts + r.aborted).toBe(0);
   });
 
+  test("the time to the first byte of the body: oha's firstByte, seconds converted to ms", () => {
+    const r = parseOha(fixture("oha-get.json"));
+    expect(r.firstByteMs?.mean).toBeCloseTo(0.6868776, 4);
+    expect(r.firstByteMs?.p50).toBeCloseTo(0.516265, 4);
+    expect(r.firstByteMs?.p99).toBeCloseTo(3.542816, 4);
+    // None given (an older oha), or none measured (nothing succeeded): no figure, no error.
+    const json = JSON.parse(fixture("oha-get.json"));
+    delete json.firstBytePercentiles;
+    expect(parseOha(JSON.stringify(json)).firstByteMs).toBeUndefined();
+    json.firstBytePercentiles = { p50: null, p99: null };
+    expect("firstByteMs" in parseOha(JSON.stringify(json))).toBe(false);
+  });
+
+  test("a streamed answer (bun-bare's /stream, 1 MiB): its first byte before its last", () => {
+    const r = parseOha(fixture("oha-stream.json"));
+    expect(r.firstByteMs?.p50).toBeCloseTo(12.708265, 5);
+    expect(r.firstByteMs?.p99).toBeCloseTo(32.030671, 5);
+    expect(r.firstByteMs?.mean).toBeCloseTo(13.932888, 5);
+    expect(r.latencyMs.p50).toBeGreaterThan(r.firstByteMs?.p50 ?? Number.POSITIVE_INFINITY);
+    expect(r.bytesPerSec * r.durationSec).toBeCloseTo(661651456, 0);
+  });
+
   test("without -w the deadline aborts are counted apart, not as socket errors", () => {
     const r = parseOha(fixture("oha-get-no-wait.json"));
     expect(r.aborted).toBe(50);
@@ -415,6 +437,42 @@ const CASES: [string, (text: string) => unknown, unknown, string, string][] = [
     "errorDistribution.reset",
     'oha error "reset"',
   ],
+  [
+    "oha",
+    parseOha,
+    JSON.parse(fixture("oha-get.json")),
+    "firstBytePercentiles",
+    "oha firstBytePercentiles",
+  ],
+  [
+    "oha",
+    parseOha,
+    JSON.parse(fixture("oha-get.json")),
+    "firstBytePercentiles.p50",
+    "oha firstBytePercentiles.p50",
+  ],
+  [
+    "oha",
+    parseOha,
+    JSON.parse(fixture("oha-get.json")),
+    "firstBytePercentiles.p99",
+    "oha firstBytePercentiles.p99",
+  ],
+  ["oha", parseOha, JSON.parse(fixture("oha-get.json")), "details", "oha details"],
+  [
+    "oha",
+    parseOha,
+    JSON.parse(fixture("oha-get.json")),
+    "details.firstByte",
+    "oha details.firstByte",
+  ],
+  [
+    "oha",
+    parseOha,
+    JSON.parse(fixture("oha-get.json")),
+    "details.firstByte.average",
+    "oha details.firstByte.average",
+  ],
 ];
 
 /** wrk's parser reads the first line that starts with its marker: wrap a patched object. */
@@ -433,6 +491,9 @@ const OPTIONAL = new Set([
   "autocannon:statusCodeStats.200",
   "autocannon:resets",
   "oha:errorDistribution.reset",
+  // An oha from before it reported the first byte; and nothing succeeded (null percentiles).
+  "oha:firstBytePercentiles",
+  "oha:firstBytePercentiles.p50",
 ]);
 
 describe("a missing or non-numeric field is a ParseError naming it", () => {

@@ -60,6 +60,14 @@ type Percentiles<T> = { readonly p50: T; readonly p90: T; readonly p99: T; reado
 const PERCENTILES = ["p50", "p90", "p99", "p999"] as const;
 
 /** One app on one scenario (or count): its figures, its flags' counts (FlagCounts), its rank. */
+/** Medians over valid samples of each sample's first-byte p50 and p99, the p99's range. */
+export interface FirstByteSummary {
+  readonly p50: number;
+  readonly p99: number;
+  readonly p99Range: Interval;
+  readonly samples: number;
+}
+
 export interface SummaryRow extends FlagCounts {
   readonly app: string;
   readonly scenario: string;
@@ -91,6 +99,8 @@ export interface SummaryRow extends FlagCounts {
    * samples; undefined for a run whose trials do not carry it (before it was recorded).
    */
   readonly cpuNsPerRequest?: Estimate;
+  /** The time to the answer's first body byte, where the samples' tool reported it (oha). */
+  readonly firstByteMs?: FirstByteSummary;
   readonly serverCpuPercent: number;
   readonly loadCpuPercent: number;
   readonly rank?: Rank;
@@ -169,6 +179,25 @@ function cpuCostOf(valid: readonly ValidTrial[]): { cpuNsPerRequest?: Estimate }
   if (valid.length === 0 || valid.some((t) => t.server.cpuNsPerRequest === undefined)) return {};
   return {
     cpuNsPerRequest: estimate(processSamples(valid, (t) => t.server.cpuNsPerRequest as number)),
+  };
+}
+
+/**
+ * The time to the first byte of an answer's body (oha's), as the latency percentiles are read:
+ * medians over the valid samples of each sample's p50 and p99, with the p99's lowest–highest;
+ * only where every valid sample carries it (a tool that reports none gives no figure).
+ */
+function firstByteOf(valid: readonly ValidTrial[]): { firstByteMs?: FirstByteSummary } {
+  const figures = valid.flatMap((t) => (t.result.firstByteMs ? [t.result.firstByteMs] : []));
+  if (figures.length === 0 || figures.length < valid.length) return {};
+  const p99s = figures.map((f) => f.p99);
+  return {
+    firstByteMs: {
+      p50: median(figures.map((f) => f.p50)),
+      p99: median(p99s),
+      p99Range: range(p99s),
+      samples: figures.length,
+    },
   };
 }
 
@@ -256,6 +285,7 @@ function rowFor(results: Results, app: string, group: Group, exclusion: Exclusio
     latencyRangeMs: of(range),
     peakRssMiB: valid.length > 0 ? Math.max(...valid.map((t) => t.server.peakRssMiB)) : Number.NaN,
     ...cpuCostOf(valid),
+    ...firstByteOf(valid),
     serverCpuPercent: mean(valid.map((t) => t.server.cpuPercent)),
     loadCpuPercent: mean(valid.map((t) => t.loadGenerator.cpuPercent)),
     flags: flagsFor(

@@ -42,6 +42,17 @@ export interface LoadResult {
   readonly errorDetails: Readonly<Record<string, number>>;
   /** Synthetic latency samples the tool had added and this parser removed (wrk); else 0. */
   readonly syntheticSamplesRemoved: number;
+  /**
+   * From a request's start to the first byte of its answer's body (its first chunk or DATA
+   * frame), over the successful requests: oha's firstByte figures; the other tools report none.
+   */
+  readonly firstByteMs?: FirstByteMs;
+}
+
+export interface FirstByteMs {
+  readonly mean: number;
+  readonly p50: number;
+  readonly p99: number;
 }
 
 export class ParseError extends Error {}
@@ -107,6 +118,26 @@ function non2xxOf(statuses: Readonly<Record<string, number>>): number {
     .reduce((total, [, count]) => total + count, 0);
 }
 
+/**
+ * oha's time to the first byte of each answer's body (client.rs sets it on the body's first
+ * frame, counted from the request's start; firstBytePercentiles and details.firstByte, in
+ * seconds), or undefined when oha gave none: an oha from before it did, or nothing succeeded
+ * (its percentiles are null then).
+ */
+function ohaFirstByte(json: Record<string, unknown>): FirstByteMs | undefined {
+  if (json.firstBytePercentiles === undefined || json.firstBytePercentiles === null) {
+    return undefined;
+  }
+  const percentiles = object(json.firstBytePercentiles, "oha firstBytePercentiles");
+  if (percentiles.p50 === null) return undefined;
+  const first = object(object(json.details, "oha details").firstByte, "oha details.firstByte");
+  return {
+    mean: numberField(first.average, "oha details.firstByte.average") * 1000,
+    p50: numberField(percentiles.p50, "oha firstBytePercentiles.p50") * 1000,
+    p99: numberField(percentiles.p99, "oha firstBytePercentiles.p99") * 1000,
+  };
+}
+
 export function parseOha(text: string): LoadResult {
   const json = parseJson(text, "oha");
   const summary = object(json.summary, "oha summary");
@@ -154,8 +185,12 @@ export function parseOha(text: string): LoadResult {
     aborted,
     errorDetails,
     syntheticSamplesRemoved: 0,
+    ...withFirstByte(ohaFirstByte(json)),
   };
 }
+
+const withFirstByte = (firstByteMs: FirstByteMs | undefined) =>
+  firstByteMs ? { firstByteMs } : {};
 
 /**
  * wrk's stderr: whatever else is there, the line load/wrk.lua printed. Its latencies are the

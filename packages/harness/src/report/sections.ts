@@ -13,6 +13,7 @@ import {
 } from "./calibration-table.ts";
 import { CPU_COST_HEADER, CPU_COST_INTRO, cpuCostViews } from "./cpu-cost.ts";
 import { CURVE_INTRO, curveViews } from "./curve.ts";
+import { FIRST_BYTE_HEADER, FIRST_BYTE_INTRO, firstByteViews } from "./first-byte.ts";
 import { PRODUCTION_INTRO, productionViews } from "./production-table.ts";
 import { PROFILES_INTRO, profileViews } from "./profiles-table.ts";
 import { CAPACITY_HEADER, RATES_HEADER, ratesIntro, rateViews } from "./rates-table.ts";
@@ -134,6 +135,22 @@ function cpuCost(analysis: Analysis): Section[] {
     ],
   }));
   return section("CPU time per request", CPU_COST_INTRO, parts);
+}
+
+function firstByte(analysis: Analysis): Section[] {
+  const views = firstByteViews(analysis);
+  const parts = views.map((v) => ({
+    ...(views.length > 1 ? { heading: v.group } : {}),
+    tables: [
+      {
+        header: FIRST_BYTE_HEADER,
+        align: "lrrrr",
+        rows: v.rows,
+        terminal: { caption: `${v.group}: time to the first byte of the answer's body (oha)` },
+      },
+    ],
+  }));
+  return section("Time to first byte", FIRST_BYTE_INTRO, parts);
 }
 
 function curve(analysis: Analysis): Section[] {
@@ -297,6 +314,7 @@ export function sections(analysis: Analysis): Section[] {
     notSupported,
     production,
     cpuCost,
+    firstByte,
     curve,
     rates,
     startup,

@@ -36,6 +36,14 @@ export const LoadResultSchema = T.Object({
    * coordinated-omission correction); 0 for tools that report raw latencies.
    */
   syntheticSamplesRemoved: T.Integer({ minimum: 0 }),
+  /** From a request's start to its answer's first body byte (oha only), over its successes. */
+  firstByteMs: T.Optional(
+    T.Object({
+      mean: T.Number({ minimum: 0 }),
+      p50: T.Number({ minimum: 0 }),
+      p99: T.Number({ minimum: 0 }),
+    }),
+  ),
 });
 
 export const ToolNameSchema = T.Union([
