@@ -434,7 +434,25 @@ describe("the streamed and TLS scenarios, on request", () => {
         expect(r.stdout).toContain("== sse");
         expect(r.stdout).toContain("== stream");
         expect(r.stdout).toContain("== tls");
-        expect(readFileSync(join(r.out, "report.md"), "utf8")).toContain("## Production tax");
+        const report = readFileSync(join(r.out, "report.md"), "utf8");
+        expect(report).toContain("## Production tax");
+        // oha alone reports when each answer's body began: before its end, for the streams.
+        const firsts = results.trials.map((t) => t.result?.firstByteMs);
+        if (tool === "oha") {
+          for (const trial of results.trials.filter((t) => t.scenario === "stream")) {
+            const first = trial.result?.firstByteMs;
+            expect(first?.p50).toBeGreaterThan(0);
+            expect(first?.p50).toBeLessThan(trial.result?.latencyMs.p50 ?? 0);
+          }
+          expect(firsts.every((f) => f !== undefined)).toBe(true);
+          expect(r.stdout).toContain(
+            "== stream: time to the first byte of the answer's body (oha)",
+          );
+          expect(report).toContain("## Time to first byte");
+        } else {
+          expect(firsts.every((f) => f === undefined)).toBe(true);
+          expect(report).not.toContain("## Time to first byte");
+        }
         // The run's certificate went with the run.
         expect(readdirSync(tmpdir()).filter((n) => n.startsWith("bench-tls-"))).toEqual([]);
         expectCleanProcessTable();
