@@ -4,8 +4,7 @@
 // a stand-in for run.ts, a throwaway SQLite history and a clock of the test's own.
 
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { mulberry32 } from "../src/analysis/random.ts";
 import { openHistory } from "../src/history/open.ts";
@@ -26,6 +25,7 @@ import { commandOf } from "../src/run/command.ts";
 import type { Values } from "../src/run/flags.ts";
 import type { Options } from "../src/run/options.ts";
 import { session } from "./support/history-fixtures.ts";
+import { tempDirs } from "./support/temp.ts";
 
 /** A run's values from its command line, as campaignOf is given them. */
 function valuesOf(argv: string[]): Values {
@@ -217,7 +217,8 @@ const openFilesOf = (target: string) =>
   });
 
 /** A history file's path in a new temporary folder; nothing is there yet. */
-const newHistory = () => join(mkdtempSync(join(tmpdir(), "bench-campaign-")), "history.sqlite");
+const temp = tempDirs();
+const newHistory = () => join(temp("bench-campaign-"), "history.sqlite");
 
 async function add(target: string, sessions: readonly SessionRecord[]) {
   const store = (await openHistory(target, true)) as HistoryStore;

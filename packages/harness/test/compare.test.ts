@@ -4,8 +4,7 @@
 // p99 gating the exit code, a setup difference let through).
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type ComparisonRow,
@@ -19,6 +18,9 @@ import { runCli } from "../src/report/cli.ts";
 import { formatComparison } from "../src/report/compare.ts";
 import { type Manifest, type Results, schemaErrors, type Trial } from "../src/results/schema.ts";
 import { cleanChecks, syntheticResult } from "./support/synthetic.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const CLI = join(import.meta.dir, "..", "src", "report", "cli.ts");
 
@@ -142,7 +144,7 @@ const byApp = (rows: readonly ComparisonRow[], app: string): ComparisonRow => {
 
 /** The compare command on two files, in this process (the process itself: one test below). */
 function cli(base: Results, next: Results, ...flags: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), "compare-test-"));
+  const dir = temp("compare-test-");
   const [a, b] = [join(dir, "a.json"), join(dir, "b.json")];
   writeFileSync(a, JSON.stringify(base));
   writeFileSync(b, JSON.stringify(next));
@@ -500,7 +502,7 @@ describe("side-by-side runs", () => {
       );
     }
     // Nor does one take the README's results section.
-    const dir = mkdtempSync(join(tmpdir(), "readme-side-"));
+    const dir = temp("readme-side-");
     writeFileSync(join(dir, "results.json"), JSON.stringify(side));
     writeFileSync(join(dir, "README.md"), "untouched\n");
     const err: string[] = [];

@@ -4,8 +4,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   HISTORY_USAGE,
@@ -16,6 +15,9 @@ import {
 } from "../src/report/history-cli.ts";
 import type { Results, Trial } from "../src/results/schema.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 function io() {
   const out: string[] = [];
@@ -38,7 +40,7 @@ function run(hour: number, level = 1): Results {
 
 /** A folder of run folders, one results.json each. */
 function runs(list: Results[]): string {
-  const root = mkdtempSync(join(tmpdir(), "bench-history-cmd-"));
+  const root = temp("bench-history-cmd-");
   list.forEach((r, i) => {
     mkdirSync(join(root, `run-${i}`));
     writeFileSync(join(root, `run-${i}`, "results.json"), JSON.stringify(r));
@@ -210,7 +212,7 @@ describe("import, show, check", () => {
   });
 
   test("no history yet: nothing to show, exit 0; a file that is not one: one line, exit 2, untouched", async () => {
-    const root = mkdtempSync(join(tmpdir(), "bench-history-cmd-"));
+    const root = temp("bench-history-cmd-");
     const missing = io();
     expect(
       await runHistoryCli(["--history", join(root, "none.sqlite"), "-o", root], missing.io),

@@ -1,8 +1,7 @@
 // The mutation run's own arithmetic: each module's score, the bar, and the survivors page whose
 // hand-written reasons must follow a survivor when the code around it moves.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MutationGroup } from "../mutation/groups.ts";
 import {
@@ -31,6 +30,9 @@ import {
   UNREVIEWED,
   unreviewed,
 } from "../mutation/survivors.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 let nextId = 0;
 function mutant(status: string, line = 1, column = 1, endColumn = column + 1): Mutant {
@@ -380,7 +382,7 @@ describe("the survivors page", () => {
 describe("only what changed is run again (recorded.ts)", () => {
   /** A repository with packages/harness/{src,test} and packages/contract, as the files say. */
   function repo(files: Record<string, string>): string {
-    const root = mkdtempSync(join(tmpdir(), "bench-mutation-"));
+    const root = temp("bench-mutation-");
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(root, path, ".."), { recursive: true });
       writeFileSync(join(root, path), text);
@@ -476,7 +478,7 @@ describe("only what changed is run again (recorded.ts)", () => {
       g: recorded.g,
       h: { fingerprint: "fh", scoredAt: "now", scores: [] },
     });
-    const file = join(mkdtempSync(join(tmpdir(), "bench-recorded-")), "recorded.json");
+    const file = join(temp("bench-recorded-"), "recorded.json");
     expect(readRecorded(file)).toEqual({});
     writeRecorded(file, merged);
     expect(readRecorded(file)).toEqual(merged);

@@ -1,8 +1,6 @@
 // ./benchmark.sh's command line as the harness reads it: the flags table, the modes' defaults,
 // the rules between flags, and the options a run is given.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MAX_STEAL } from "../src/analysis/steal.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
@@ -11,8 +9,10 @@ import { chooseTool, findOha, findWsLoad } from "../src/run/environment.ts";
 import { DEFAULTS, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
 import { helpText } from "../src/run/help.ts";
 import { runOptions } from "../src/run/options.ts";
+import { tempDirs } from "./support/temp.ts";
 
-const out = () => join(mkdtempSync(join(tmpdir(), "bench-options-")), "run");
+const temp = tempDirs();
+const out = () => join(temp("bench-options-"), "run");
 const BASE = ["--duration", "1", "--warmup", "0", "--connections", "1", "--rounds", "1"];
 const parse = (...args: string[]) =>
   runOptions([...BASE, "--tool", "autocannon", "-o", out(), ...args], () => {});

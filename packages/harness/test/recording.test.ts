@@ -2,8 +2,7 @@
 // it is held against, and CHANGED; recorded into a real SQLite history in a temporary folder.
 
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { analyze } from "../src/analysis/analysis.ts";
 import { settingsKey, testbedOf } from "../src/analysis/settings.ts";
@@ -18,6 +17,9 @@ import {
 import type { Results, Trial } from "../src/results/schema.ts";
 import { session } from "./support/history-fixtures.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 /** A run of bun-bare and node-bare at `level` × their req/s, 3 processes, started at `hour`. */
 function run(hour: number, level = 1, commit = "c0ffee"): Results {
@@ -150,7 +152,7 @@ describe("the check against earlier sessions", () => {
   });
 
   test("recorded in a real history: the fifth session is checked, a far costlier one CHANGED", async () => {
-    const target = join(mkdtempSync(join(tmpdir(), "bench-recording-")), "history.sqlite");
+    const target = join(temp("bench-recording-"), "history.sqlite");
     const outcomes = [];
     for (const [hour, level] of [
       [1, 1],

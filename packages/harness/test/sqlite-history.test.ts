@@ -6,8 +6,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkHistoryWritable, openHistory } from "../src/history/open.ts";
 import {
@@ -21,8 +20,10 @@ import {
   type SessionRecord,
 } from "../src/history/store.ts";
 import { session } from "./support/history-fixtures.ts";
+import { tempDirs } from "./support/temp.ts";
 
-const dir = () => mkdtempSync(join(tmpdir(), "bench-history-"));
+const temp = tempDirs();
+const dir = () => temp("bench-history-");
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
