@@ -1,15 +1,7 @@
 // ./benchmark.sh run for real: short windows, real apps on real ports, each load generator.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -46,6 +38,9 @@ import {
   startBenchmark,
   taggedProcesses,
 } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const outDirs: string[] = [];
 
@@ -58,7 +53,7 @@ interface Run {
 }
 
 function freshOut(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "bench-out-")), "run");
+  const dir = join(temp("bench-out-"), "run");
   outDirs.push(dir);
   return dir;
 }
@@ -650,7 +645,7 @@ describe("Ctrl-C", () => {
   // sample keeps the load generator running long after the kill, so what stops it is the
   // lifeline, not the end of its window.
   test("SIGKILL of the harness mid-sample: app, load generator and folders gone, port free", async () => {
-    const tmp = mkdtempSync(join(tmpdir(), "bench-kill-"));
+    const tmp = temp("bench-kill-");
     const port = APPS.find((a) => a.name === "bun-bare")?.port as number;
     let killedAt = 0;
     let before = { serving: false, folders: [] as string[] };
@@ -690,7 +685,7 @@ describe("Ctrl-C", () => {
 
   test("SIGINT during a database scenario leaves no database folder behind", async () => {
     // A private temporary folder (TMPDIR): what is left in it is this run's alone.
-    const tmp = mkdtempSync(join(tmpdir(), "bench-int-db-"));
+    const tmp = temp("bench-int-db-");
     let signalled = false;
     let seen: string[] = [];
     try {
@@ -719,7 +714,7 @@ describe("Ctrl-C", () => {
   test.skipIf(findPostgres() === undefined && process.env.CI !== "true")(
     "--db postgres: valid trials from a server of its own, gone however the run ends (SIGINT too)",
     async () => {
-      const tmp = mkdtempSync(join(tmpdir(), "bench-pg-run-"));
+      const tmp = temp("bench-pg-run-");
       // Run by root, PostgreSQL runs as the postgres user, who must reach the folder.
       chmodSync(tmp, 0o711);
       const args = ["--warmup", "0", "--samples", "1", "--db", "postgres", "bun-bare"];
@@ -801,7 +796,7 @@ describe("command line", () => {
   });
 
   test("an unusable --output: one line naming it, exit 2, no stack trace", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "bench-out-")), "a-file");
+    const file = join(temp("bench-out-"), "a-file");
     writeFileSync(file, "mine\n");
     for (const [out, message] of [
       ["/proc/x", "cannot create the --output folder /proc/x"],
@@ -941,7 +936,7 @@ describe("command line", () => {
       .join(":");
     const r = await run(["--tool", "oha", "bun-bare"], {
       PATH: path,
-      HOME: mkdtempSync(join(tmpdir(), "home-")),
+      HOME: temp("home-"),
     });
     expectExit(r, 2);
     expect(r.stderr).toContain("oha is not installed; install it with: cargo install --locked oha");

@@ -2,12 +2,14 @@
 // tables' throughput and latency here; the side-by-side rows' CPU time per request and cost
 // ratio in ratios.test.ts. Only what was measured, never a NaN.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { analyze } from "../src/analysis/analysis.ts";
 import { bmfOf, writeBmf } from "../src/report/bmf.ts";
 import { syntheticRun, syntheticTrial } from "./support/synthetic.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 /** bun-bare and bun-hono over three rounds on api; node-bare never measured. */
 const CLOSED = syntheticRun(
@@ -47,7 +49,7 @@ describe("closed-loop tables", () => {
   });
 
   test("writeBmf writes the same figures as JSON", () => {
-    const dir = mkdtempSync(join(tmpdir(), "bench-bmf-"));
+    const dir = temp("bench-bmf-");
     const analysis = analyze(CLOSED);
     writeBmf(join(dir, "bmf.json"), analysis);
     expect(JSON.parse(readFileSync(join(dir, "bmf.json"), "utf8"))).toEqual(

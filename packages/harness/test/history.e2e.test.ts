@@ -8,13 +8,15 @@
 // noise; the planted cost is far beyond any noise.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { tCritical } from "../src/analysis/stats.ts";
 import { findPostgres, type PostgresServer, startPostgres } from "../src/apps/postgres-server.ts";
 import { benchmarkIn, cloneHere, git, plantCost } from "./support/clone.ts";
 import { expectExit, taggedProcesses } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const run = (dir: string, args: string[], history: string) =>
   benchmarkIn(dir, args, { BENCH_HISTORY: history });
@@ -121,7 +123,7 @@ async function story(target: string): Promise<void> {
 
 describe("the history of sessions", () => {
   test("on a SQLite file", async () => {
-    await story(join(mkdtempSync(join(tmpdir(), "bench-history-e2e-")), "history.sqlite"));
+    await story(join(temp("bench-history-e2e-"), "history.sqlite"));
   }, 600_000);
 
   describe("on PostgreSQL", () => {

@@ -8,13 +8,11 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../src/index.ts";
 import { isAlive } from "../src/load/procstats.ts";
@@ -22,6 +20,9 @@ import { RuntimeError } from "../src/runtimes/runtime-versions.ts";
 import { installRuntime } from "../src/runtimes/runtimes.ts";
 import { runWatched } from "../src/runtimes/watched.ts";
 import { expectExit, startBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -33,7 +34,7 @@ afterAll(() => {
  * answers at once with version 24.0.0 (no runtime cache holds it: the install must run).
  */
 function hangingNpm(): { bin: string; pidFile: string; root: string } {
-  const root = mkdtempSync(join(tmpdir(), "bench-npm-"));
+  const root = temp("bench-npm-");
   dirs.push(root);
   const bin = join(root, "bin");
   const pidFile = join(root, "npm.pid");
@@ -118,13 +119,7 @@ describe("an install the registry never answers", () => {
     const cache = join(REPO_ROOT, ".cache", "runtimes");
     let harness = 0;
     const { done } = startBenchmark(
-      [
-        "-o",
-        join(mkdtempSync(join(tmpdir(), "bench-out-")), "run"),
-        "--node",
-        "24.0.0",
-        "node-bare",
-      ],
+      ["-o", join(temp("bench-out-"), "run"), "--node", "24.0.0", "node-bare"],
       { PATH: `${bin}:${process.env.PATH}` },
       (stderr, pid) => {
         if (harness === 0 && stderr.includes("installing node 24.0.0")) {

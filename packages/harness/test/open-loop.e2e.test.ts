@@ -1,8 +1,7 @@
 // ./benchmark.sh --rates for real: open-loop trials after each closed-loop one, with the offered
 // rate as asked, achieved ≤ offered, latency from when requests were due, the reports' tables.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { RATE_TOLERANCE } from "../src/analysis/rate-levels.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
@@ -13,6 +12,9 @@ import {
   runBenchmark,
   taggedProcesses,
 } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -24,7 +26,7 @@ describe("--rates", () => {
   test.skipIf(!hasOha && process.env.CI !== "true")(
     "a share and an absolute rate per closed-loop trial, as asked and consistent",
     async () => {
-      const out = join(mkdtempSync(join(tmpdir(), "bench-rates-")), "run");
+      const out = join(temp("bench-rates-"), "run");
       dirs.push(out);
       const r = await runBenchmark([
         ...["-o", out, "-s", "api", "-d", "1", "-w", "0", "-n", "2", "--samples", "1", "-c", "32"],
@@ -102,11 +104,11 @@ describe("--rates", () => {
       .split(":")
       .filter((d) => !existsSync(join(d, "oha")))
       .join(":");
-    const out = join(mkdtempSync(join(tmpdir(), "bench-rates-")), "run");
+    const out = join(temp("bench-rates-"), "run");
     dirs.push(out);
     const r = await runBenchmark(["-o", out, "--rates", "50%", "bun-bare"], {
       PATH: path,
-      HOME: mkdtempSync(join(tmpdir(), "home-")),
+      HOME: temp("home-"),
     });
     expectExit(r, 2);
     expect(r.stderr).toContain("--rates needs oha (wrk and autocannon measure latency from when");

@@ -4,8 +4,8 @@
 // Short windows, real apps on real ports; no assertion depends on how noisy the machine is.
 import { afterAll, describe, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { APPS } from "@bench/contract";
 import { pidsListeningOn } from "@bench/contract/check";
@@ -17,9 +17,12 @@ import {
   TEST_TAG,
   taggedProcesses,
 } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 async function run(args: string[], env: Record<string, string> = {}) {
-  const out = join(mkdtempSync(join(tmpdir(), "bench-precision-")), "run");
+  const out = join(temp("bench-precision-"), "run");
   const r = await runBenchmark(["-o", out, ...args], env);
   const path = join(out, "results.json");
   const results = existsSync(path)

@@ -1,14 +1,15 @@
 // The record of a run: results.json on disk after every change, so an interrupted run keeps
 // every trial it finished (the final save at the end must not be what saves them).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { findScenario, getApp } from "@bench/contract";
 import { pinningPlan } from "../src/common/plan.ts";
 import { type Results, schemaErrors, type Trial } from "../src/results/schema.ts";
 import type { Options } from "../src/run/options.ts";
 import { newResults, Recorder } from "../src/run/record.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 function options(outDir: string): Options {
   return {
@@ -43,7 +44,7 @@ function options(outDir: string): Options {
 const onDisk = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Results;
 
 describe("results.json", () => {
-  const dir = mkdtempSync(join(tmpdir(), "bench-record-"));
+  const dir = temp("bench-record-");
   const recorder = new Recorder(dir, newResults(options(dir), pinningPlan(true, 2, true)));
 
   test("exists, schema-valid and 'running', before anything is measured", () => {

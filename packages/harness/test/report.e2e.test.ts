@@ -6,16 +6,7 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyze } from "../src/analysis/analysis.ts";
 import { REPO_ROOT } from "../src/index.ts";
@@ -29,6 +20,9 @@ import type { Results } from "../src/results/schema.ts";
 import { RATED, SYNTHETIC } from "./support/report-synthetic.ts";
 import { expectExit, runBenchmark } from "./support/run-benchmark.ts";
 import { syntheticRun, syntheticTrial, syntheticVersionsRun } from "./support/synthetic.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
@@ -40,7 +34,7 @@ describe("one analysis, rendered by every view", () => {
     const row = analysis.groups.get("api")?.rows[0];
     if (!row) throw new Error("no row");
     Object.assign(row, { rps: { ...row.rps, mean: 123_456 } });
-    const dir = mkdtempSync(join(tmpdir(), "bench-analysis-"));
+    const dir = temp("bench-analysis-");
     const [md, html] = writeReports(join(dir, "results.json"), SYNTHETIC, analysis);
     expect(readFileSync(md as string, "utf8")).toContain("| 1 | bun-bare | 123,456 ± 200");
     expect(readFileSync(html as string, "utf8")).toContain("<td>123,456 ± 200");
@@ -121,7 +115,7 @@ describe("HTML report in headless Chromium", () => {
     "the charts hold and draw the synthetic run's numbers, labels and error bars; screenshot saved",
     () => {
       if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
-      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const dir = temp("bench-html-");
       const html = join(dir, "report.html");
       writeFileSync(html, htmlReport(analyze(SYNTHETIC)));
       const flags = chromiumFlags(dir);
@@ -209,7 +203,7 @@ describe("HTML report in headless Chromium", () => {
       expect(md).toContain(
         "| node-hono | 90% | 27,000 | 27,000 | 30.00 | 300.00 | over capacity |",
       );
-      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const dir = temp("bench-html-");
       const html = join(dir, "report.html");
       writeFileSync(html, htmlReport(analyze(RATED)));
       const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
@@ -254,7 +248,7 @@ describe("HTML report in headless Chromium", () => {
         points.map(([app, c, rps, p99]) => syntheticTrial(app, "api", 1, c, rps, p99)),
         { connections: 400, connectionCounts: [1, 100, 400] },
       );
-      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const dir = temp("bench-html-");
       const html = join(dir, "report.html");
       writeFileSync(html, htmlReport(analyze(curve)));
       const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
@@ -313,7 +307,7 @@ describe("HTML report in headless Chromium", () => {
               : a,
         ),
       };
-      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const dir = temp("bench-html-");
       const html = join(dir, "report.html");
       writeFileSync(html, htmlReport(analyze(started)));
       const drawn = renderCheck(CHROMIUM, chromiumFlags(dir), html);
@@ -342,7 +336,7 @@ describe("HTML report in headless Chromium", () => {
     "the runtime versions chart: per app, a bar per version with its 95% CI",
     () => {
       if (!CHROMIUM) throw new Error("chromium is not installed (apt-get install chromium)");
-      const dir = mkdtempSync(join(tmpdir(), "bench-html-"));
+      const dir = temp("bench-html-");
       const html = join(dir, "report.html");
       const versions = syntheticVersionsRun();
       writeFileSync(html, htmlReport(analyze(versions)));
@@ -367,7 +361,7 @@ describe("HTML report in headless Chromium", () => {
 
 describe("README section", () => {
   test("the CLI writes the file it is given", () => {
-    const dir = mkdtempSync(join(tmpdir(), "readme-"));
+    const dir = temp("readme-");
     const path = join(dir, "README.md");
     const resultsPath = join(dir, "results.json");
     writeFileSync(path, `${START}\n${END}\n`);
@@ -422,7 +416,7 @@ let runs: Promise<void> | undefined;
 /** One real run, made once for every test that needs it. */
 function realRun(): Promise<void> {
   runs ??= (async () => {
-    dirA = join(mkdtempSync(join(tmpdir(), "bench-report-")), "a");
+    dirA = join(temp("bench-report-"), "a");
     const r = await bench(["-o", dirA, ...RUN]);
     if (r.code !== 0) throw new Error(`benchmark run failed (${r.code}): ${r.stderr.slice(-2000)}`);
     results = JSON.parse(readFileSync(join(dirA, "results.json"), "utf8"));

@@ -8,8 +8,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { H2_UNSUPPORTED } from "@bench/contract";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
@@ -20,6 +19,9 @@ import {
   startBenchmark,
   taggedProcesses,
 } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 function netnsProblem(): string | undefined {
   if (process.getuid?.() !== 0) return "a private network namespace (unshare --net) needs root";
@@ -41,7 +43,7 @@ if (problem) console.log(`side-by-side tests skipped: ${problem}`);
 const NETNS = ["unshare", "--net", "bash", "-c", 'ip link set lo up && exec "$@"', "netns"];
 
 async function sideRun(args: string[]) {
-  const out = join(mkdtempSync(join(tmpdir(), "bench-side-")), "run");
+  const out = join(temp("bench-side-"), "run");
   const { done } = startBenchmark(["-o", out, ...args], {}, undefined, NETNS);
   const finished = await done;
   const path = join(out, "results.json");
@@ -112,7 +114,7 @@ describe.skipIf(problem !== undefined)("--side-by-side on real processes", () =>
   }, 120_000);
 
   test("one app against itself: twice on its port at two addresses, A/A, exported as BMF", async () => {
-    const bmf = join(mkdtempSync(join(tmpdir(), "bench-bmf-")), "bmf.json");
+    const bmf = join(temp("bench-bmf-"), "bmf.json");
     const r = await sideRun([...SHORT, "--samples", "1", "--export", "bmf", bmf, "bun-bare"]);
     expectExit(r, 0);
     const results = r.results as Results;

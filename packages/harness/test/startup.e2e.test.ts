@@ -1,8 +1,7 @@
 // Start-up figures: every start of a run is measured (runtime start to first correct answer, memory
 // when ready and after an idle pause), --startup adds fresh starts, and the reports show them.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AppSpec, getApp } from "@bench/contract";
 import { type StartupRow, startupRows } from "../src/analysis/startup.ts";
@@ -11,6 +10,9 @@ import { startupCells } from "../src/report/startup-table.ts";
 import { type Results, type Startup, schemaErrors } from "../src/results/schema.ts";
 import { CONFORMING, fakeRoot, SLOW_START } from "./support/fake-root.ts";
 import { runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -20,7 +22,7 @@ afterAll(() => {
 async function run(
   args: string[],
 ): Promise<{ code: number | null; results: Results; md: string; stdout: string }> {
-  const out = join(mkdtempSync(join(tmpdir(), "bench-startup-")), "run");
+  const out = join(temp("bench-startup-"), "run");
   dirs.push(out);
   const r = await runBenchmark([
     "-o",

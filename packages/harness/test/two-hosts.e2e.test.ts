@@ -6,12 +6,12 @@
 // skipped with the reason elsewhere, never in CI (CI=true).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Results } from "../src/results/schema.ts";
 import { expectExit, planned, taggedProcesses } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
 import {
   appPortsListening,
   benchmarkIn,
@@ -22,6 +22,8 @@ import {
   type TwoHosts,
   twoHostsProblem,
 } from "./support/two-hosts.ts";
+
+const temp = tempDirs();
 
 const problem = twoHostsProblem();
 if (problem && process.env.CI === "true") {
@@ -42,7 +44,7 @@ const running = (pid: number) => {
 describe.skipIf(problem !== undefined)("--server-host across two network namespaces", () => {
   let hosts: TwoHosts;
   const target = `root@${SERVER_ADDRESS}:${SSH_PORT}`;
-  const out = () => join(mkdtempSync(join(tmpdir(), "bench-two-hosts-out-")), "run");
+  const out = () => join(temp("bench-two-hosts-out-"), "run");
   /** --server-host at `host`, with the throwaway key, then the run's own flags. */
   const across = (host: string, ...rest: string[]) => [
     "--server-host",

@@ -2,8 +2,7 @@
 // rows they give (app@version), the version comparison, and one real two-version run.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { getApp } from "@bench/contract";
 import { analyze } from "../src/analysis/analysis.ts";
@@ -28,6 +27,9 @@ import { CONFORMING, fakeRoot } from "./support/fake-root.ts";
 import { skipWithoutRegistry } from "./support/registry.ts";
 import { expectExit, planned, runBenchmark } from "./support/run-benchmark.ts";
 import { syntheticVersionsRun } from "./support/synthetic.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 const outs: string[] = [];
 /** The three tests below that resolve or install through the real npm registry. */
@@ -39,7 +41,7 @@ afterAll(() => {
 });
 
 function freshOut(): string {
-  const dir = mkdtempSync(join(tmpdir(), "bench-versions-"));
+  const dir = temp("bench-versions-");
   outs.push(dir);
   return join(dir, "run");
 }
@@ -117,7 +119,7 @@ describe("versions the apps cannot run", () => {
   });
 
   test("refused before anything is installed, as is one version asked for twice", async () => {
-    const cache = join(mkdtempSync(join(tmpdir(), "bench-cache-")), "runtimes");
+    const cache = join(temp("bench-cache-"), "runtimes");
     const log: string[] = [];
     const prepare = (asked: Parameters<typeof prepareRuntimes>[0]) =>
       prepareRuntimes(asked, cache, (l) => log.push(l), PUBLISHED);
