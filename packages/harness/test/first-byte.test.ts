@@ -32,7 +32,7 @@ describe("time to first byte", () => {
     ]);
   });
 
-  test("medians over valid samples of each sample's p50 and p99; the p99's range; the whole answer beside", () => {
+  test("medians over valid samples of each sample's p50 and p99, each with its range; the whole answer beside", () => {
     const analysis = analyze(
       streamRun([
         sample("bun-bare", "stream", 1, [0.2, 1.0]),
@@ -46,6 +46,7 @@ describe("time to first byte", () => {
     const bare = analysis.groups.get("stream")?.rows.find((r) => r.app === "bun-bare");
     expect(bare?.firstByteMs).toEqual({
       p50: 0.3,
+      p50Range: { low: 0.2, high: 0.4 },
       p99: 2.0,
       p99Range: { low: 1.0, high: 3.0 },
       samples: 3,
@@ -54,8 +55,20 @@ describe("time to first byte", () => {
     expect(more).toEqual([]);
     expect(view?.group).toBe("stream");
     // The whole answer's p50: syntheticTrial's p99 / 4.
-    expect(view?.rows).toContainEqual(["bun-bare", "0.30", "2.00 (1.00–3.00)", "10.00", "3"]);
-    expect(view?.rows).toContainEqual(["node-bare", "1.30", "8.00 (7.00–9.00)", "10.00", "3"]);
+    expect(view?.rows).toContainEqual([
+      "bun-bare",
+      "0.30 (0.20–0.40)",
+      "2.00 (1.00–3.00)",
+      "10.00",
+      "3",
+    ]);
+    expect(view?.rows).toContainEqual([
+      "node-bare",
+      "1.30 (1.10–1.50)",
+      "8.00 (7.00–9.00)",
+      "10.00",
+      "3",
+    ]);
     expect(FIRST_BYTE_HEADER).toHaveLength(view?.rows[0]?.length ?? 0);
     expect(markdownReport(analysis)).toContain("## Time to first byte");
     expect(summaryExtras(analysis).join("\n")).toContain(

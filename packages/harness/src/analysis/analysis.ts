@@ -59,15 +59,16 @@ export interface Rank {
 type Percentiles<T> = { readonly p50: T; readonly p90: T; readonly p99: T; readonly p999: T };
 const PERCENTILES = ["p50", "p90", "p99", "p999"] as const;
 
-/** One app on one scenario (or count): its figures, its flags' counts (FlagCounts), its rank. */
-/** Medians over valid samples of each sample's first-byte p50 and p99, the p99's range. */
+/** Medians over valid samples of each sample's first-byte p50 and p99, each with its range. */
 export interface FirstByteSummary {
   readonly p50: number;
+  readonly p50Range: Interval;
   readonly p99: number;
   readonly p99Range: Interval;
   readonly samples: number;
 }
 
+/** One app on one scenario (or count): its figures, its flags' counts (FlagCounts), its rank. */
 export interface SummaryRow extends FlagCounts {
   readonly app: string;
   readonly scenario: string;
@@ -184,16 +185,18 @@ function cpuCostOf(valid: readonly ValidTrial[]): { cpuNsPerRequest?: Estimate }
 
 /**
  * The time to the first byte of an answer's body (oha's), as the latency percentiles are read:
- * medians over the valid samples of each sample's p50 and p99, with the p99's lowest–highest;
+ * medians over the valid samples of each sample's p50 and p99, each with its lowest–highest;
  * only where every valid sample carries it (a tool that reports none gives no figure).
  */
 function firstByteOf(valid: readonly ValidTrial[]): { firstByteMs?: FirstByteSummary } {
   const figures = valid.flatMap((t) => (t.result.firstByteMs ? [t.result.firstByteMs] : []));
   if (figures.length === 0 || figures.length < valid.length) return {};
+  const p50s = figures.map((f) => f.p50);
   const p99s = figures.map((f) => f.p99);
   return {
     firstByteMs: {
-      p50: median(figures.map((f) => f.p50)),
+      p50: median(p50s),
+      p50Range: range(p50s),
       p99: median(p99s),
       p99Range: range(p99s),
       samples: figures.length,

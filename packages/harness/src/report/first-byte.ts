@@ -6,6 +6,7 @@
 import { findScenario, STREAM_ROUTES } from "@bench/contract";
 import type { Analysis, SummaryRow } from "../analysis/analysis.ts";
 import { scenarioOfKey } from "../analysis/groups.ts";
+import type { Interval } from "../analysis/stats.ts";
 import { fmt } from "./format.ts";
 
 // Stryker disable StringLiteral: the section's prose, read by people; no figure or verdict comes from it
@@ -13,13 +14,13 @@ export const FIRST_BYTE_INTRO =
   "For the streamed answers: the time from a request's start to the first byte of its answer's " +
   "body (its first chunk; oha's figure, which wrk and autocannon do not report: run with " +
   "`--tool oha`), beside the whole answer's. Each is the median over valid samples of each " +
-  "sample's percentile, the p99 with its lowest–highest. A server that streams answers as it " +
+  "sample's percentile with its lowest–highest over those samples. A server that streams answers as it " +
   "makes them has its first byte out long before the last.";
 // Stryker restore StringLiteral
 
 export const FIRST_BYTE_HEADER = [
   "app",
-  "first byte p50 ms",
+  "first byte p50 ms (range)",
   "first byte p99 ms (range)",
   "whole answer p50 ms",
   "samples",
@@ -39,11 +40,12 @@ export function isStreamed(scenario: string): boolean {
 function cells(row: SummaryRow): string[] {
   const f = row.firstByteMs;
   if (!f) return [];
-  const range = `${fmt(f.p99Range.low, 2)}–${fmt(f.p99Range.high, 2)}`;
+  const withRange = (value: number, r: Interval) =>
+    `${fmt(value, 2)} (${fmt(r.low, 2)}–${fmt(r.high, 2)})`;
   return [
     row.app,
-    fmt(f.p50, 2),
-    `${fmt(f.p99, 2)} (${range})`,
+    withRange(f.p50, f.p50Range),
+    withRange(f.p99, f.p99Range),
     fmt(row.latencyMs.p50, 2),
     String(f.samples),
   ];
