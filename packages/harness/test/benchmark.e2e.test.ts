@@ -480,7 +480,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
   }, 60_000);
 
   test("an app that fails verify is not measured; the next one is", async () => {
-    const root = fakeRoot({ "bun-hono": WRONG_GREETING, "bun-bare": CONFORMING });
+    const root = fakeRoot({ "bun-hono": WRONG_GREETING, "bun-bare": CONFORMING }, temp);
     const r = await run([
       ...QUICK,
       "--tool",
@@ -502,7 +502,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
   }, 60_000);
 
   test("an app that dies mid-run is marked failed, its trial invalid, and the run continues", async () => {
-    const root = fakeRoot({ "bun-bare": CRASHES_UNDER_LOAD, "bun-hono": CONFORMING });
+    const root = fakeRoot({ "bun-bare": CRASHES_UNDER_LOAD, "bun-hono": CONFORMING }, temp);
     const r = await run([
       ...QUICK,
       "--warmup",
@@ -534,7 +534,7 @@ describe("apps that cannot be measured are reported, and the run goes on", () =>
 
 describe("a run whose apps all work", () => {
   test("an invalid trial alone exits 1; --no-pin; rounds alternate; bodies are kept", async () => {
-    const root = fakeRoot({ "bun-hono": ERRORS_UNDER_LOAD, "bun-bare": CONFORMING });
+    const root = fakeRoot({ "bun-hono": ERRORS_UNDER_LOAD, "bun-bare": CONFORMING }, temp);
     const r = await run([
       ...QUICK,
       ...["--warmup", "0", "--trials", "2", "--no-pin", "--scenario", "api,echo"],

@@ -26,6 +26,9 @@ import { portOpen } from "../src/apps/port-open.ts";
 import { isRunning, LaunchError, portHolder, REPO_ROOT, startApp } from "../src/index.ts";
 import { fakeRoot, WRONG_GREETING } from "./support/fake-root.ts";
 import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
+import { tempDirs } from "./support/temp.ts";
+
+const temp = tempDirs();
 
 /** A connection that has had one answer and stays open, idle (HTTP/1.1 keep-alive). */
 function keptAlive(port: number): Promise<Socket> {
@@ -159,7 +162,7 @@ describe("runtime identity", () => {
 describe("launcher", () => {
   test("a deliberately broken app, run as a real process, is reported by verify", async () => {
     const running = await startApp(getApp("bun-bare"), {
-      root: fakeRoot({ "bun-bare": WRONG_GREETING }),
+      root: fakeRoot({ "bun-bare": WRONG_GREETING }, temp),
     });
     try {
       const violations = await verify("http://127.0.0.1:3004", "bun-bare", { timeoutMs: 2000 });
@@ -187,7 +190,7 @@ describe("launcher", () => {
   test("an app that ignores SIGTERM is killed, and nothing of it survives", async () => {
     const stubborn = `process.on("SIGTERM", () => console.log("ignoring TERM"));\n${WRONG_GREETING}`;
     const running = await startApp(getApp("bun-bare"), {
-      root: fakeRoot({ "bun-bare": stubborn }),
+      root: fakeRoot({ "bun-bare": stubborn }, temp),
     });
     const tree = [running.pid, ...descendantsOf(running.pid)];
     const stopped = await running.stop(500);
@@ -197,7 +200,10 @@ describe("launcher", () => {
   }, 30_000);
 
   test("an app that exits before serving is reported with its output", async () => {
-    const root = fakeRoot({ "bun-bare": 'console.error("boom: no config"); process.exit(3);' });
+    const root = fakeRoot(
+      { "bun-bare": 'console.error("boom: no config"); process.exit(3);' },
+      temp,
+    );
     expect(startApp(getApp("bun-bare"), { root })).rejects.toThrow(
       /exited \(3\).*\n.*boom: no config/s,
     );

@@ -1,29 +1,25 @@
 // ./benchmark.sh --rates search for real, against a stand-in whose latency jumps at a known
 // rate: the interval it reports holds that rate, every level is listed, the generator's floor
 // was measured for the misses, and nothing is left running.
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { intervalOf, SEARCH, searchLevels, searchPoints } from "../src/analysis/search-levels.ts";
 import { fmt } from "../src/report/format.ts";
 import { type Results, schemaErrors } from "../src/results/schema.ts";
 import { fakeRoot, JUMP_RATE, LATENCY_JUMPS } from "./support/fake-root.ts";
 import { hasOha, runBenchmark, taggedProcesses } from "./support/run-benchmark.ts";
+import { tempDirs } from "./support/temp.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 describe("--rates search", () => {
   // CI installs oha; elsewhere its absence skips this (visibly) rather than failing it.
   test.skipIf(!hasOha && process.env.CI !== "true")(
     `finds a latency jump at ${JUMP_RATE} req/s within its interval`,
     async () => {
-      const root = fakeRoot({ "bun-bare": LATENCY_JUMPS });
-      const out = join(mkdtempSync(join(tmpdir(), "bench-search-")), "run");
-      dirs.push(root, join(out, ".."));
+      const root = fakeRoot({ "bun-bare": LATENCY_JUMPS }, temp);
+      const out = join(temp("bench-search-"), "run");
       const r = await runBenchmark([
         ...["--apps-root", root, "-o", out, "-s", "api", "-d", "1", "-w", "1", "-n", "1"],
         ...["--samples", "1", "-c", "32", "--rates", "search", "--slo-p99", "25", "bun-bare"],

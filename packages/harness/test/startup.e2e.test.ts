@@ -1,7 +1,7 @@
 // Start-up figures: every start of a run is measured (runtime start to first correct answer, memory
 // when ready and after an idle pause), --startup adds fresh starts, and the reports show them.
-import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AppSpec, getApp } from "@bench/contract";
 import { type StartupRow, startupRows } from "../src/analysis/startup.ts";
@@ -14,16 +14,10 @@ import { tempDirs } from "./support/temp.ts";
 
 const temp = tempDirs();
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 async function run(
   args: string[],
 ): Promise<{ code: number | null; results: Results; md: string; stdout: string }> {
   const out = join(temp("bench-startup-"), "run");
-  dirs.push(out);
   const r = await runBenchmark([
     "-o",
     out,
@@ -76,8 +70,7 @@ describe("start-up figures", () => {
   }, 120_000);
 
   test("a server that listens only after 400 ms is never ready sooner", async () => {
-    const root = fakeRoot({ "bun-bare": SLOW_START });
-    dirs.push(root);
+    const root = fakeRoot({ "bun-bare": SLOW_START }, temp);
     const { code, results } = await run(["--apps-root", root, "--startup", "1", "bun-bare"]);
     expect(code).toBe(0);
     const starts = results.apps[0]?.startups ?? [];
@@ -86,8 +79,7 @@ describe("start-up figures", () => {
   }, 60_000);
 
   test("the figure counts from the runtime's exec: 400 ms spent before it do not count", async () => {
-    const root = fakeRoot({ "bun-bare": CONFORMING });
-    dirs.push(root);
+    const root = fakeRoot({ "bun-bare": CONFORMING }, temp);
     // A wrapper that dawdles 400 ms, then stamps and execs, as scripts/start-app.sh does.
     const start =
       'sleep 0.4; printf "%s\\n" "$EPOCHREALTIME" >"$BENCH_EXEC_STAMP"; exec bun server.ts';

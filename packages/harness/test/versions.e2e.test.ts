@@ -292,7 +292,7 @@ describe("a row that runs another version than asked", () => {
     "fails the contract check, naming both versions, and is not measured",
     async () => {
       const out = freshOut();
-      const root = fakeRoot({ "bun-bare": CONFORMING });
+      const root = fakeRoot({ "bun-bare": CONFORMING }, temp);
       const r = await runBenchmark([
         "-o",
         out,

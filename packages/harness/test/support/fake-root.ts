@@ -2,8 +2,7 @@
 // apps that misbehave (break the contract, ignore SIGTERM, crash under load) without touching
 // the real ones. Each stand-in is started the real way: `bun run start` in apps/<name>.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const CONTRACT = join(import.meta.dir, "../../../contract/src/index.ts");
@@ -12,10 +11,11 @@ const REFERENCE = join(import.meta.dir, "../../../contract/test/support/referenc
 /**
  * A root whose apps/<name> runs the given server source through `bun run start`. The source
  * sees CONTRACT (the contract module), APP (the app's registry entry) and serve(overrides),
- * which serves the reference (conforming) routes on the app's port, some replaced.
+ * which serves the reference (conforming) routes on the app's port, some replaced. The root is
+ * made by `temp` (the calling file's tempDirs(), which removes it after the file's tests).
  */
-export function fakeRoot(apps: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "bench-fake-"));
+export function fakeRoot(apps: Record<string, string>, temp: (prefix: string) => string): string {
+  const root = temp("bench-fake-");
   for (const [name, server] of Object.entries(apps)) {
     const dir = join(root, "apps", name);
     mkdirSync(dir, { recursive: true });
