@@ -242,6 +242,8 @@ export const GROUPS: readonly MutationGroup[] = [
       "test/curve.test.ts",
       // The CPU steal section, as sections.ts and markdown.ts render it.
       "test/steal-table.test.ts",
+      // The time to first byte section, likewise.
+      "test/first-byte.test.ts",
     ],
   },
   {

@@ -70,7 +70,13 @@ describe("time to first byte", () => {
       "3",
     ]);
     expect(FIRST_BYTE_HEADER).toHaveLength(view?.rows[0]?.length ?? 0);
-    expect(markdownReport(analysis)).toContain("## Time to first byte");
+    const markdown = markdownReport(analysis);
+    expect(markdown).toContain("## Time to first byte");
+    expect(markdown).toContain(
+      "| app | first byte p50 ms (range) | first byte p99 ms (range) | whole answer p50 ms | samples |\n| :-- | --: | --: | --: | --: |\n",
+    );
+    // One streamed scenario: its table under the section's own heading, none of its own.
+    expect(markdown).not.toContain("### stream");
     expect(summaryExtras(analysis).join("\n")).toContain(
       "== stream: time to the first byte of the answer's body (oha)",
     );
@@ -92,6 +98,23 @@ describe("time to first byte", () => {
       ]),
     );
     expect(firstByteViews(partial)[0]?.rows.map((r) => r[0])).toEqual(["node-bare"]);
+  });
+
+  test("an app with no valid sample has no figure (not a median of nothing)", () => {
+    const invalid = (t: Trial): Trial => ({
+      ...t,
+      checks: { ...t.checks, valid: false, invalidReasons: ["the server died"] },
+    });
+    const analysis = analyze(
+      streamRun([
+        sample("bun-bare", "stream", 1, [0.2, 1.0]),
+        invalid(sample("node-bare", "stream", 1)),
+        invalid(sample("node-bare", "stream", 2)),
+      ]),
+    );
+    const rows = analysis.groups.get("stream")?.rows ?? [];
+    expect(rows.find((r) => r.app === "node-bare")?.firstByteMs).toBeUndefined();
+    expect(firstByteViews(analysis)[0]?.rows.map((r) => r[0])).toEqual(["bun-bare"]);
   });
 
   test("api's first byte is not shown; two streamed scenarios each get a heading", () => {

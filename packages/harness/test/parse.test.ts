@@ -47,6 +47,8 @@ describe("oha", () => {
     expect(parseOha(JSON.stringify(json)).firstByteMs).toBeUndefined();
     json.firstBytePercentiles = { p50: null, p99: null };
     expect("firstByteMs" in parseOha(JSON.stringify(json))).toBe(false);
+    json.firstBytePercentiles = null;
+    expect("firstByteMs" in parseOha(JSON.stringify(json))).toBe(false);
   });
 
   test("a streamed answer (bun-bare's /stream, 1 MiB): its first byte before its last", () => {
