@@ -44,8 +44,8 @@ export const GROUPS: readonly MutationGroup[] = [
   {
     name: "judge",
     package: "harness",
-    mutate: ["src/load/judge.ts", "src/load/parse.ts"],
-    tests: ["test/judge.test.ts", "test/parse.test.ts"],
+    mutate: ["src/load/judge.ts", "src/load/parse.ts", "src/load/parse-h2load.ts"],
+    tests: ["test/judge.test.ts", "test/parse.test.ts", "test/parse-h2load.test.ts"],
   },
   {
     name: "analysis",

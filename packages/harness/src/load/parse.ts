@@ -1,9 +1,9 @@
-// One result shape for four load generators. Each parser takes the tool's own machine-readable
+// One result shape for five load generators. Each parser takes the tool's own machine-readable
 // output (oha --output-format json; wrk through load/wrk.lua's done(); autocannon --json;
-// ws-load's one JSON line) and converts units: oha reports seconds, wrk and ws-load
-// microseconds, autocannon milliseconds.
+// ws-load's one JSON line; h2load's summary and per-request log, parse-h2load.ts) and converts
+// units: oha reports seconds, wrk, ws-load and h2load microseconds, autocannon milliseconds.
 
-export type ToolName = "oha" | "wrk" | "autocannon" | "ws-load";
+export type ToolName = "oha" | "wrk" | "autocannon" | "ws-load" | "h2load";
 
 export interface LatencyMs {
   readonly mean: number;
@@ -31,6 +31,11 @@ export interface LoadResult {
    * scenario that expects another status (expectedStatus), responses with any other status.
    */
   readonly non2xx: number;
+  /**
+   * Answers counted in `requests` whose status the tool did not record (h2load's carried over
+   * from its warm-up, their headers read there): in no status, neither right nor wrong.
+   */
+  readonly unseenStatus?: number;
   /** The status every answer had to have, when it is not 200 (see againstExpected). */
   readonly expectedStatus?: number;
   /** Connect, read and write failures and resets: the server or the network failed. */
@@ -112,7 +117,7 @@ function wrkStatuses(
   return statuses;
 }
 
-function non2xxOf(statuses: Readonly<Record<string, number>>): number {
+export function non2xxOf(statuses: Readonly<Record<string, number>>): number {
   return Object.entries(statuses)
     .filter(([code]) => !code.startsWith("2"))
     .reduce((total, [, count]) => total + count, 0);
@@ -330,7 +335,7 @@ export function againstExpected(
     ? Math.min(r.statuses[String(allowance.status)] ?? 0, allowance.upTo)
     : 0;
   const hits = (r.statuses[String(expected)] ?? 0) + allowed;
-  return { ...r, non2xx: r.requests - hits, expectedStatus: expected };
+  return { ...r, non2xx: r.requests - hits - (r.unseenStatus ?? 0), expectedStatus: expected };
 }
 
 /** ws-load's error counts that end a connection (tools/ws-load/README.md, "Output"). */
@@ -383,7 +388,10 @@ export function parseWsLoad(text: string): LoadResult {
   };
 }
 
-export const PARSERS: Readonly<Record<ToolName, (output: string) => LoadResult>> = {
+/** The parsers of one output each; h2load's reads its log file too (parse-h2load.ts). */
+export const PARSERS: Readonly<
+  Record<Exclude<ToolName, "h2load">, (output: string) => LoadResult>
+> = {
   oha: parseOha,
   wrk: parseWrk,
   autocannon: parseAutocannon,

@@ -25,6 +25,8 @@ export const LoadResultSchema = T.Object({
   latencyMs: Latency,
   statuses: Counts,
   non2xx: T.Integer({ minimum: 0 }),
+  /** Answers counted whose status the tool did not record (h2load's carried over from its warm-up). */
+  unseenStatus: T.Optional(T.Integer({ minimum: 1 })),
   /** The status every answer had to have, when not 200: non2xx then counts any other status. */
   expectedStatus: T.Optional(T.Integer({ minimum: 100, maximum: 599 })),
   socketErrors: T.Integer({ minimum: 0 }),
@@ -51,6 +53,7 @@ export const ToolNameSchema = T.Union([
   T.Literal("wrk"),
   T.Literal("autocannon"),
   T.Literal("ws-load"),
+  T.Literal("h2load"),
 ]);
 
 /** One worker of a server started with --workers: did it serve, and how much. */
