@@ -9,7 +9,7 @@ import { latencyOf, parseH2load } from "../src/load/parse-h2load.ts";
 const fixture = (name: string) => readFileSync(join(import.meta.dir, "fixtures", name), "utf8");
 const capture = (name: string) => ({
   stdout: fixture(`h2load-${name}.txt`),
-  log: fixture(`h2load-${name}.log`),
+  log: fixture(`h2load-${name}.tsv`),
 });
 
 /** The log's answered requests' latencies in µs, sorted, read here independently. */
