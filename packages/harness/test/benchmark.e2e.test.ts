@@ -108,8 +108,8 @@ const QUICK = [
 ];
 
 describe("measures with each load generator", () => {
-  for (const tool of ["oha", "wrk", "autocannon"] as const) {
-    // CI installs oha and wrk; elsewhere a missing one is skipped (visibly), not failed.
+  for (const tool of ["oha", "wrk", "autocannon", "h2load"] as const) {
+    // CI installs oha, wrk and h2load; elsewhere a missing one is skipped (visibly), not failed.
     const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
     test.skipIf(!available)(
       `${tool}: two apps, every scenario, valid trials, schema-conformant results`,
@@ -175,6 +175,7 @@ describe("measures with each load generator", () => {
         expect(posts).toHaveLength(4);
         for (const post of posts) {
           if (tool === "wrk") expect(post.command).toContain(WRK_SCRIPT);
+          else if (tool === "h2load") expect(post.command).toContain("-d");
           else expect(post.command.join(" ")).toContain("POST");
         }
         for (const scenario of STANDARD_SCENARIOS)
@@ -278,6 +279,52 @@ describe("the streamed and TLS scenarios, on request", () => {
     90_000,
   );
 
+  const h2load = has("h2load") || process.env.CI === "true";
+  test.skipIf(!h2load || SKIP_WITHOUT_OPENSSL)(
+    "h2load: -s tls,h2,h2c over HTTP/1.1, h2 and h2c, each sample the protocol it asked for",
+    async () => {
+      const apps = ["node-hono", "deno-bare", "bun-bare"];
+      const scenarios = "tls,h2,h2c";
+      const r = await run([...QUICK, "--warmup", "0", "-t", "h2load", "-s", scenarios, ...apps]);
+      expectExit(r, 0);
+      const results = r.results as Results;
+      expect(schemaErrors(results)).toEqual([]);
+      expect(results.manifest.tool.name).toBe("h2load");
+      expect(results.manifest.tool.version).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(results.unsupported?.map((u) => `${u.app} ${u.scenario}`).sort()).toEqual([
+        "bun-bare h2",
+        "bun-bare h2c",
+      ]);
+      const measured = planned(results.trials).map((t) => `${t.app} ${t.scenario}`);
+      expect(measured).toHaveLength(10);
+      for (const trial of results.trials) {
+        expect(trial.checks.invalidReasons).toEqual([]);
+        expect(trial.result?.non2xx).toBe(0);
+        expect(trial.result?.socketErrors).toBe(0);
+        expect(trial.result?.rps).toBeGreaterThan(10);
+        expect(trial.checks.littlesLaw.ratio).toBeLessThanOrEqual(1 + LITTLE_TOLERANCE);
+      }
+      const command = (app: string, scenario: string) =>
+        results.trials.find((t) => t.app === app && t.scenario === scenario)?.command.join(" ") ??
+        "";
+      // HTTP/1.1 over TLS; h2 by ALPN on the TLS port; h2c with prior knowledge.
+      expect(command("bun-bare", "tls")).toMatch(
+        / --h1 -c 32 -m 1 .* https:\/\/127\.0\.0\.1:4004\/api\/test$/,
+      );
+      expect(command("node-hono", "h2")).toMatch(
+        / -c 4 -m 8 .* https:\/\/127\.0\.0\.1:4002\/api\/test$/,
+      );
+      expect(command("node-hono", "h2")).not.toContain("--h1");
+      expect(command("node-hono", "h2c")).toMatch(/ http:\/\/127\.0\.0\.1:5002\/api\/test$/);
+      expect(command("deno-bare", "h2c")).toMatch(/ http:\/\/127\.0\.0\.1:3008\/api\/test$/);
+      // Each sample's log was read and removed.
+      const logs = results.trials.map((t) => /--log-file=(\S+)/.exec(t.command.join(" "))?.[1]);
+      expect(logs.every((log) => log !== undefined && !existsSync(log))).toBe(true);
+      expectCleanProcessTable();
+    },
+    90_000,
+  );
+
   // CI builds ws-load (.ci/run); elsewhere a checkout without it skips, visibly.
   const wsLoad = findWsLoad() !== undefined || process.env.CI === "true";
   if (!wsLoad) console.log("benchmark.e2e: the WebSocket run is skipped: ws-load is not built");
@@ -373,7 +420,7 @@ describe("the streamed and TLS scenarios, on request", () => {
     60_000,
   );
 
-  for (const tool of ["oha", "wrk", "autocannon"] as const) {
+  for (const tool of ["oha", "wrk", "autocannon", "h2load"] as const) {
     const available = tool === "autocannon" || has(tool) || process.env.CI === "true";
     test.skipIf(!available || SKIP_WITHOUT_OPENSSL)(
       `${tool}: -s sse,stream,tls on a generator-fed and a Node-stream app, every sample judged`,

@@ -78,7 +78,9 @@ describe("a run's values", () => {
       "workers",
     ]);
     expect(() => run("--samples", "0")).toThrow("--samples must be a whole number >= 1, got '0'");
-    expect(() => run("-t", "ab")).toThrow("--tool must be oha, wrk or autocannon, got 'ab'");
+    expect(() => run("-t", "ab")).toThrow(
+      "--tool must be oha, wrk, autocannon or h2load, got 'ab'",
+    );
   });
 
   test("the mode's defaults: --quick's preset, side by side's, --calibrate's, --precision's", () => {

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DEFAULT_MAX_STEAL } from "../src/analysis/steal.ts";
 import { findPostgres } from "../src/apps/postgres-server.ts";
+import { onPath } from "../src/hosts/host.ts";
 import { commandOf } from "../src/run/command.ts";
 import { chooseTool, findOha, findWsLoad } from "../src/run/environment.ts";
 import { DEFAULTS, PRECISION_FLOOR, QUICK, SIDE } from "../src/run/flags.ts";
@@ -335,17 +336,17 @@ describe("the scenarios run on request", () => {
     );
   });
 
-  test("h2 brings api along and is loaded by oha; --tool wrk or autocannon is refused", () => {
+  test("h2 brings api along and is loaded by oha or h2load; --tool wrk or autocannon is refused", () => {
     for (const tool of ["wrk", "autocannon"]) {
       expect(() => parse("-s", "h2", "--tool", tool, "bun-bare")).toThrow(
-        `the h2 scenario needs oha (${tool} speaks HTTP/1.1 only): give --tool oha or leave --tool out`,
+        `the h2 scenario needs oha or h2load (${tool} speaks HTTP/1.1 only): give --tool oha, --tool h2load or leave --tool out`,
       );
     }
     // No --tool: oha, where it is installed.
     const untold = (...args: string[]) => runOptions([...BASE, "-o", out(), ...args], () => {});
     if (findOha() === undefined) {
       expect(() => untold("-s", "h2", "bun-bare")).toThrow(
-        "the h2 scenario needs oha, the one load generator here that speaks HTTP/2: oha is not installed",
+        "the h2 scenario needs oha or h2load, the load generators here that speak HTTP/2: oha is not installed",
       );
       return;
     }
@@ -372,10 +373,34 @@ describe("the scenarios run on request", () => {
   });
 });
 
+describe("--tool h2load", () => {
+  const h2load = onPath("h2load");
+  test("any HTTP scenario, h2 and h2c among them; never chosen unasked; not installed: how to", () => {
+    if (h2load === undefined) {
+      expect(() => parse("-s", "h2", "--tool", "h2load", "bun-bare")).toThrow(
+        "h2load is not installed; install it with: apt-get install nghttp2-client",
+      );
+      return;
+    }
+    for (const scenarios of ["api", "tls", "h2", "h2c,sse"]) {
+      const options = parse("-s", scenarios, "--tool", "h2load", "bun-bare");
+      expect(options.tool).toEqual({ name: "h2load", path: h2load, version: expect.any(String) });
+      expect(options.tool.version).toMatch(/^\d+\.\d+\.\d+$/);
+    }
+    expect(chooseTool(undefined, () => {}).name).not.toBe("h2load");
+  });
+
+  test("a name that is no tool: usage, naming the four", () => {
+    expect(() => parse("--tool", "h2loadx", "bun-bare")).toThrow(
+      "must be oha, wrk, autocannon or h2load, got 'h2loadx'",
+    );
+  });
+});
+
 describe("the h2c scenario", () => {
   test("api brought along, loaded by oha, side by side; refused with wrk, --rates, --server-host", () => {
     expect(() => parse("-s", "h2c", "--tool", "wrk", "bun-bare")).toThrow(
-      "the h2c scenario needs oha (wrk speaks HTTP/1.1 only): give --tool oha or leave --tool out",
+      "the h2c scenario needs oha or h2load (wrk speaks HTTP/1.1 only): give --tool oha, --tool h2load or leave --tool out",
     );
     expect(() => parse("-s", "h2c", "--rates", "1000", "--tool", "oha", "bun-bare")).toThrow(
       "the h2c scenario does not go with --rates yet",

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { findScenario, type Scenario } from "@bench/contract";
 import { WS_BROADCAST_IN_FLIGHT } from "@bench/contract/ws";
-import { physicalCores, toolCommand, wrkThreads } from "../src/load/tools.ts";
+import { H2LOAD_WARMUP_MS, physicalCores, toolCommand, wrkThreads } from "../src/load/tools.ts";
 
 const echo = findScenario("echo");
 if (!echo) throw new Error("no echo scenario");
@@ -77,7 +77,7 @@ describe("the h2 scenario: oha over HTTP/2, the in-flight requests as connection
   test("wrk and autocannon speak HTTP/1.1 only: refused, not sent over HTTP/1.1", () => {
     for (const name of ["wrk", "autocannon"] as const) {
       expect(() => toolCommand({ name, path: "/bin/x", version: "1" }, h2Plan)).toThrow(
-        `${name} speaks HTTP/1.1 only: the h2 scenario needs oha`,
+        `${name} speaks HTTP/1.1 only: the h2 scenario needs oha or h2load`,
       );
     }
   });
@@ -95,7 +95,7 @@ describe("the h2 scenario: oha over HTTP/2, the in-flight requests as connection
     expect(c.connections).toBe(100);
     expect(() =>
       toolCommand({ name: "wrk", path: "/bin/wrk", version: "1" }, { ...h2Plan, scenario: h2c }),
-    ).toThrow("wrk speaks HTTP/1.1 only: the h2c scenario needs oha");
+    ).toThrow("wrk speaks HTTP/1.1 only: the h2c scenario needs oha or h2load");
   });
 
   test("the tls scenario stays on HTTP/1.1: -c as given, no --http2", () => {
@@ -106,6 +106,78 @@ describe("the h2 scenario: oha over HTTP/2, the in-flight requests as connection
     );
     expect(c.argv).not.toContain("--http2");
     expect(c.argv.join(" ")).toContain(" -c 100 -w ");
+  });
+});
+
+describe("h2load: HTTP/1.1, TLS, h2 and h2c, timed after a warm-up, every request logged", () => {
+  const h2load = { name: "h2load", path: "/bin/h2load", version: "1.52.0" } as const;
+  const api = findScenario("api") as Scenario;
+  const at = (scenario: string, url: string, more = {}) =>
+    toolCommand(h2load, {
+      ...plan,
+      scenario: findScenario(scenario) as Scenario,
+      url,
+      connections: 100,
+      ...more,
+    });
+
+  test("api: --h1, one request in flight per connection, -D after the warm-up, a log file", () => {
+    const c = at("api", "http://127.0.0.1:3000/api/test");
+    const log = c.h2load?.logFile ?? "";
+    expect(c.argv.join(" ")).toBe(
+      "taskset -c 1 /bin/h2load --h1 -c 100 -m 1 -t 1 -D 5000ms " +
+        `--warm-up-time ${H2LOAD_WARMUP_MS}ms --log-file=${log} http://127.0.0.1:3000/api/test`,
+    );
+    expect(log).toMatch(/bench-h2load-\d+-\d+\.log$/);
+    expect(c.h2load?.protocol).toBe("http/1.1");
+    expect([c.resultOn, c.connections, c.threads]).toEqual(["stdout", 100, 1]);
+    // Each command its own log: h2load appends, so two runs must not share one.
+    expect(at("api", "http://127.0.0.1:3000/api/test").h2load?.logFile).not.toBe(log);
+  });
+
+  test("tls stays HTTP/1.1 (--h1 on https); h2 and h2c: connections × streams, their protocol", () => {
+    const tls = at("tls", "https://127.0.0.1:4000/api/test");
+    expect(tls.argv).toContain("--h1");
+    expect(tls.h2load?.protocol).toBe("http/1.1");
+    const h2 = at("h2", "https://127.0.0.1:4000/api/test");
+    expect(h2.argv).not.toContain("--h1");
+    expect(h2.argv.join(" ")).toContain(" -c 10 -m 10 -t 1 ");
+    expect([h2.h2load?.protocol, h2.connections]).toEqual(["h2", 100]);
+    const h2c = at("h2c", "http://127.0.0.1:5005/api/test");
+    expect(h2c.argv).not.toContain("--h1");
+    expect(h2c.h2load?.protocol).toBe("h2c");
+  });
+
+  test("the method: POST with the body file and its type; another through :method; headers", () => {
+    const post = toolCommand(h2load, plan).argv.join(" ");
+    expect(post).toContain(" -H content-type: application/json -d /tmp/body.json ");
+    const cors = at("cors", "http://127.0.0.1:3000/api/test").argv.join(" ");
+    expect(cors).toContain(" -H :method: OPTIONS ");
+    for (const [name, value] of Object.entries(findScenario("cors")?.headers ?? {})) {
+      expect(cors).toContain(` -H ${name}: ${value} `);
+    }
+    expect(at("api", "http://x/").argv).not.toContain("-d");
+  });
+
+  test("threads: the cores it may use, at most one per connection", () => {
+    expect(at("api", "http://x/", { cores: 2, cpus: undefined }).threads).toBe(2);
+    expect(at("h2", "https://x/", { cores: 16, cpus: undefined }).threads).toBe(10);
+    expect(at("api", "http://x/", { cores: 4, connections: 1 }).argv.join(" ")).toContain(
+      " -c 1 -m 1 -t 1 ",
+    );
+  });
+
+  test("no fixed rate, no WebSocket; other tools carry no log", () => {
+    expect(() => toolCommand(h2load, { ...plan, scenario: api, rate: 100 })).toThrow(
+      "h2load cannot send a fixed rate",
+    );
+    const ws = findScenario("ws-echo") as Scenario;
+    expect(() => toolCommand(h2load, { ...plan, scenario: ws })).toThrow(
+      "the ws-echo scenario cannot be loaded by h2load",
+    );
+    expect(toolCommand({ name: "oha", path: "/bin/oha", version: "1" }, plan).h2load).toBe(
+      undefined,
+    );
   });
 });
 

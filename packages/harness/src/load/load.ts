@@ -3,7 +3,7 @@
 // load window.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerHost, ServerSample } from "../hosts/host.ts";
 import { tether } from "../runtimes/lifeline.ts";
@@ -16,6 +16,7 @@ import {
   workerUse,
 } from "./measure.ts";
 import { againstExpected, type LoadResult, PARSERS, ParseError } from "./parse.ts";
+import { parseH2load } from "./parse-h2load.ts";
 import { CLK_TCK, cpuTicks, reapedTicks, treeSchedNs } from "./procstats.ts";
 import type { ToolCommand, ToolInfo } from "./tools.ts";
 
@@ -28,6 +29,19 @@ export interface ToolOutput {
   readonly stdout: string;
   readonly stderr: string;
   readonly hung: boolean;
+  /** h2load's per-request log, read (and removed) once it exited; "" when it wrote none. */
+  readonly log?: string;
+}
+
+/** The log file's text, which is then removed; "" when there is none. */
+function takeLog(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 interface Spawned {
@@ -38,6 +52,9 @@ interface Spawned {
 /** Starts the tool; it is killed if it runs past `hardLimitMs` (a hung tool). */
 export function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
   const [file, ...args] = cmd.argv as [string, ...string[]];
+  // h2load appends to its log: one left by an earlier run must not count.
+  const logFile = cmd.h2load?.logFile;
+  if (logFile) rmSync(logFile, { force: true });
   const child = spawn(file, args, {
     env: { ...process.env, ...cmd.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -61,7 +78,7 @@ export function spawnTool(cmd: ToolCommand, hardLimitMs: number): Spawned {
     const finish = (exit: string) => {
       clearTimeout(killer);
       release();
-      done({ exit, stdout, stderr, hung });
+      done({ exit, stdout, stderr, hung, ...(logFile ? { log: takeLog(logFile) } : {}) });
     };
     child.once("close", (code, signal) => finish(signal ?? String(code)));
     child.once("error", (error) => finish(`spawn error: ${error.message}`));
@@ -179,7 +196,11 @@ export function readResult(
     };
   }
   try {
-    const parsed = PARSERS[tool.name](cmd.resultOn === "stdout" ? out.stdout : out.stderr);
+    const text = cmd.resultOn === "stdout" ? out.stdout : out.stderr;
+    const parsed =
+      tool.name === "h2load"
+        ? parseH2load(text, out.log ?? "", cmd.h2load?.protocol ?? "http/1.1")
+        : PARSERS[tool.name](text);
     const measured = windowed(tool, parsed, requestedSec);
     return { result: againstExpected(measured, cmd.expectedStatus, cmd.allowance) };
   } catch (error) {

@@ -4,7 +4,7 @@
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   allowedOtherAnswers,
@@ -40,6 +40,11 @@ export function toolVersion(name: ToolName, path: string): string {
   try {
     if (name === "autocannon") {
       return JSON.parse(readFileSync(AUTOCANNON.packageJson, "utf8")).version;
+    }
+    if (name === "h2load") {
+      // "h2load nghttp2/1.52.0"
+      const text = execFileSync(path, ["--version"], { encoding: "utf8" });
+      return /nghttp2\/(\S+)/.exec(text)?.[1] ?? "unknown";
     }
     if (name === "oha" || name === "ws-load") {
       // "oha 1.16.0", "ws-load 0.1.0"
@@ -101,7 +106,14 @@ export interface ToolCommand {
   readonly expectedStatus: number;
   /** Answers of another status that are right too, up to a count (a rate limit's 200s). */
   readonly allowance?: { readonly status: number; readonly upTo: number };
+  /**
+   * h2load: the file it logs each request to (the statuses and latencies come from there; it is
+   * removed before the tool starts and after it is read), and the protocol it must speak.
+   */
+  readonly h2load?: { readonly logFile: string; readonly protocol: H2loadProtocol };
 }
+
+export type H2loadProtocol = "http/1.1" | "h2" | "h2c";
 
 /**
  * Physical cores as oha counts them (num_cpus::get_physical(): distinct physical id / core id
@@ -255,6 +267,51 @@ function wsLoadArgs(tool: ToolInfo, plan: LoadPlan, threads: number): string[] {
   ];
 }
 
+/**
+ * h2load's warm-up before its measured window: its connections open then (TLS handshakes
+ * included), so the window holds requests only. Its counts and log leave the warm-up out.
+ */
+export const H2LOAD_WARMUP_MS = 200;
+
+let h2loadLogs = 0;
+
+/** The protocol an h2load run must speak: HTTP/2 over TLS (ALPN) or in the clear, or HTTP/1.1. */
+export function h2loadProtocol(plan: LoadPlan): H2loadProtocol {
+  if (plan.scenario.http2 !== true) return "http/1.1";
+  return plan.url.startsWith("https:") ? "h2" : "h2c";
+}
+
+/**
+ * h2load's command: HTTP/1.1 (`--h1`, one request in flight per connection) or HTTP/2 (h2Split's
+ * connections × streams; prior knowledge on an http:// URL), timed (-D) after its warm-up,
+ * every request logged to `logFile`. It verifies no certificate. A method other than GET is
+ * POST with a body (-d) or set through the `:method` pseudo-header.
+ */
+function h2loadArgs(tool: ToolInfo, plan: LoadPlan, threads: number, logFile: string): string[] {
+  const { scenario } = plan;
+  const h2 = scenario.http2 === true;
+  const { connections, streams } = h2
+    ? h2Split(plan.connections)
+    : { connections: plan.connections, streams: 1 };
+  const post = scenario.body !== undefined && plan.bodyFile !== undefined;
+  const contentType = scenario.contentType ?? "application/json";
+  const method = post
+    ? ["-H", `content-type: ${contentType}`, "-d", plan.bodyFile as string]
+    : scenario.method === "GET"
+      ? []
+      : ["-H", `:method: ${scenario.method}`];
+  return [
+    tool.path,
+    ...(h2 ? [] : ["--h1"]),
+    ...["-c", String(connections), "-m", String(streams), "-t", String(threads)],
+    ...["-D", `${Math.round(plan.durationSec * 1000)}ms`],
+    ...["--warm-up-time", `${H2LOAD_WARMUP_MS}ms`, `--log-file=${logFile}`],
+    ...method,
+    ...headerFlags(scenario, ": "),
+    plan.url,
+  ];
+}
+
 /** The TCP connections a plan opens: its connections, or h2Split's for HTTP/2. */
 function openedConnections(plan: LoadPlan): number {
   return plan.scenario.http2 === true ? h2Split(plan.connections).connections : plan.connections;
@@ -267,8 +324,10 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
       `${tool.name} cannot send a fixed rate with latency from when requests were due`,
     );
   }
-  if (scenario.http2 === true && tool.name !== "oha") {
-    throw new Error(`${tool.name} speaks HTTP/1.1 only: the ${scenario.name} scenario needs oha`);
+  if (scenario.http2 === true && tool.name !== "oha" && tool.name !== "h2load") {
+    throw new Error(
+      `${tool.name} speaks HTTP/1.1 only: the ${scenario.name} scenario needs oha or h2load`,
+    );
   }
   if (loadedByWsLoad(scenario) !== (tool.name === "ws-load")) {
     throw new Error(`the ${scenario.name} scenario cannot be loaded by ${tool.name}`);
@@ -279,6 +338,7 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
   let env: Record<string, string> = {};
   let resultOn: "stdout" | "stderr" = "stdout";
   let threads: number;
+  let h2load: ToolCommand["h2load"];
   switch (tool.name) {
     case "oha":
       argv = ohaArgs(tool, plan, post, contentType);
@@ -307,6 +367,14 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
       argv = autocannonArgs(tool, plan, post, contentType);
       threads = 1;
       break;
+    case "h2load": {
+      // Each thread drives its share of the connections on one core (h2load -t).
+      threads = Math.max(1, Math.min(plan.cores, openedConnections(plan)));
+      const logFile = join(tmpdir(), `bench-h2load-${process.pid}-${++h2loadLogs}.log`);
+      argv = h2loadArgs(tool, plan, threads, logFile);
+      h2load = { logFile, protocol: h2loadProtocol(plan) };
+      break;
+    }
     case "ws-load":
       // Its connections are tasks on this many threads, each of which can keep a core busy.
       threads = Math.max(1, Math.min(plan.cores, connections));
@@ -328,5 +396,6 @@ export function toolCommand(tool: ToolInfo, plan: LoadPlan): ToolCommand {
       : {}),
     expectedStatus: expectedStatus(scenario),
     ...(allowance ? { allowance } : {}),
+    ...(h2load ? { h2load } : {}),
   };
 }

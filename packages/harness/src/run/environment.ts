@@ -15,6 +15,7 @@ const INSTALL: Record<ToolName, string> = {
   oha: "install it with: cargo install --locked oha   (or: brew install oha)",
   wrk: "install it with: apt-get install wrk   (or: brew install wrk)",
   autocannon: `it is a project dependency: run 'bun install' in ${REPO_ROOT}`,
+  h2load: "install it with: apt-get install nghttp2-client   (or: brew install nghttp2)",
   "ws-load": `it is this project's own (Rust 1.88+): build it with: cargo build --release --locked --manifest-path ${join(REPO_ROOT, "tools/ws-load/Cargo.toml")}`,
 };
 
@@ -52,12 +53,18 @@ const ohaCurrent = (path: string) =>
 /**
  * The closed-loop generator: the one asked for, or the one least likely to be the bottleneck
  * (on two cores wrk reached ~110k req/s at 75-87% of its core where oha saturated at ~60k,
- * design.md), then oha, then the embedded autocannon, which saturates first.
+ * design.md), then oha, then the embedded autocannon, which saturates first. h2load only when
+ * asked for.
  */
 export function chooseTool(
   wanted: string | undefined,
   warn: (line: string) => void,
 ): { name: ToolName; path: string } {
+  if (wanted === "h2load") {
+    const h2load = onPath("h2load");
+    if (h2load) return { name: "h2load", path: h2load };
+    throw new EnvironmentError(`h2load is not installed; ${INSTALL.h2load}`);
+  }
   if (wanted === undefined || wanted === "wrk") {
     const wrk = onPath("wrk");
     if (wrk) return { name: "wrk", path: wrk };

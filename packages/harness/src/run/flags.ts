@@ -35,6 +35,7 @@ import { DEFAULT_MAX_STEAL, RETAKE_SHARE, STEAL_OFF } from "../analysis/steal.ts
 import { DB_ENGINES, type DbEngine } from "../common/engine.ts";
 import { REPO_ROOT } from "../common/root.ts";
 import { HISTORY_ENV, HISTORY_FILE } from "../history/store.ts";
+import { H2LOAD_WARMUP_MS } from "../load/tools.ts";
 import type { RateSpec } from "../rates/rates.ts";
 import { DEFAULT_SLO_P99_MS } from "../rates/rates.ts";
 import { UsageError } from "./errors.ts";
@@ -308,9 +309,9 @@ export const FLAGS = [
   flag({
     names: ["-t", "--tool"],
     value: "NAME",
-    form: oneOf(["oha", "wrk", "autocannon"]),
-    brief: `wrk, oha or autocannon (default: the first installed)`,
-    help: `load generator: wrk, oha or autocannon (default: the first installed, in that order: wrk is the least likely to be the bottleneck; autocannon is a project dependency, so there is always one); oha for a run with h2 or h2c, the one that speaks HTTP/2. The WebSocket scenarios and the new TLS connection per request (${WS_LOAD.join(", ")}) are loaded by ws-load, this project's own (tools/ws-load, built by: cargo build --release --locked --manifest-path tools/ws-load/Cargo.toml), whatever --tool says`,
+    form: oneOf(["oha", "wrk", "autocannon", "h2load"]),
+    brief: `wrk, oha, autocannon or h2load (default: the first installed of the first three)`,
+    help: `load generator: wrk, oha, autocannon or h2load (default: the first installed, in that order, of wrk, oha and autocannon: wrk is the least likely to be the bottleneck; autocannon is a project dependency, so there is always one; h2load, nghttp2's, only when given); a run with h2 or h2c takes oha or h2load, the two that speak HTTP/2 (oha unless --tool h2load). h2load opens its connections in a ${H2LOAD_WARMUP_MS} ms warm-up before each sample's window, so TLS handshakes fall outside it. The WebSocket scenarios and the new TLS connection per request (${WS_LOAD.join(", ")}) are loaded by ws-load, this project's own (tools/ws-load, built by: cargo build --release --locked --manifest-path tools/ws-load/Cargo.toml), whatever --tool says`,
   }),
   flag({
     names: ["-o", "--output"],

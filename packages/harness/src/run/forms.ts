@@ -130,7 +130,7 @@ export const milliseconds: Form<number> = (text, flag) => {
   return Number(text);
 };
 
-/** One of a few names, as listed: "--tool must be oha, wrk or autocannon, got 'ab'". */
+/** One of a few names, as listed: "--tool must be oha, wrk, autocannon or h2load, got 'ab'". */
 export const oneOf =
   <const C extends readonly string[]>(choices: C): Form<C[number]> =>
   (text, flag) => {

@@ -440,8 +440,9 @@ function remoteLimits(values: Values): void {
 }
 
 /**
- * The closed-loop generator (chooseTool); with an HTTP/2 scenario oha, the one generator here
- * that speaks it, for every scenario of the run (so they compare through one generator).
+ * The closed-loop generator (chooseTool); with an HTTP/2 scenario oha or h2load, the generators
+ * here that speak it (oha unless h2load is asked for), for every scenario of the run (so they
+ * compare through one generator).
  */
 function toolOf(
   wanted: string | undefined,
@@ -449,10 +450,10 @@ function toolOf(
   warn: (line: string) => void,
 ): { name: ToolName; path: string } {
   const h2 = scenarios.find((s) => s.http2);
-  if (!h2) return chooseTool(wanted, warn);
+  if (!h2 || wanted === "h2load") return chooseTool(wanted, warn);
   if (wanted !== undefined && wanted !== "oha") {
     throw new UsageError(
-      `the ${h2.name} scenario needs oha (${wanted} speaks HTTP/1.1 only): give --tool oha or leave --tool out`,
+      `the ${h2.name} scenario needs oha or h2load (${wanted} speaks HTTP/1.1 only): give --tool oha, --tool h2load or leave --tool out`,
     );
   }
   try {
@@ -460,7 +461,7 @@ function toolOf(
   } catch (error) {
     if (!(error instanceof EnvironmentError)) throw error;
     throw new EnvironmentError(
-      `the ${h2.name} scenario needs oha, the one load generator here that speaks HTTP/2: ${error.message}`,
+      `the ${h2.name} scenario needs oha or h2load, the load generators here that speak HTTP/2: ${error.message} (or give --tool h2load)`,
     );
   }
 }
