@@ -125,6 +125,70 @@ describe("h2load", () => {
     expect(parseH2load(ms, log, "http/1.1").rps).toBeCloseTo(101 / 0.5, 9);
   });
 
+  test("the summary is h2load's own lines, each whole: a line it did not print is no summary", () => {
+    const { stdout, log } = capture("h1");
+    const refused = (edited: string) =>
+      expect(() => parseH2load(edited, log, "http/1.1")).toThrow("h2load printed no summary");
+    // Each of the three lines missing alone.
+    refused(stdout.replace(/^requests: .*$/m, ""));
+    refused(stdout.replace(/^traffic: .*$/m, ""));
+    refused(stdout.replace(/of main duration/, "of main time"));
+    // A counts or traffic line with something before or after it is not h2load's.
+    refused(stdout.replace(/^requests: /m, "finished requests: "));
+    refused(stdout.replace(/ 0 timeout$/m, " 0 timeout (and more)"));
+    refused(stdout.replace(/^traffic: /m, "total traffic: "));
+    // Counts of more than one digit in every place, and a main duration with two decimals.
+    const big = withCounts(stdout, 101, 12, 11).replace(" 0 timeout", " 10 timeout");
+    const r = parseH2load(big.replace("0.1s of main", "0.25s of main"), log, "http/1.1");
+    expect(r.errorDetails).toMatchObject({ failed: 12, errored: 11, timeout: 10 });
+    expect(r.durationSec).toBe(0.25);
+    // No unseen status (none carried over): no such field.
+    expect(parseH2load(stdout, log, "http/1.1").unseenStatus).toBeUndefined();
+  });
+
+  test("the protocol is h2load's own line, and every one it names must be the scenario's", () => {
+    const { stdout, log } = capture("h1");
+    const named = (line: string) => stdout.replace(/^Application protocol: .*$/m, line);
+    expect(() =>
+      parseH2load(named("Application protocol: http/1.1 (guessed)"), log, "http/1.1"),
+    ).toThrow("h2load opened no connection");
+    expect(() => parseH2load(named("no Application protocol: http/1.1"), log, "http/1.1")).toThrow(
+      "h2load opened no connection",
+    );
+    const both = named("Application protocol: h2\nApplication protocol: http/1.1");
+    expect(() => parseH2load(both, log, "h2")).toThrow("h2load spoke h2, http/1.1, not h2");
+  });
+
+  test("a refusal quotes the end of h2load's output, not all of it", () => {
+    const { stdout, log } = capture("refused");
+    const long = `${"START-OF-OUTPUT ".repeat(100)}\n${stdout}`;
+    expect(() => parseH2load(long, log, "http/1.1")).toThrow(/opened no connection.*$/s);
+    const message = (text: string) => {
+      try {
+        parseH2load(text, log, "http/1.1");
+      } catch (error) {
+        return String(error);
+      }
+      return "";
+    };
+    for (const text of [long, `${"START-OF-OUTPUT ".repeat(100)}no summary at all`]) {
+      const said = message(text);
+      expect(said).not.toContain("START-OF-OUTPUT START-OF-OUTPUT START-OF-OUTPUT ".repeat(7));
+      expect(said).toContain(text.slice(-60));
+      expect(said.length).toBeLessThan(420);
+    }
+  });
+
+  test("a log line must be three integers: a fourth field or a fraction is refused", () => {
+    const { stdout, log } = capture("h1");
+    const first = log.split("\n")[0] as string;
+    for (const bad of [`${first}\t7`, first.replace(/\t(\d+)$/, "\t$1.5")]) {
+      expect(() => parseH2load(stdout, log.replace(first, bad), "http/1.1")).toThrow(
+        "not three integers",
+      );
+    }
+  });
+
   test("latencies: nearest-rank percentiles in ms; none gives zeros", () => {
     const us = Array.from({ length: 1000 }, (_, i) => 1000 - i);
     expect(latencyOf(us)).toEqual({
