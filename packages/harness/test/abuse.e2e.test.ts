@@ -2,8 +2,9 @@
 // the run's certificate and asked for h2c. 300 TLS clients stalled mid-handshake, an HTTP/2 reset
 // storm of 20,000 cancelled streams (over TLS and in the clear, on the apps that serve each), and
 // a WebSocket client that sends 64 MiB of messages to the echo route and reads none: while each
-// bad client holds on, the app must answer others, and the memory it holds for the never-reading
-// client must stay bounded.
+// bad client holds on, the app must answer others, and the memory it adds for each bad client
+// (while the stalls and the never-reading client hold on, and once a storm is over) must stay
+// bounded.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClientHttp2Session } from "node:http2";
 import { get } from "node:https";
@@ -31,6 +32,25 @@ const MIB = 1024 * 1024;
 const FLOOD = { messages: 1024, bytes: 64 * 1024 };
 /** The memory an app may add while it holds the never-reading client: half of what it sent. */
 const FLOOD_RSS_BOUND = 32 * MIB;
+/**
+ * The memory an app may add while it holds 300 stalled handshakes: about 110 KiB each at most.
+ * Measured (2026-11-29, every app): 2-19 MiB, Node's apps the most (about 60 KiB each).
+ */
+const STALL_RSS_BOUND = 32 * MIB;
+/**
+ * The memory an app may keep once a reset storm is over: 3.2 KiB for each of 20,000 streams (a
+ * server that kept more than that of every reset stream fails). Measured (2026-11-29): Node's
+ * apps reset 4,500-15,500 streams before they end the session and keep about 1.6 KiB each (up
+ * to 22 MiB); Deno.serve's end it after 200-400.
+ */
+const STORM_RSS_BOUND = 64 * MIB;
+
+/** A problem if the app's memory grew by more than `bound` since `before` (bytes). */
+function grewBeyond(pid: number, before: number, bound: number, what: string): string[] {
+  const grown = appRssBytes(pid) - before;
+  if (grown <= bound) return [];
+  return [`${what} grew the app by ${Math.round(grown / MIB)} MiB (at most ${bound / MIB} MiB)`];
+}
 
 /** Whether GET /api/test over HTTPS is answered 200 within `timeoutMs`. */
 function httpsAnswers(port: number, ca: string, timeoutMs: number): Promise<string> {
@@ -47,11 +67,15 @@ function httpsAnswers(port: number, ca: string, timeoutMs: number): Promise<stri
   });
 }
 
-async function stalledHandshakes(port: number, ca: string): Promise<string[]> {
+async function stalledHandshakes(pid: number, port: number, ca: string): Promise<string[]> {
+  const before = appRssBytes(pid);
   const stall = await stallTlsHandshakes(HOST, tlsPort(port), 300, 3000);
   try {
     const answered = await httpsAnswers(port, ca, 3000);
-    return answered === "ok" ? [] : [`with 300 stalled TLS handshakes: ${answered}`];
+    return [
+      ...(answered === "ok" ? [] : [`with 300 stalled TLS handshakes: ${answered}`]),
+      ...grewBeyond(pid, before, STALL_RSS_BOUND, "300 stalled TLS handshakes"),
+    ];
   } finally {
     stall.release();
   }
@@ -59,21 +83,28 @@ async function stalledHandshakes(port: number, ca: string): Promise<string[]> {
 
 /**
  * 20,000 streams opened and reset on one session of `open`'s, then a new session's answer: the
- * server must serve on (over TLS, h2; in the clear, h2c at `url`'s port).
+ * server must serve on (over TLS, h2; in the clear, h2c at `url`'s port), and not keep the
+ * storm's memory.
  */
 async function resetStormProblems(
+  pid: number,
   open: () => Promise<ClientHttp2Session>,
   url: string,
   label: string,
 ): Promise<string[]> {
+  const before = appRssBytes(pid);
   const session = await open();
   const storm = await resetStorm(session, ROUTES.api, 20_000);
   session.destroy();
   const fresh = await open();
   try {
     const answer = await h2Fetcher(fresh, 3000)(new Request(url));
-    if (answer.status === 200) return [];
-    return [`after ${storm.reset} reset ${label} streams, a new session got ${answer.status}`];
+    const kept = grewBeyond(pid, before, STORM_RSS_BOUND, `${storm.reset} reset ${label} streams`);
+    if (answer.status === 200) return kept;
+    return [
+      `after ${storm.reset} reset ${label} streams, a new session got ${answer.status}`,
+      ...kept,
+    ];
   } catch (error) {
     return [`after ${storm.reset} reset ${label} streams, a new session failed: ${String(error)}`];
   } finally {
@@ -81,28 +112,33 @@ async function resetStormProblems(
   }
 }
 
-const h2Storm = (port: number, ca: string) =>
+const h2Storm = (pid: number, port: number, ca: string) =>
   resetStormProblems(
+    pid,
     () => openH2(HOST, port, ca, 3000),
     `https://${HOST}:${tlsPort(port)}${ROUTES.api}`,
     "h2",
   );
 
-const h2cStorm = (at: number) =>
-  resetStormProblems(() => openH2c(HOST, at, 3000), `http://${HOST}:${at}${ROUTES.api}`, "h2c");
+const h2cStorm = (pid: number, at: number) =>
+  resetStormProblems(
+    pid,
+    () => openH2c(HOST, at, 3000),
+    `http://${HOST}:${at}${ROUTES.api}`,
+    "h2c",
+  );
 
 async function neverReadingClient(pid: number, port: number): Promise<string[]> {
   const before = appRssBytes(pid);
   const flood = await neverReads(HOST, port, FLOOD.messages, FLOOD.bytes, 1000);
   try {
     await Bun.sleep(500);
-    const grown = appRssBytes(pid) - before;
-    const problems: string[] = [];
-    if (grown > FLOOD_RSS_BOUND) {
-      problems.push(
-        `a WebSocket client that never reads (${flood.sentBytes / MIB} MiB sent) grew the app by ${Math.round(grown / MIB)} MiB`,
-      );
-    }
+    const problems = grewBeyond(
+      pid,
+      before,
+      FLOOD_RSS_BOUND,
+      `a WebSocket client that never reads (${flood.sentBytes / MIB} MiB sent)`,
+    );
     const probe = await checkWebSocket({ host: HOST, port, timeoutMs: 3000 });
     const echo = probe.find((v) => v.check === "ws echo: text and binary messages");
     if (echo) problems.push(`meanwhile, another client's echo: ${echo.detail}`);
@@ -137,9 +173,9 @@ describe("every app against the protocols' bad clients", () => {
           expect(await portOpen(HOST, tlsPort(app.port), 10_000)).toBe(true);
           if (h2c) expect(await portOpen(HOST, h2cPort(app), 10_000)).toBe(true);
           const problems = [
-            ...(await stalledHandshakes(app.port, certificate.pem)),
-            ...(h2 ? await h2Storm(app.port, certificate.pem) : []),
-            ...(h2c ? await h2cStorm(h2cPort(app)) : []),
+            ...(await stalledHandshakes(running.pid, app.port, certificate.pem)),
+            ...(h2 ? await h2Storm(running.pid, app.port, certificate.pem) : []),
+            ...(h2c ? await h2cStorm(running.pid, h2cPort(app)) : []),
             ...(ws ? await neverReadingClient(running.pid, app.port) : []),
           ];
           expect(problems).toEqual([]);
