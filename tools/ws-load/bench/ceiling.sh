@@ -7,7 +7,9 @@
 #   bash tools/ws-load/bench/ceiling.sh [PORT]        (default port 9100; one load at a time)
 # Environment: WS_LOAD (the binary; default tools/ws-load/target/release/ws-load),
 # SECONDS_PER_RUN (default 5), REPEAT (default 3), SIZES (default "32 4096"), MODE (echo or
-# broadcast; broadcast runs -c 50 subscribers with -p 1), SERVER (the server's command, given
+# broadcast: CONNECTIONS subscribers with -p IN_FLIGHT), CONNECTIONS (default 50; a default
+# run's scenarios have 100), IN_FLIGHT (broadcast's messages in flight, default 1; the
+# ws-broadcast scenario's is 4), SERVER (the server's command, given
 # the port as its last argument; default: bun tools/ws-load/bench/echo-server.ts).
 
 set -o errexit -o nounset -o pipefail
@@ -19,6 +21,8 @@ seconds=${SECONDS_PER_RUN:-5}
 repeat=${REPEAT:-3}
 sizes=${SIZES:-32 4096}
 mode=${MODE:-echo}
+in_flight=()
+[[ $mode == broadcast ]] && in_flight=(-p "${IN_FLIGHT:-1}")
 read -r -a server_cmd <<<"${SERVER:-bun tools/ws-load/bench/echo-server.ts}"
 ticks=$(getconf CLK_TCK)
 
@@ -70,7 +74,7 @@ for size in $sizes; do
     read -r _ steal1_a all1_a < <(core_ticks 1)
     t0=$(date +%s%N)
     /usr/bin/time -f '%e %U %S' -o "$work/time" taskset -c 1 "$bin" "$mode" \
-      --url "ws://127.0.0.1:$port/ws/$mode" -c 50 -d "$seconds" --size "$size" -t 1 \
+      --url "ws://127.0.0.1:$port/ws/$mode" -c "${CONNECTIONS:-50}" -d "$seconds" --size "$size" -t 1 "${in_flight[@]}" \
       >"$work/out.json" 2>"$work/err" || {
       cat "$work/err" >&2
       exit 1
