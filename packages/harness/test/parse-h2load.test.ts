@@ -101,12 +101,14 @@ describe("h2load", () => {
   test("a stream that did not close cleanly (-1) is an error; one carried over (0) counts, its status unseen", () => {
     const { stdout, log } = capture("h2c");
     const lines = log.trim().split("\n");
-    const edited = [
-      ...lines.slice(0, -3),
-      lines.at(-3)?.replace(/\t200\t/, "\t-1\t"),
-      lines.at(-2)?.replace(/\t200\t/, "\t0\t"),
-      lines.at(-1),
-    ].join("\n");
+    // The fifth line is the first with a status, begun before the first answer ended (the
+    // window's start): a status 0 there is the warm-up's.
+    const edited = lines
+      .map((line, i) => {
+        if (i === 4) return line.replace(/\t200\t/, "\t0\t");
+        return i === lines.length - 3 ? line.replace(/\t200\t/, "\t-1\t") : line;
+      })
+      .join("\n");
     const r = parseH2load(withCounts(stdout, lines.length, 1, 1), edited, "h2c");
     // The capture's 328 answers, one of them now an error; 4 + 1 with their status unseen.
     expect(r.requests).toBe(327);
@@ -115,6 +117,33 @@ describe("h2load", () => {
     expect(r.socketErrors).toBe(1);
     expect(r.errorDetails["stream errors"]).toBe(1);
     expect(r.errorDetails["carried over from the warm-up"]).toBe(5);
+  });
+
+  test("a status 0 on a request begun after the window's first answer ended was not read: refused", () => {
+    const { stdout, log } = capture("h1");
+    const lines = log.trim().split("\n");
+    const ends = lines.map((line) => {
+      const [start, , delta] = line.split("\t").map(Number);
+      return (start as number) + (delta as number);
+    });
+    const firstEnd = Math.min(...ends);
+    // As node-elysia's event streams read: every status unread ("HTTP/1.1 200 ", no reason);
+    // all but the 2 of the 101 begun before the first answer ended are known to be unread.
+    const none = log.replace(/\t200\t/g, "\t0\t");
+    expect(() => parseH2load(stdout, none, "http/1.1")).toThrow(
+      /^h2load did not read the status of 99 answers begun in the window/,
+    );
+    // One late line unread is enough; one begun exactly when the first answer ended is not
+    // known to be the window's.
+    const at = (i: number, start: number) =>
+      lines
+        .map((line, j) => (j === i ? line.replace(/^\d+\t200\t/, `${start}\t0\t`) : line))
+        .join("\n");
+    const late = lines.length - 1;
+    expect(() => parseH2load(stdout, at(late, firstEnd + 1), "http/1.1")).toThrow(
+      "did not read the status of 1 answers",
+    );
+    expect(parseH2load(stdout, at(late, firstEnd), "http/1.1").unseenStatus).toBe(1);
   });
 
   test("the main duration in any of h2load's units", () => {

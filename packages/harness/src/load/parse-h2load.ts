@@ -11,6 +11,11 @@
 // - A log line is `<start, µs since the epoch>\t<status>\t<µs from the request's start to its
 //   stream's close>`; status -1 is a stream that did not close cleanly. No coordinated-omission
 //   correction: a latency is from when the request was really sent.
+// - Over HTTP/1.1 it reads the status in llhttp's callback of the reason phrase
+//   (h2load_http1_session.cc, htp_statuscb), which a status line without one ("HTTP/1.1 200 ",
+//   as node-elysia's event streams answer) never calls: such an answer is logged with status 0
+//   too. A status 0 is the warm-up's only for a request begun before the window; one begun after
+//   the window's first completion certainly was not, and a sample with one cannot be judged.
 // - h2load exits 0 whether or not it could connect; a run that connected prints its protocol
 //   ("Application protocol: h2"), which must be the one the scenario asked for: offered h2 that
 //   a server does not take, h2load speaks HTTP/1.1 without saying so otherwise.
@@ -32,6 +37,8 @@ interface Logged {
   readonly statuses: Record<string, number>;
   readonly streamErrors: number;
   readonly carriedOver: number;
+  /** Status 0 on requests begun after the first one ended: not the warm-up's, so not read. */
+  readonly unread: number;
   readonly lines: number;
 }
 
@@ -41,6 +48,8 @@ function readLog(log: string): Logged {
   let streamErrors = 0;
   let carriedOver = 0;
   let lines = 0;
+  let firstEnd = Number.POSITIVE_INFINITY;
+  const zeroStarts: number[] = [];
   for (const line of log.split("\n")) {
     if (line === "") continue;
     const fields = line.split("\t");
@@ -49,15 +58,20 @@ function readLog(log: string): Logged {
       throw new ParseError(`h2load's log has a line that is not three integers: ${line}`);
     }
     lines++;
+    firstEnd = Math.min(firstEnd, (start as number) + (delta as number));
     if (status === -1) {
       streamErrors++;
       continue;
     }
     latenciesUs.push(delta as number);
-    if (status === 0) carriedOver++;
-    else statuses[String(status)] = (statuses[String(status)] ?? 0) + 1;
+    if (status === 0) {
+      carriedOver++;
+      zeroStarts.push(start as number);
+    } else statuses[String(status)] = (statuses[String(status)] ?? 0) + 1;
   }
-  return { latenciesUs, statuses, streamErrors, carriedOver, lines };
+  // The window began before its first completion: a request begun after that was begun in it.
+  const unread = zeroStarts.filter((start) => start > firstEnd).length;
+  return { latenciesUs, statuses, streamErrors, carriedOver, unread, lines };
 }
 
 /** Nearest-rank percentiles, in ms, of latencies in µs; zeros when there are none. */
@@ -105,6 +119,11 @@ export function parseH2load(stdout: string, log: string, protocol: string): Load
   // not this run's (h2load appends to it) or one cut short.
   if (logged.lines !== done) {
     throw new ParseError(`h2load's log holds ${logged.lines} requests, its summary ${done} done`);
+  }
+  if (logged.unread > 0) {
+    throw new ParseError(
+      `h2load did not read the status of ${logged.unread} answers begun in the window (it reads an HTTP/1.1 status with its reason phrase, and a status line without one leaves it unread): the sample cannot be judged; oha and wrk read them`,
+    );
   }
   const durationSec = Number(main[1]) * (SECONDS[main[2] as string] ?? 1);
   const requests = logged.latenciesUs.length;
