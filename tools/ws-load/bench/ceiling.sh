@@ -36,27 +36,9 @@ command -v "${server_cmd[0]}" >/dev/null || {
 }
 
 work=$(mktemp -d)
-taskset -c 0 "${server_cmd[@]}" "$port" 2>"$work/server.log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 50); do
-  grep -q listening "$work/server.log" 2>/dev/null && break
-  sleep 0.1
-done
-grep -q listening "$work/server.log" || {
-  cat "$work/server.log" >&2
-  exit 1
-}
-
-# utime + stime of a process, in clock ticks (the fields after the command's closing paren).
-cpu_ticks() {
-  local stat
-  stat=$(<"/proc/$1/stat")
-  stat=${stat##*) }
-  # shellcheck disable=SC2086 # split into fields on purpose
-  set -- $stat
-  echo $((${12} + ${13}))
-}
+# shellcheck source=tools/ws-load/bench/server.sh
+source tools/ws-load/bench/server.sh
+start_server "$port" "${server_cmd[@]}"
 
 # busy and steal ticks of one core (the hypervisor's share: a run with much of it is not
 # comparable with the others).

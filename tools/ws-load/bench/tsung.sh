@@ -30,27 +30,9 @@ command -v bun >/dev/null || {
 }
 
 work=$(mktemp -d)
-taskset -c 0 bun tools/ws-load/bench/echo-server.ts "$port" 2>"$work/server.log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 50); do
-  grep -q listening "$work/server.log" 2>/dev/null && break
-  sleep 0.1
-done
-grep -q listening "$work/server.log" || {
-  cat "$work/server.log" >&2
-  exit 1
-}
-
-# utime + stime of a process, in clock ticks (the fields after the command's closing paren).
-cpu_ticks() {
-  local stat
-  stat=$(<"/proc/$1/stat")
-  stat=${stat##*) }
-  # shellcheck disable=SC2086 # split into fields on purpose
-  set -- $stat
-  echo $((${12} + ${13}))
-}
+# shellcheck source=tools/ws-load/bench/server.sh
+source tools/ws-load/bench/server.sh
+start_server "$port" bun tools/ws-load/bench/echo-server.ts
 
 # tsung's configuration: 50 users start 10 ms apart (static users: an arrival phase of 50 a
 # second launched 2 in a first try), each opens /ws/echo and sends its message 10 million times
