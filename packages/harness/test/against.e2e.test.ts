@@ -5,13 +5,17 @@
 // planted cost is ~20× a request's own, so no machine's noise can hide it. Against itself the
 // gate runs at a 50% threshold: at the default 2%, two pairs (one degree of freedom) call an
 // A/A run slower or faster in 5% of runs each, by design (CI once drew one); a 50% change is
-// beyond anything noise does to a ratio of CPU per request.
+// beyond anything noise does to a ratio of CPU per request. The protocols go through the same
+// gate: the planted cost is the HTTP handler's, so over TLS bun-bare is slower too, and its
+// WebSocket echo, which the plant does not touch, is not.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Results } from "../src/results/schema.ts";
+import { findWsLoad } from "../src/run/environment.ts";
 import { benchmarkIn, cloneHere, git, plantCost } from "./support/clone.ts";
+import { SKIP_WITHOUT_OPENSSL } from "./support/openssl.ts";
 import { expectExit, taggedProcesses } from "./support/run-benchmark.ts";
 
 const run = (dir: string, args: string[]) => benchmarkIn(dir, args);
@@ -66,6 +70,32 @@ describe("--against GIT_REF", () => {
     );
     expect(taggedProcesses()).toEqual([]);
   }, 300_000);
+
+  // CI builds ws-load (.ci/run); elsewhere a checkout without it skips, visibly. The clone has no
+  // build of its own: it finds this checkout's on its PATH.
+  const wsLoad = findWsLoad();
+  const protocols = (wsLoad !== undefined || process.env.CI === "true") && !SKIP_WITHOUT_OPENSSL;
+  if (!protocols) console.log("against.e2e: -s tls,ws-echo skipped: ws-load or openssl missing");
+  test.skipIf(!protocols)(
+    "-s tls,ws-echo: the plant's HTTP cost slows TLS too; the WebSocket echo it does not touch is not slower",
+    async () => {
+      const out = join(dir, "..", "protocols");
+      const args = ["--against", "HEAD~1", "--threshold", "50", "-s", "tls,ws-echo", "-o", out];
+      const path = `${dirname(wsLoad ?? "/nonexistent/ws-load")}:${process.env.PATH}`;
+      const r = await benchmarkIn(dir, [...args, ...SHORT], { PATH: path });
+      expectExit(r, 1);
+      expect(r.stdout).toMatch(/bun-bare +tls +\+\d[\d,]*\.\d% .* SLOWER/);
+      expect(r.stdout).toMatch(/bun-bare +ws-echo .*(no change beyond the threshold|inconclusive)/);
+      const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
+      const scenarios = new Set((results.pairTrials ?? []).map((t) => t.scenario));
+      expect([...scenarios].sort()).toEqual(["api", "tls", "ws-echo"]);
+      for (const t of results.pairTrials ?? []) {
+        for (const side of t.sides) expect(side.nsPerRequest).toBeGreaterThan(0);
+      }
+      expect(taggedProcesses()).toEqual([]);
+    },
+    300_000,
+  );
 
   test("the same commit against itself: not slower, exit 0", async () => {
     const out = join(dir, "..", "same");
