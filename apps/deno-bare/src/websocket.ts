@@ -1,7 +1,8 @@
 // The WebSocket routes on Deno.serve, as Deno's docs write them: Deno.upgradeWebSocket turns
 // the request into a socket and the answer that completes the handshake. Deno has no message
 // size option: a message is checked once it has arrived, and one over the contract's limit
-// closes the connection with 1009. The broadcast route's audience is a Set of its open sockets.
+// closes the connection with 1009; nor does it check Sec-WebSocket-Key, which is checked first.
+// The broadcast route's audience is a Set of its open sockets.
 
 import {
   textOverLimit,
@@ -9,6 +10,7 @@ import {
   WS_MAX_BUFFERED_BYTES,
   WS_MAX_MESSAGE_BYTES,
 } from "@bench/contract/ws";
+import { validWebSocketKey } from "@bench/contract/ws-key";
 import { notUpgraded } from "@bench/fetch-bare/websocket";
 
 /** The broadcast route's open sockets (one Deno.serve per process, so one audience). */
@@ -29,11 +31,13 @@ function send(socket: WebSocket, data: string | ArrayBuffer): void {
 /** The upgrade of a WebSocket route's request; 426 or 400 when it asks for none or is bad. */
 export function webSocket(request: Request, broadcast: boolean): Response {
   if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return notUpgraded(request);
+  // Deno.upgradeWebSocket takes any key, even one that is not base64 of 16 bytes: checked here.
+  if (!validWebSocketKey(request.headers.get("sec-websocket-key"))) return notUpgraded(request);
   let upgraded: ReturnType<typeof Deno.upgradeWebSocket>;
   try {
     upgraded = Deno.upgradeWebSocket(request);
   } catch {
-    // No Sec-WebSocket-Key, or another header the handshake needs (Deno throws a TypeError).
+    // Another header the handshake needs is missing or wrong (Deno throws a TypeError).
     return notUpgraded(request);
   }
   const { socket, response } = upgraded;

@@ -29,6 +29,7 @@ import {
   wantsWebSocket,
 } from "@bench/contract/ws";
 import { checkWebSocket, WS_CASES } from "@bench/contract/ws-check";
+import { validWebSocketKey } from "@bench/contract/ws-key";
 import type { Server, ServerWebSocket } from "bun";
 // From the repository root: the same path from the package and from a mutation sandbox.
 import { webSocketRoutes, websocket } from "../../../apps/bun-bare/src/websocket.ts";
@@ -117,6 +118,28 @@ describe("the limits", () => {
     expect(ask("WebSocket")).toBe(true);
     expect(ask("h2c")).toBe(false);
     expect(ask()).toBe(false);
+  });
+
+  test("a key is base64 of 16 bytes: 22 characters of the alphabet and ==, nothing else", () => {
+    expect(validWebSocketKey("dGhlIHNhbXBsZSBub25jZQ==")).toBe(true); // RFC 6455's own
+    expect(validWebSocketKey("+/+/+/+/+/+/+/+/+/+/+w==")).toBe(true);
+    for (const key of [
+      "dGhlIHNhbXBsZSBub25jZQ=", // 23: one = short
+      "dGhlIHNhbXBsZSBub25jZQ===", // 25
+      "xdGhlIHNhbXBsZSBub25jZQ==", // 23 before the padding
+      "dGhlIHNhbXBsZSBub25jZ==", // 21 before it
+      "dGhlIHNhbXBsZSBub25jZQ-=", // not padding
+      "dGhlIHNhbXBsZSBub25j-Q==", // URL-safe base64 is another alphabet
+      " dGhlIHNhbXBsZSBub25jZQ==",
+      "dGhlIHNhbXBsZSBub25jZQ==\n",
+      "a2V5a2V5a2V5a2V5a2V5a2V5", // 18 bytes, no padding
+      "c2hvcnQ=",
+      "",
+      null,
+      undefined,
+    ]) {
+      expect({ key, valid: validWebSocketKey(key) }).toEqual({ key, valid: false });
+    }
   });
 });
 

@@ -4,7 +4,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Server } from "node:net";
 import { WS_CLOSE, WS_ERRORS, WS_MAX_MESSAGE_BYTES } from "@bench/contract/ws";
-import { WS_CASES } from "@bench/contract/ws-check";
+import { MALFORMED_KEYS, WS_CASES } from "@bench/contract/ws-check";
+import { validWebSocketKey } from "@bench/contract/ws-key";
 import { acceptOf, closePayload, decodeFrame, OP, WireConnection } from "../src/check/ws-wire.ts";
 import { listening } from "./support/ports.ts";
 import { type Script, scriptedServer, serverFrame } from "./support/ws-server.ts";
@@ -46,11 +47,12 @@ const CLOSING = "ws echo: the close handshake";
 const TOO_BIG = "ws echo: a message over the limit";
 const NOT_UTF8 = "ws echo: text that is not UTF-8";
 const NO_KEY = "ws echo: an opening request without its key";
+const BAD_KEY = "ws echo: an opening request with a malformed key";
 const BROADCAST = "ws broadcast: to the others, not the sender";
 
 describe("the scripted server keeps every rule", () => {
   test("each frame-level case passes against it", async () => {
-    for (const name of [ECHO, FRAGMENTS, CLOSING, TOO_BIG, NOT_UTF8, NO_KEY, BROADCAST]) {
+    for (const name of [ECHO, FRAGMENTS, CLOSING, TOO_BIG, NOT_UTF8, NO_KEY, BAD_KEY, BROADCAST]) {
       expect({ name, outcome: await outcome(name as never) }).toEqual({ name, outcome: "passed" });
     }
   }, 20_000);
@@ -161,7 +163,7 @@ describe("the close handshake and the failed connection", () => {
     const wire = await WireConnection.open(HOST, port, TIMEOUT_MS);
     try {
       wire.write(
-        "GET /ws/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: a2V5a2V5a2V5a2V5a2V5a2V5\r\n\r\n",
+        "GET /ws/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
       );
       expect(await wire.head(TIMEOUT_MS)).toMatchObject({ status: 101 });
       wire.send(OP.binary, Buffer.alloc(WS_MAX_MESSAGE_BYTES, 7));
@@ -207,12 +209,81 @@ describe("an opening request without its key", () => {
 
   test("no answer at all is said so", async () => {
     expect(await outcome(NO_KEY, { head: () => {} })).toBe(
-      "no answer to an opening request without its key (timeout)",
+      "no answer to an opening request without Sec-WebSocket-Key (timeout)",
     );
     const hangsUp: Script = { head: (_, socket) => socket.end() };
     expect(await outcome(NO_KEY, hangsUp)).toBe(
-      "no answer to an opening request without its key (closed)",
+      "no answer to an opening request without Sec-WebSocket-Key (closed)",
     );
+  }, 20_000);
+});
+
+describe("an opening request with a malformed key", () => {
+  /** Upgrades an opening request whose key `upgrades` accepts, refuses any other with 400. */
+  const upgrading = (upgrades: (key: string) => boolean): Script => ({
+    head: (key, socket) => {
+      if (key !== undefined && upgrades(key)) {
+        socket.write(
+          `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptOf(key)}\r\n\r\n`,
+        );
+      } else {
+        socket.end("HTTP/1.1 400 X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      }
+    },
+  });
+
+  test("a server that upgrades any key fails at the first, named", async () => {
+    expect(
+      await outcome(
+        BAD_KEY,
+        upgrading(() => true),
+      ),
+    ).toBe(
+      "an opening request whose Sec-WebSocket-Key is base64 of 5 bytes got 101, expected a 4xx",
+    );
+  }, 20_000);
+
+  test("each key is sent: a server that refuses one kind fails on the other", async () => {
+    const base64 = (key: string) => /^[+/0-9A-Za-z]+=*$/.test(key);
+    expect(await outcome(BAD_KEY, upgrading(base64))).toBe(
+      "an opening request whose Sec-WebSocket-Key is base64 of 5 bytes got 101, expected a 4xx",
+    );
+    expect(
+      await outcome(
+        BAD_KEY,
+        upgrading((key) => !base64(key)),
+      ),
+    ).toBe("an opening request whose Sec-WebSocket-Key is not base64 got 101, expected a 4xx");
+    expect(
+      await outcome(
+        BAD_KEY,
+        upgrading((key) => key.length === 24),
+      ),
+    ).toBe(
+      "an opening request whose Sec-WebSocket-Key is 24 characters ending in == but not base64 got 101, expected a 4xx",
+    );
+    expect(
+      await outcome(
+        BAD_KEY,
+        upgrading((key) => key.length > 24 && base64(key)),
+      ),
+    ).toBe(
+      "an opening request whose Sec-WebSocket-Key is base64 of 32 bytes got 101, expected a 4xx",
+    );
+  }, 20_000);
+
+  test("the keys are malformed, each whole on its header line, and a valid one is upgraded", async () => {
+    for (const [key] of MALFORMED_KEYS) expect(validWebSocketKey(key)).toBe(false);
+    const seen: (string | undefined)[] = [];
+    const recording: Script = {
+      head: (key, socket) => {
+        seen.push(key);
+        socket.end("HTTP/1.1 400 X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      },
+    };
+    expect(await outcome(BAD_KEY, recording)).toBe("passed");
+    expect(seen).toEqual(MALFORMED_KEYS.map(([key]) => key));
+    expect(await outcome("ws echo: ping", upgrading(validWebSocketKey))).toBe("passed");
   }, 20_000);
 });
 
@@ -250,7 +321,7 @@ describe("the opening answer's head, as read", () => {
     const wire = await WireConnection.open(HOST, port, TIMEOUT_MS);
     try {
       wire.write(
-        "GET /ws/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: a2V5a2V5a2V5a2V5a2V5a2V5\r\n\r\n",
+        "GET /ws/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
       );
       const head = await wire.head(TIMEOUT_MS);
       expect(typeof head === "string" ? head : head.status).toBe(101);

@@ -1,8 +1,9 @@
 // End to end: every app serves the WebSocket routes (issue 48) as a real process on its real
 // port, one process (the broadcast reaches the connections of its process), and passes the
 // contract's probe: text and binary echoes, fragments with a ping between, the close
-// handshake, the limits, an opening request without its key, a GET without Upgrade, the
-// broadcast to the others; then it still serves, its log clean, and stops cleanly. An app the
+// handshake, the limits, an opening request without its key or with a malformed one, a GET
+// without Upgrade, the broadcast to the others; then it still serves, its log clean, and stops
+// cleanly. An app the
 // contract says cannot serve WebSocket (WS_UNSUPPORTED) must answer both routes 501 with why.
 import { describe, expect, test } from "bun:test";
 import { APPS } from "@bench/contract";

@@ -2,8 +2,8 @@
 // app that echoes only what a library's client sends, or forgets a rule of RFC 6455, fails.
 // Echo: text of 32 B and 4 KiB, binary, a message in fragments with a ping between them, a
 // ping alone, the close handshake, and the limits (a message one byte over WS_MAX_MESSAGE_BYTES,
-// a text frame that is not UTF-8, an opening request without its key, a GET without Upgrade, a
-// client that never reads).
+// a text frame that is not UTF-8, an opening request without its key or with a malformed one, a
+// GET without Upgrade, a client that never reads).
 // Broadcast: a message reaches every other connection of the process and not its sender.
 
 import { randomBytes } from "node:crypto";
@@ -250,21 +250,39 @@ const notUtf8: Case = async (target) => {
   }
 };
 
-/** An opening request without Sec-WebSocket-Key: refused with a 4xx, never upgraded. */
-const noKey: Case = async (target) => {
+/** An opening request with `key` (none when undefined): refused with a 4xx, never upgraded. */
+async function expectRefused(target: WsTarget, key: string | undefined, what: string) {
   const wire = await WireConnection.open(target.host, target.port, target.timeoutMs);
   try {
-    wire.write(openingRequest(target.host, target.port, WS_ROUTES.echo, undefined));
+    wire.write(openingRequest(target.host, target.port, WS_ROUTES.echo, key));
     const head = await wire.head(target.timeoutMs);
-    if (typeof head === "string")
-      throw new Broken(`no answer to an opening request without its key (${head})`);
+    if (typeof head === "string") throw new Broken(`no answer to ${what} (${head})`);
     if (head.status < 400 || head.status > 499) {
-      throw new Broken(
-        `an opening request without Sec-WebSocket-Key got ${head.status}, expected a 4xx`,
-      );
+      throw new Broken(`${what} got ${head.status}, expected a 4xx`);
     }
   } finally {
     wire.destroy();
+  }
+}
+
+const noKey: Case = (target) =>
+  expectRefused(target, undefined, "an opening request without Sec-WebSocket-Key");
+
+/**
+ * Keys RFC 6455 does not allow (§4.2.1: base64 of 16 bytes): too short, not base64, the right
+ * length but not base64, base64 but too long. Hidden in check/, which no app imports, so an app
+ * cannot refuse these and take others.
+ */
+export const MALFORMED_KEYS: readonly (readonly [key: string, what: string])[] = [
+  ["c2hvcnQ=", "base64 of 5 bytes"],
+  ["not base64 at all!", "not base64"],
+  ["not-base64-at-all!!!!!==", "24 characters ending in == but not base64"],
+  [Buffer.alloc(32, 7).toString("base64"), "base64 of 32 bytes"],
+];
+
+const malformedKey: Case = async (target) => {
+  for (const [key, what] of MALFORMED_KEYS) {
+    await expectRefused(target, key, `an opening request whose Sec-WebSocket-Key is ${what}`);
   }
 };
 
@@ -346,6 +364,7 @@ export const WS_CASES: Readonly<Record<string, Case>> = {
   "ws echo: a message over the limit": tooBig,
   "ws echo: text that is not UTF-8": notUtf8,
   "ws echo: an opening request without its key": noKey,
+  "ws echo: an opening request with a malformed key": malformedKey,
   "ws echo: a GET without Upgrade": plainGet,
   "ws echo: a client that never reads": neverReading,
   "ws broadcast: to the others, not the sender": broadcast,

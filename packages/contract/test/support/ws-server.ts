@@ -5,6 +5,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { acceptOf, closeCode, closePayload, decodeFrame, OP } from "../../src/check/ws-wire.ts";
 import { WS_CLOSE, WS_MAX_MESSAGE_BYTES, WS_ROUTES } from "../../src/spec/websocket.ts";
+import { validWebSocketKey } from "../../src/spec/ws-key.ts";
 
 /** A server's frame: unmasked (RFC 6455 §5.1), FIN set unless `fin` is false. */
 export function serverFrame(opcode: number, payload: Buffer, fin = true): Buffer {
@@ -29,7 +30,10 @@ export interface Peer {
 
 /** What the server does; each member replaces the correct behaviour it names. */
 export interface Script {
-  /** The answer's head to an opening request; `key` is undefined when it had none. */
+  /**
+   * The answer's head to an opening request; `key` is undefined when it had none. By default a
+   * 400 when the key is missing or malformed (then no frame is read), else 101.
+   */
   readonly head?: (key: string | undefined, socket: Socket) => void;
   /** A whole message (fragments joined) from `peer`: by default echoed, or broadcast. */
   readonly message?: (opcode: number, payload: Buffer, peer: Peer, others: Peer[]) => void;
@@ -57,7 +61,7 @@ const isUtf8 = (payload: Buffer) => {
 };
 
 function defaultHead(key: string | undefined, socket: Socket): void {
-  if (key === undefined) {
+  if (key === undefined || !validWebSocketKey(key)) {
     socket.end("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     return;
   }
@@ -121,7 +125,7 @@ export function scriptedServer(script: Script = {}): Server {
         if (end === -1) return;
         const head = buffer.subarray(0, end).toString("latin1");
         buffer = buffer.subarray(end + 4);
-        const key = /\r\nSec-WebSocket-Key: (\S+)/i.exec(head)?.[1];
+        const key = /\r\nSec-WebSocket-Key: ([^\r]+)/i.exec(head)?.[1];
         const path = /^GET (\S+)/.exec(head)?.[1] ?? "/";
         (script.head ?? defaultHead)(key, socket);
         if (key === undefined) return;
