@@ -4,6 +4,12 @@
 // harness, the tests and the CLI import it; no app does (test/app-bundles.test.ts).
 
 export {
+  checkAfterResetStorm,
+  checkBesideStalledTls,
+  VERIFY_RESETS,
+  VERIFY_STALLS,
+} from "./check/abuse-checks.ts";
+export {
   CASES,
   type CaseExpectation,
   type CaseRequest,

@@ -262,6 +262,7 @@ export const GROUPS: readonly MutationGroup[] = [
       "src/spec/http2.ts",
       "src/check/h2-checks.ts",
       "src/serve/head.ts",
+      "src/check/abuse-checks.ts",
     ],
     // verify.test.ts and hostile.test.ts wait out timeouts and spawn the CLI; lenient.test.ts
     // breaks every rule of verify(), checkCases() and hostile() with fast stand-ins instead.
@@ -275,6 +276,8 @@ export const GROUPS: readonly MutationGroup[] = [
       // checkOverH2, the HTTP/2 fetcher and the apps that cannot serve HTTP/2, against live
       // stand-ins (Fastify over node:http2, Bun.serve, a bare node:http2 server).
       "test/http2.test.ts",
+      // The stalled handshakes and the reset storm verify() runs, against live stand-ins.
+      "test/abuse-checks.test.ts",
     ],
   },
   {

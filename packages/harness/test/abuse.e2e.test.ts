@@ -7,18 +7,15 @@
 // bounded.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClientHttp2Session } from "node:http2";
-import { get } from "node:https";
+import { APPS, H2_UNSUPPORTED, H2C_ENV, H2C_UNSUPPORTED, h2cPort, tlsPort } from "@bench/contract";
+import { appRssBytes, neverReads } from "@bench/contract/abuse";
 import {
-  APPS,
-  H2_UNSUPPORTED,
-  H2C_ENV,
-  H2C_UNSUPPORTED,
-  h2cPort,
-  ROUTES,
-  tlsPort,
-} from "@bench/contract";
-import { appRssBytes, neverReads, resetStorm, stallTlsHandshakes } from "@bench/contract/abuse";
-import { h2Fetcher, openH2, openH2c } from "@bench/contract/check";
+  checkAfterResetStorm,
+  checkBesideStalledTls,
+  openH2,
+  openH2c,
+  type Violation,
+} from "@bench/contract/check";
 import { WS_UNSUPPORTED } from "@bench/contract/ws";
 import { checkWebSocket } from "@bench/contract/ws-check";
 import { makeCertificate, type RunCertificate } from "../src/apps/certificate.ts";
@@ -52,81 +49,47 @@ function grewBeyond(pid: number, before: number, bound: number, what: string): s
   return [`${what} grew the app by ${Math.round(grown / MIB)} MiB (at most ${bound / MIB} MiB)`];
 }
 
-/** Whether GET /api/test over HTTPS is answered 200 within `timeoutMs`. */
-function httpsAnswers(port: number, ca: string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve) => {
-    const request = get(
-      { host: HOST, port: tlsPort(port), path: ROUTES.api, ca, timeout: timeoutMs },
-      (answer) => {
-        answer.resume();
-        resolve(answer.statusCode === 200 ? "ok" : `status ${answer.statusCode}`);
-      },
-    );
-    request.on("timeout", () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    request.on("error", (error) => resolve(error.message));
-  });
-}
+const said = (violations: readonly Violation[]) => violations.map((v) => `${v.check}: ${v.detail}`);
 
+/** The contract's check with 300 stalls, the app's memory read while they are held. */
 async function stalledHandshakes(pid: number, port: number, ca: string): Promise<string[]> {
   const before = appRssBytes(pid);
-  const stall = await stallTlsHandshakes(HOST, tlsPort(port), 300, 3000);
-  try {
-    const answered = await httpsAnswers(port, ca, 3000);
-    return [
-      ...(answered === "ok" ? [] : [`with 300 stalled TLS handshakes: ${answered}`]),
-      ...grewBeyond(pid, before, STALL_RSS_BOUND, "300 stalled TLS handshakes"),
-    ];
-  } finally {
-    stall.release();
-  }
+  const memory = () =>
+    grewBeyond(pid, before, STALL_RSS_BOUND, "300 stalled TLS handshakes").map((detail) => ({
+      check: "memory",
+      detail,
+    }));
+  return said(await checkBesideStalledTls(HOST, port, ca, 3000, 300, memory));
 }
 
 /**
- * 20,000 streams opened and reset on one session of `open`'s, then a new session's answer: the
- * server must serve on (over TLS, h2; in the clear, h2c at `url`'s port), and not keep the
- * storm's memory.
+ * The contract's check with a storm of 20,000 resets (over TLS, h2; in the clear, h2c at
+ * `origin`): the server must serve on, and not keep the storm's memory.
  */
 async function resetStormProblems(
   pid: number,
   open: () => Promise<ClientHttp2Session>,
-  url: string,
+  origin: string,
   label: string,
 ): Promise<string[]> {
   const before = appRssBytes(pid);
-  const session = await open();
-  const storm = await resetStorm(session, ROUTES.api, 20_000);
-  session.destroy();
-  const fresh = await open();
-  try {
-    const answer = await h2Fetcher(fresh, 3000)(new Request(url));
-    const kept = grewBeyond(pid, before, STORM_RSS_BOUND, `${storm.reset} reset ${label} streams`);
-    if (answer.status === 200) return kept;
-    return [
-      `after ${storm.reset} reset ${label} streams, a new session got ${answer.status}`,
-      ...kept,
-    ];
-  } catch (error) {
-    return [`after ${storm.reset} reset ${label} streams, a new session failed: ${String(error)}`];
-  } finally {
-    fresh.close();
-  }
+  const violations = await checkAfterResetStorm(open, origin, label, 3000, 20_000);
+  return [
+    ...said(violations),
+    ...grewBeyond(pid, before, STORM_RSS_BOUND, `a storm of 20,000 reset ${label} streams`),
+  ];
 }
 
 const h2Storm = (pid: number, port: number, ca: string) =>
   resetStormProblems(
     pid,
     () => openH2(HOST, port, ca, 3000),
-    `https://${HOST}:${tlsPort(port)}${ROUTES.api}`,
-    "h2",
+    `https://${HOST}:${tlsPort(port)}`,
+    "HTTP/2",
   );
 
 const h2cStorm = (pid: number, at: number) =>
-  resetStormProblems(
-    pid,
-    () => openH2c(HOST, at, 3000),
-    `http://${HOST}:${at}${ROUTES.api}`,
-    "h2c",
-  );
+  resetStormProblems(pid, () => openH2c(HOST, at, 3000), `http://${HOST}:${at}`, "h2c");
 
 async function neverReadingClient(pid: number, port: number): Promise<string[]> {
   const before = appRssBytes(pid);

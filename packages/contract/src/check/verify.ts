@@ -8,6 +8,7 @@ import { ERRORS, MAX_BODY_BYTES, ROUTES } from "../spec/endpoints.ts";
 import { H2_UNSUPPORTED, H2C_UNSUPPORTED, h2cPort } from "../spec/http2.ts";
 import { type AppName, type AppSpec, getApp } from "../spec/registry.ts";
 import { tlsPort } from "../spec/tls.ts";
+import { checkAfterResetStorm, checkBesideStalledTls } from "./abuse-checks.ts";
 import { CASES, type CaseExpectation, type ContractCase } from "./cases.ts";
 import { checkH2cRefused, checkH2Refused, h2Fetcher, openH2, openH2c } from "./h2-checks.ts";
 import { checkMiddleware } from "./middleware-checks.ts";
@@ -175,7 +176,8 @@ export function checkStreamingLimit(
 
 /**
  * Every case over HTTPS on the app's TLS port (port + 1000), the run's certificate the only one
- * trusted (Bun's fetch takes it as `tls.ca`): the same answers as over plain HTTP.
+ * trusted (Bun's fetch takes it as `tls.ca`): the same answers as over plain HTTP; then an
+ * answer while TLS handshakes are stalled (checkBesideStalledTls).
  */
 export async function checkOverTls(
   host: string,
@@ -192,12 +194,16 @@ export async function checkOverTls(
     } as RequestInit);
   const origin = `https://${host}:${tlsPort(port)}`;
   const violations = await checkCases(fetcher, app, origin, false);
-  return violations.map((v) => ({ check: `over HTTPS: ${v.check}`, detail: v.detail }));
+  return [
+    ...violations.map((v) => ({ check: `over HTTPS: ${v.check}`, detail: v.detail })),
+    ...(await checkBesideStalledTls(host, port, ca, timeoutMs)),
+  ];
 }
 
 /**
  * Every contract case over HTTP/2, on one session with the app's TLS port (h2 by ALPN), as
- * checkOverTls sends them over HTTP/1.1; an app that cannot serve HTTP/2 must offer no h2.
+ * checkOverTls sends them over HTTP/1.1, then a reset storm on another (checkAfterResetStorm);
+ * an app that cannot serve HTTP/2 must offer no h2.
  */
 export async function checkOverH2(
   host: string,
@@ -215,19 +221,24 @@ export async function checkOverH2(
   } catch (error) {
     return [{ check: "over HTTP/2: an h2 session by ALPN", detail: describeError(error) }];
   }
+  const origin = `https://${host}:${tlsPort(port)}`;
+  let violations: Violation[];
   try {
-    const origin = `https://${host}:${tlsPort(port)}`;
-    const violations = await checkCases(h2Fetcher(session, timeoutMs), app, origin, false);
-    return violations.map((v) => ({ check: `over HTTP/2: ${v.check}`, detail: v.detail }));
+    violations = await checkCases(h2Fetcher(session, timeoutMs), app, origin, false);
   } finally {
     session.close();
   }
+  const open = () => openH2(host, port, ca, timeoutMs);
+  return [
+    ...violations.map((v) => ({ check: `over HTTP/2: ${v.check}`, detail: v.detail })),
+    ...(await checkAfterResetStorm(open, origin, "HTTP/2", timeoutMs)),
+  ];
 }
 
 /**
  * Every contract case over cleartext HTTP/2 with prior knowledge, on one session with the app's
  * h2c port (its plain port where its server shares it, else port + 2000), as checkOverH2 sends
- * them over TLS; an app that cannot serve h2c must give no HTTP/2 answer.
+ * them over TLS, then a reset storm; an app that cannot serve h2c must give no HTTP/2 answer.
  */
 export async function checkOverH2c(
   host: string,
@@ -245,17 +256,18 @@ export async function checkOverH2c(
   } catch (error) {
     return [{ check: `over h2c: an HTTP/2 session on port ${at}`, detail: describeError(error) }];
   }
+  const origin = `http://${host}:${at}`;
+  let violations: Violation[];
   try {
-    const violations = await checkCases(
-      h2Fetcher(session, timeoutMs),
-      app,
-      `http://${host}:${at}`,
-      false,
-    );
-    return violations.map((v) => ({ check: `over h2c: ${v.check}`, detail: v.detail }));
+    violations = await checkCases(h2Fetcher(session, timeoutMs), app, origin, false);
   } finally {
     session.close();
   }
+  const open = () => openH2c(host, at, timeoutMs);
+  return [
+    ...violations.map((v) => ({ check: `over h2c: ${v.check}`, detail: v.detail })),
+    ...(await checkAfterResetStorm(open, origin, "h2c", timeoutMs)),
+  ];
 }
 
 /** What checkServingExecutable reads of the system (/proc on Linux); tests pass their own. */
