@@ -8,13 +8,16 @@ import { join } from "node:path";
 const DENO = join(import.meta.dir, "../../../apps/deno-elysia/node_modules/.bin/deno");
 let port = 0;
 let child: ChildProcess | undefined;
+// node_modules/.bin/deno starts the Deno binary beneath it: the whole process group is stopped
+// (killing the first process alone left that binary running after every test run).
 afterAll(() => {
-  child?.kill("SIGKILL");
+  if (child?.pid !== undefined) process.kill(-child.pid, "SIGKILL");
 });
 
 function start(): Promise<void> {
   const fixture = join(import.meta.dir, "fixtures/sse-on-deno.ts");
   child = spawn(DENO, ["run", "--allow-all", fixture], {
+    detached: true, // a process group of its own, stopped whole
     stdio: ["ignore", "pipe", "pipe"],
   });
   return new Promise((resolve, reject) => {
